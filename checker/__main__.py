@@ -1,0 +1,5 @@
+"""``python -m checker`` runs the command line."""
+from checker.cli import main
+
+if __name__ == "__main__":
+    main()

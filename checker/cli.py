@@ -1,0 +1,160 @@
+"""Command line: ``check``, ``rules``, ``explain``, ``docs``. Exit 0 pass, 1 failures, 2 usage/input."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from checker import __version__
+
+FORMATS = ["auto", "text", "json"]
+
+
+class InputError(click.UsageError):
+    """Usage or input problem: exit code 2."""
+
+    exit_code = 2
+
+
+def _pair_outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Pair -f/-o by position; an -o with no -f takes its format from the file extension."""
+    from checker.render import EXTENSIONS
+
+    pairs: list[tuple[str, str]] = []
+    formats = list(formats)
+    outputs = list(outputs)
+    for i, out in enumerate(outputs):
+        if i < len(formats):
+            pairs.append((formats[i], out))
+        else:
+            ext = os.path.splitext(out)[1].lower()
+            if ext not in EXTENSIONS:
+                raise InputError(f"cannot tell the format of {out!r}: add --format")
+            pairs.append((EXTENSIONS[ext], out))
+    for fmt in formats[len(outputs):]:
+        pairs.append((fmt, "-"))
+    if not pairs:
+        pairs.append(("auto", "-"))
+    stdout_count = sum(1 for _, o in pairs if o == "-")
+    if stdout_count > 1:
+        raise InputError("only one format can go to standard output; give the others -o FILE")
+    return pairs
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="endpoints-checker")
+def main() -> None:
+    """Check MLPerf Endpoints submission packages and inference-endpoint run folders."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-f", "--format", "formats", multiple=True, type=click.Choice(FORMATS, case_sensitive=False),
+              help="Output format; repeat for several (pair each with -o, in order).")
+@click.option("-o", "--output", "outputs", multiple=True, metavar="FILE",
+              help="Write the matching --format to FILE ('-' = stdout). Repeatable.")
+@click.option("--select", "select", multiple=True, metavar="RULES",
+              help="Only evaluate these rules: ids, families or id prefixes (comma-separated or repeated).")
+@click.option("--ignore", "ignore", multiple=True, metavar="RULES", help="Skip these rules (ids, families, prefixes).")
+@click.option("--fail-on", type=click.Choice(["reject", "flag", "warn", "never"]), default="flag", show_default=True,
+              help="Lowest severity of a FAIL that makes the exit code 1.")
+@click.option("-q", "--quiet", is_flag=True, help="Hide PASS findings in the text output.")
+@click.option("--policy", "policy_dir", type=click.Path(file_okay=False), default=None,
+              help="Use this policy directory instead of the bundled rules/policy/v1.0.")
+@click.option("--max-file-size", type=click.IntRange(1), default=8 * 1024 * 1024, show_default=True,
+              help="Refuse YAML/JSON files larger than this many bytes.")
+def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size) -> None:
+    """Check submission packages, organisation directories or run folders at PATHS."""
+    from checker.api import run_check
+
+    pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
+    for _fmt, out in pairs:
+        if out != "-":
+            parent = os.path.dirname(os.path.abspath(out))
+            if not os.path.isdir(parent):
+                raise InputError(f"output directory does not exist: {parent}")
+    report = run_check(
+        list(paths),
+        select=_split(select),
+        ignore=_split(ignore),
+        fail_on=fail_on,
+        policy_dir=policy_dir,
+        max_bytes=max_file_size,
+    )
+    _emit(report, pairs, quiet)
+    if report.input_error:
+        for p in report.package.missing_paths:
+            click.echo(f"error: path does not exist: {p}", err=True)
+        for p, why in report.package.unusable_paths:
+            click.echo(f"error: nothing to check at {p}: {why}", err=True)
+    sys.exit(report.exit_code())
+
+
+def _split(values) -> list[str]:
+    return [t.strip() for v in values for t in v.split(",") if t.strip()]
+
+
+def _emit(report, pairs, quiet: bool) -> None:
+    from checker.render import render
+
+    for fmt, out in pairs:
+        if fmt == "auto":
+            fmt = "text"
+        if out == "-":
+            text = render(fmt, report, quiet=quiet)
+            if text:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+        else:
+            text = render(fmt, report, quiet=quiet, tty=False)
+            with open(out, "w", encoding="utf-8") as fh:
+                fh.write(text)
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
+def rules_cmd(fmt: str) -> None:
+    """List every rule: id, family, severity, clause, title."""
+    from checker.docs import rules_table
+    from checker.registry import all_rules
+
+    rs = sorted(all_rules(), key=lambda r: (r.family, r.id))
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps([r.catalogue_entry() for r in rs], indent=2))
+    elif fmt == "markdown":
+        click.echo(rules_table(rs))
+    else:
+        w = max(len(r.id) for r in rs)
+        for r in rs:
+            click.echo(f"{r.id:<{w}}  {r.family:<18} {r.severity.value:<13} {r.clause:<14} {r.title}")
+
+
+@main.command()
+@click.argument("rule_id")
+def explain(rule_id: str) -> None:
+    """Print a rule's documentation: what it checks, why, how to fix."""
+    from checker.docs import explain_text
+    from checker.registry import all_rules
+
+    rs = {r.id: r for r in all_rules()}
+    if rule_id not in rs:
+        close = [r for r in rs if rule_id in r]
+        hint = f" Did you mean: {', '.join(sorted(close)[:5])}?" if close else ""
+        raise InputError(f"no rule {rule_id!r}.{hint}")
+    click.echo(explain_text(rs[rule_id]))
+
+
+@main.command()
+@click.option("--check", "check_only", is_flag=True, help="Exit 1 if README.md's rule list is stale.")
+@click.option("--readme", default="README.md", show_default=True)
+def docs(check_only: bool, readme: str) -> None:
+    """Regenerate the rule list in README.md from the registry."""
+    from checker.docs import update_readme
+
+    changed = update_readme(readme, write=not check_only)
+    if check_only and changed:
+        click.echo(f"{readme}: rule list is stale; run `make docs`", err=True)
+        sys.exit(1)

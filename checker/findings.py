@@ -1,0 +1,155 @@
+"""Finding, status, severity and subject types shared by the engine, rules and renderers.
+
+Plain slotted dataclasses: a run creates thousands of findings, and they must be cheap.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Status(str, Enum):
+    PASS = "PASS"
+    FAIL = "FAIL"
+    SKIP = "SKIP"
+
+
+class Severity(str, Enum):
+    """The rules' failure actions (R§9.1), most severe first."""
+
+    REJECT = "reject"
+    REJECT_POINTS = "reject-points"
+    FLAG = "flag"
+    WARN = "warn"
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self]
+
+
+_RANK = {Severity.REJECT: 4, Severity.REJECT_POINTS: 3, Severity.FLAG: 2, Severity.WARN: 1}
+
+#: --fail-on threshold name -> minimum severity rank that fails the run.
+FAIL_ON_RANK = {"reject": 3, "flag": 2, "warn": 1, "never": 99}
+
+SEVERITY_ORDER = [s.value for s in Severity]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Subject:
+    """What a finding is about: a submission, system, curve (system x model), point or run folder."""
+
+    submission: str = ""
+    system: str = ""
+    model: str = ""
+    point: str = ""
+    entry: str = ""  # a file or directory entry inside the subject (junk, a refused file)
+
+    @property
+    def kind(self) -> str:
+        if self.point:
+            return "point" if self.model else "run-folder"
+        if self.model:
+            return "curve"
+        if self.system:
+            return "system"
+        return "submission" if self.submission else "package"
+
+    def label(self) -> str:
+        parts = [p for p in (self.submission, self.system, self.model, self.point, self.entry) if p]
+        return "/".join(parts) if parts else "(package)"
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "submission": self.submission,
+            "system": self.system,
+            "model": self.model,
+            "point": self.point,
+            "entry": self.entry,
+        }
+
+
+@dataclass(slots=True)
+class Location:
+    file: str
+    line: int | None = None
+    column: int | None = None
+    path: tuple = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "column": self.column, "path": list(self.path)}
+
+    def short(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.column or 1}"
+        return self.file
+
+
+@dataclass(slots=True)
+class Finding:
+    rule_id: str
+    status: Status
+    severity: Severity
+    subject: Subject
+    message: str
+    family: str = ""
+    title: str = ""
+    clause: str = ""
+    location: Location | None = None
+    observed: Any = None
+    expected: Any = None
+    fix: str | None = None
+    reason: str | None = None  # SKIP reason code: missing-input, not-applicable, deselected, ...
+    extra: dict = field(default_factory=dict)
+
+    def sort_key(self) -> tuple:
+        s = self.subject
+        return (s.submission, s.system, s.model, point_sort_key(s.point), s.entry, self.rule_id)
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "rule_id": self.rule_id,
+            "status": self.status.value,
+            "severity": self.severity.value,
+            "family": self.family,
+            "subject": self.subject.as_dict(),
+            "message": self.message,
+        }
+        if self.location is not None:
+            d["location"] = self.location.as_dict()
+        if self.observed is not None or self.expected is not None:
+            d["evidence"] = {"observed": json_safe(self.observed), "expected": json_safe(self.expected)}
+        if self.fix:
+            d["fix"] = self.fix
+        if self.reason:
+            d["reason"] = self.reason
+        if self.extra:
+            d["extra"] = json_safe(self.extra)
+        return d
+
+
+def point_sort_key(name: str) -> tuple:
+    """Sort r8 before r16; anything else after, by name."""
+    if len(name) > 1 and name[0] == "r" and name[1:].isdigit():
+        return (0, int(name[1:]), name)
+    return (1, 0, name)
+
+
+def json_safe(value: Any, _depth: int = 0) -> Any:
+    """Make evidence JSON-safe: non-finite floats become strings, tuples lists, unknowns str."""
+    if _depth > 8:
+        return "..."
+    if value is None or isinstance(value, (bool, int, str)):
+        if isinstance(value, str) and len(value) > 2000:
+            return value[:2000] + "..."
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, dict):
+        return {str(k): json_safe(v, _depth + 1) for k, v in list(value.items())[:200]}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        seq = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        return [json_safe(v, _depth + 1) for v in list(seq)[:200]]
+    return str(value)

@@ -1,0 +1,262 @@
+"""A bounded YAML 1.2 reader over ruamel.yaml's (C-accelerated) event parser.
+
+Why not ``YAML(typ="rt").load``: round-trip construction costs ~10 ms per small file, which alone
+would blow the 0.2 s budget for a 32-point package, and it expands alias bombs and recurses on deep
+nesting. Here we build plain Python values straight from ruamel's parse events, enforce budgets
+(depth, alias expansion, integer length, duplicate keys) as we go, and record the 1-based
+line/column of every value so findings can point at ``file:line:col``.
+
+Scalars follow the YAML 1.2 core schema (ruamel's default): ``yes``/``on`` stay strings, ``1e3``
+is a float, ``0o17`` an octal int; dates stay strings.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MAX_DEPTH = 64
+MAX_ALIAS_NODES = 10_000
+MAX_INT_DIGITS = 64
+
+_INT_RE = re.compile(r"^[-+]?[0-9]+$")
+_OCT_RE = re.compile(r"^0o[0-7]+$")
+_HEX_RE = re.compile(r"^0x[0-9a-fA-F]+$")
+_FLOAT_RE = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_INF_RE = re.compile(r"^[-+]?\.(inf|Inf|INF)$")
+_NAN_RE = re.compile(r"^\.(nan|NaN|NAN)$")
+_NULLS = {"", "~", "null", "Null", "NULL"}
+_TRUE = {"true", "True", "TRUE"}
+_FALSE = {"false", "False", "FALSE"}
+
+_PARSER = None
+
+
+class YamlLoadError(Exception):
+    """A refusal with a rule-facing code, a message and a 1-based position."""
+
+    def __init__(self, code: str, message: str, line: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+def _parser():
+    global _PARSER
+    if _PARSER is None:
+        from ruamel.yaml import YAML
+
+        try:
+            _PARSER = YAML(typ="safe", pure=False)
+        except Exception:  # pragma: no cover - clib missing: pure parser, same events
+            _PARSER = YAML(typ="safe", pure=True)
+    return _PARSER
+
+
+def _resolve_plain(text: str, line: int, col: int) -> Any:
+    if text in _NULLS:
+        return None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    c = text[0]
+    if c.isdigit() or c in "+-.":
+        if _INT_RE.match(text):
+            digits = len(text.lstrip("+-"))
+            if digits > MAX_INT_DIGITS:
+                raise YamlLoadError(
+                    "integer-too-long",
+                    f"integer with {digits} digits (limit {MAX_INT_DIGITS})",
+                    line,
+                    col,
+                )
+            return int(text)
+        if _OCT_RE.match(text) or _HEX_RE.match(text):
+            if len(text) > MAX_INT_DIGITS + 2:
+                raise YamlLoadError("integer-too-long", f"integer literal of {len(text)} characters", line, col)
+            return int(text, 8 if text[1] == "o" else 16)
+        if _FLOAT_RE.match(text):
+            if len(text) > 400:
+                raise YamlLoadError("integer-too-long", f"numeric literal of {len(text)} characters", line, col)
+            return float(text)
+        if _INF_RE.match(text):
+            return float("-inf") if text[0] == "-" else float("inf")
+        if _NAN_RE.match(text):
+            return float("nan")
+    return text
+
+
+def _tagged(tag: str, text: str, line: int, col: int) -> Any:
+    short = tag.replace("tag:yaml.org,2002:", "!!")
+    if short == "!!str":
+        return text
+    if short in ("!!int", "!!float", "!!bool", "!!null"):
+        value = _resolve_plain(text, line, col)
+        want = {"!!int": int, "!!float": (float, int), "!!bool": bool, "!!null": type(None)}[short]
+        if isinstance(value, bool) and short != "!!bool":
+            value = text
+        if not isinstance(value, want):
+            raise YamlLoadError("parse-error", f"value {text[:40]!r} does not match its tag {short}", line, col)
+        return float(value) if short == "!!float" else value
+    raise YamlLoadError("parse-error", f"unsupported YAML tag {tag[:60]!r}", line, col)
+
+
+def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
+    """Parse one YAML document into plain values and a {path: (line, col)} map (1-based)."""
+    from ruamel.yaml.error import YAMLError
+
+    events_mod = _events()
+    positions: dict[tuple, tuple[int, int]] = {}
+    anchors: dict[str, tuple[Any, int]] = {}
+    alias_nodes = 0
+    # stack entries: [container, path, pending_key, key_pos, node_count, anchor, is_map, seen_keys]
+    stack: list[list] = []
+    root: Any = None
+    have_root = False
+    docs = 0
+    try:
+        for ev in _parser().parse(text):
+            cls = type(ev)
+            if cls is events_mod.ScalarEvent or cls is events_mod.AliasEvent or cls in _STARTS:
+                mark = ev.start_mark
+                line, col = mark.line + 1, mark.column + 1
+                size = 1
+                if cls is events_mod.ScalarEvent:
+                    if ev.tag and ev.tag not in ("!", "tag:yaml.org,2002:str"):
+                        value = _tagged(ev.tag, ev.value, line, col)
+                    elif ev.style in (None, "") and ev.implicit[0]:
+                        value = _resolve_plain(ev.value, line, col)
+                    else:
+                        value = ev.value
+                    if ev.anchor:
+                        anchors[ev.anchor] = (value, 1)
+                elif cls is events_mod.AliasEvent:
+                    if ev.anchor not in anchors:
+                        raise YamlLoadError("parse-error", f"unknown alias *{ev.anchor}", line, col)
+                    value, size = anchors[ev.anchor]
+                    alias_nodes += size
+                    if alias_nodes > MAX_ALIAS_NODES:
+                        raise YamlLoadError(
+                            "alias-budget",
+                            f"YAML aliases expand to more than {MAX_ALIAS_NODES} nodes (alias *{ev.anchor[:40]})",
+                            line,
+                            col,
+                        )
+                else:
+                    if len(stack) >= MAX_DEPTH:
+                        raise YamlLoadError(
+                            "nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels", line, col
+                        )
+                    is_map = cls is events_mod.MappingStartEvent
+                    if ev.tag and ev.tag not in ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "!"):
+                        raise YamlLoadError("parse-error", f"unsupported YAML tag {ev.tag[:60]!r}", line, col)
+                    container: Any = {} if is_map else []
+                    path = _child_path(stack, line, col)
+                    stack.append([container, path, _NOKEY, None, 1, ev.anchor, is_map, None])
+                    if want_positions:
+                        positions[path] = (line, col)
+                    continue
+                # a complete node (scalar or alias): attach it
+                if not stack:
+                    root, have_root = value, True
+                    if want_positions:
+                        positions[()] = (line, col)
+                    continue
+                _attach(stack, value, size, line, col, positions, want_positions)
+            elif cls is events_mod.MappingEndEvent or cls is events_mod.SequenceEndEvent:
+                container, path, pending, _kp, count, anchor, _m, _s = stack.pop()
+                if anchor:
+                    anchors[anchor] = (container, count)
+                if not stack:
+                    root, have_root = container, True
+                else:
+                    line, col = positions.get(path, (None, None)) if want_positions else (None, None)
+                    _attach(stack, container, count, line, col, positions, want_positions, is_container=True)
+            elif cls is events_mod.DocumentStartEvent:
+                docs += 1
+                if docs > 1:
+                    m = ev.start_mark
+                    raise YamlLoadError(
+                        "parse-error", "more than one YAML document in the file", m.line + 1, m.column + 1
+                    )
+    except YamlLoadError:
+        raise
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise YamlLoadError(
+            "parse-error",
+            f"YAML syntax error: {problem}",
+            mark.line + 1 if mark else None,
+            mark.column + 1 if mark else None,
+        ) from None
+    except RecursionError:
+        raise YamlLoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, OverflowError) as exc:
+        raise YamlLoadError("parse-error", f"YAML value error: {str(exc)[:200]}") from None
+    if not have_root:
+        root = None
+    return root, positions
+
+
+class _NoKey:
+    __slots__ = ()
+
+
+_NOKEY = _NoKey()
+_STARTS: tuple = ()
+_EVENTS = None
+
+
+def _events():
+    global _EVENTS, _STARTS
+    if _EVENTS is None:
+        from ruamel.yaml import events
+
+        _EVENTS = events
+        _STARTS = (events.MappingStartEvent, events.SequenceStartEvent)
+    return _EVENTS
+
+
+def _child_path(stack: list, line: int, col: int) -> tuple:
+    if not stack:
+        return ()
+    top = stack[-1]
+    if top[6]:  # mapping
+        if top[2] is _NOKEY:
+            raise YamlLoadError("parse-error", "a mapping or list used as a mapping key", line, col)
+        return top[1] + (top[2],)
+    return top[1] + (len(top[0]),)
+
+
+def _attach(stack, value, size, line, col, positions, want_positions, is_container=False):
+    top = stack[-1]
+    container = top[0]
+    top[4] += size
+    if top[6]:  # mapping
+        if top[2] is _NOKEY:
+            if is_container:
+                raise YamlLoadError("parse-error", "a mapping or list used as a mapping key", line, col)
+            key = value
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                raise YamlLoadError("parse-error", "unsupported mapping key", line, col)
+            if isinstance(key, float) and key != key:
+                key = "nan"
+            if key in container:
+                kp = positions.get(top[1] + (key,)) if want_positions else None
+                first = f" (first at line {kp[0]})" if kp else ""
+                raise YamlLoadError("duplicate-key", f"duplicate key {str(key)[:60]!r}{first}", line, col)
+            top[2] = key
+            top[3] = (line, col)
+        else:
+            key = top[2]
+            container[key] = value
+            if want_positions and not is_container:
+                positions[top[1] + (key,)] = (line, col)
+            top[2] = _NOKEY
+    else:
+        if want_positions and not is_container:
+            positions[top[1] + (len(container),)] = (line, col)
+        container.append(value)

@@ -106,7 +106,8 @@ def me_disallowed_technique(point, ctx):
     undisclosed = [(t, tid) for t, tid in banned if not t.disclosed]
     if undisclosed:
         t, tid = undisclosed[0]
-        return Fail(f"{div} point uses augmentation {listing(tid for _, tid in undisclosed)} without a disclosure",
+        shown = ", ".join(f"{x.raw if isinstance(x.raw, str) else x.name} ({tid})" for x, tid in undisclosed)
+        return Fail(f"{div} point uses augmentation {shown} without a disclosure",
                     file=lf(point), path=path("techniques", t.index), severity=_flag(),
                     observed=[x.raw for x, _ in undisclosed],
                     expected="{name, description or disclosure_url} for each augmentation",
@@ -127,7 +128,7 @@ def me_checkpoint_disclosed(point, ctx):
 
     What it checks: `model_equivalence.checkpoint` exists; `source` is `canonical`, `derived` (PTQ of
     the canonical weights) or `preapproved`; `checksum` is `sha256:<64 hex>` (required in
-    Standardized, checked for form elsewhere); a derived checkpoint states `components_retained`.
+    Standardized, checked for form whenever given); a derived checkpoint states `components_retained`.
     R§2.9.3: "reviewers check your derived checkpoint against the published model ID or checksum".
     Why: provenance is what lets a reviewer tie every point to one artifact.
     How to fix: Add `checkpoint: {source: derived, checksum: "sha256:...", components_retained: true}`.

@@ -91,12 +91,17 @@ def me_fixed_sampling(point, ctx):
     if bad:
         f0, p0, *_ = bad[0]
         return Fail(f"{div} point changes fixed sampling parameters{note}: "
-                    + "; ".join(f"{k} is {o!r}, fixed at {e!r}" for _, _, k, o, e in bad),
+                    + "; ".join(f"{k} is {'not disclosed' if o is None else repr(o)}, fixed at {e!r}"
+                                for _, _, k, o, e in bad),
                     file=f0, path=p0, observed={k: o for _, _, k, o, _ in bad},
                     expected={k: e for _, _, k, _, e in bad})
     unknown = [k for k in _SAMPLING_KEYS if k not in want]
     tail = f" (not in the policy, not compared: {listing(unknown)})" if unknown else ""
     return Pass(f"sampling matches the fixed values of {bid}: {listing(sorted(want))}{tail}")
+
+
+def _shown(flags: dict, name: str) -> str:
+    return repr(flags[name]) if name in flags else "unset"
 
 
 def _flag():
@@ -157,8 +162,7 @@ def me_chat_template_flags(point, ctx):
         bad = sorted(n for n in names if (n in flags) != (n in want) or (n in flags and not _same(flags[n], want[n])))
         if bad:
             return Fail(f"chat-template flags differ from the benchmark's{note}: "
-                        + "; ".join(f"{n} is {flags.get(n, '(unset)')!r}, specified {want.get(n, '(unset)')!r}"
-                                    for n in bad),
+                        + "; ".join(f"{n} is {_shown(flags, n)}, the benchmark's is {_shown(want, n)}" for n in bad),
                         file=f, path=p + ((bad[0],) if bad[0] in flags else ()),
                         observed={n: flags.get(n) for n in bad}, expected={n: want.get(n) for n in bad})
     return Pass(f"chat-template flags match {bid}: " + (listing(sorted(want)) if want else "none set"))

@@ -61,17 +61,35 @@ def examples(doc: str) -> list[tuple[str, str]]:
     return [(status, textwrap.dedent("\n".join(body)).strip() + "\n") for status, body in out]
 
 
-def _point_with(snippet: dict, name: str = "r8", keep_block: bool = False):
-    pkg = discover([VALID])
+_BASE: dict = {}
+
+
+def _point_with(snippet: dict, name: str = "r8", keep_block: bool = False, fresh: bool = False):
+    """fixtures/valid with ``snippet`` applied to point ``name`` (discovered once; caches reset per call)."""
+    if fresh or not _BASE:
+        pkg = discover([VALID])
+        originals = {p.name: copy.deepcopy(p.files["point_yaml"].data) for p in pkg.submissions[0].points()}
+        if fresh:
+            return _apply(pkg, originals, snippet, name, keep_block)
+        _BASE.update(pkg=pkg, originals=originals)
+    return _apply(_BASE["pkg"], _BASE["originals"], snippet, name, keep_block)
+
+
+def _apply(pkg, originals, snippet, name, keep_block):
     curve = pkg.submissions[0].curves()[0]
+    for p in curve.points:
+        p._cache.clear()
+        lf = p.files["point_yaml"]
+        data = copy.deepcopy(originals[p.name])
+        if p.name == name:
+            data = {k: v for k, v in data.items() if keep_block or k != "model_equivalence"}
+            data.update(copy.deepcopy(snippet))
+        if data != lf.data:
+            lf.data = data
+            lf.text = yaml.safe_dump(data, sort_keys=False)
+            lf._positions = None
+            lf.model, lf.field_errors = validate_lenient(PointYaml, data)
     point = next(p for p in curve.points if p.name == name)
-    lf = point.files["point_yaml"]
-    data = {k: v for k, v in copy.deepcopy(lf.data).items() if keep_block or k != "model_equivalence"}
-    data.update(snippet)
-    lf.data = data
-    lf.text = yaml.safe_dump(data, sort_keys=False)
-    lf._positions = None
-    lf.model, lf.field_errors = validate_lenient(PointYaml, data)
     return pkg, curve, point
 
 
@@ -185,7 +203,7 @@ def test_calibrating_on_the_benchmark_dataset_fails_even_without_a_published_set
 
 
 def test_config_yaml_model_params_are_compared():
-    pkg, curve, point = _point_with({}, keep_block=True)
+    pkg, curve, point = _point_with({}, keep_block=True, fresh=True)
     cf = point.files["config"]
     cf.data = copy.deepcopy(cf.data)
     cf.data["model_params"]["temperature"] = 0.7
@@ -279,3 +297,41 @@ def test_passing_examples_match_the_schema():
         if status == "PASS":
             errors = [e.message for e in v.iter_errors(yaml.safe_load(text))]
             assert not errors, (rule_id, errors)
+
+
+def test_unknown_keys_are_reported():
+    parsed = parse_block({"quantisation": {}, "kv_cache": {"precison": "FP8"},
+                          "techniques": [{"name": "lora", "url": "x"}]})
+    paths = {p.path for p in parsed.problems}
+    assert ("model_equivalence", "quantisation") in paths
+    assert ("model_equivalence", "kv_cache", "precison") in paths
+    assert ("model_equivalence", "techniques", 0, "url") in paths
+
+
+# ---- property: arbitrary YAML-shaped blocks never crash a rule ----------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_KEYS = ["checkpoint", "quantization", "kv_cache", "runtime_sparsity", "techniques", "sampling",
+         "chat_template_flags", "softmax_elision", "source", "checksum", "components_retained", "method", "formats",
+         "calibration_set", "precision", "compression", "value", "calibration", "schedule", "temperature", "top_k",
+         "logprobs", "name", "enable_thinking"]
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 2**70), st.floats(allow_nan=True),
+                     st.sampled_from(["derived", "fixed", "FP8", "lora", "cnn_dailymail", "https://x.org/a", ""]))
+_values = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                         st.dictionaries(st.sampled_from(_KEYS), inner, max_size=4)),
+                       max_leaves=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(block=st.dictionaries(st.sampled_from(_KEYS), _values, max_size=6), division=st.sampled_from(
+    ["Standardized", "Serviced", "RDI", None, 3]))
+def test_rules_never_crash_on_arbitrary_blocks(block, division):
+    pkg, curve, point = _point_with({"division": division, "model_equivalence": block})
+    ctx = Context(package=pkg, policy=load_policy())
+    for rule in family_rules():
+        f = evaluate(rule, point if rule.scope == "point" else curve, ctx)[0]
+        assert "internal error" not in f.message, (rule.id, block, f.message)
+        if f.status is Status.FAIL:
+            assert f.location is not None and f.location.line

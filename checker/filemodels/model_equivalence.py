@@ -113,6 +113,9 @@ def _techniques(raw: Any, problems: list[FieldProblem]) -> list[Technique]:
             disclosed = (isinstance(url, str) and url.startswith(("http://", "https://"))) or (
                 isinstance(desc, str) and bool(desc.strip()))
             out.append(Technique(i, norm_name(item["name"]), item, disclosed))
+            for key in sorted(set(map(str, item)) - {"name", "description", "disclosure_url"}):
+                problems.append(FieldProblem((BLOCK, "techniques", i, key), f"field `{BLOCK}.techniques.{i}.{key}` is "
+                                             "not defined (known: name, description, disclosure_url)", key))
         else:
             problems.append(FieldProblem((BLOCK, "techniques", i),
                                          f"field `{BLOCK}.techniques.{i}`: expected a technique name or a mapping "
@@ -136,6 +139,23 @@ def _non_finite(model: ModelEquivalence, problems: list[FieldProblem]) -> None:
             setattr(obj, path[1], None)
 
 
+_SUBMODELS = {"checkpoint": Checkpoint, "quantization": Quantization, "kv_cache": KvCache,
+              "runtime_sparsity": RuntimeSparsity, "sampling": Sampling}
+
+
+def _unknown_keys(raw: dict, problems: list[FieldProblem]) -> None:
+    """Keys the convention does not define (typos such as `quantisation`) would be silently ignored."""
+    levels = [((), raw, ModelEquivalence)] + [((k,), raw.get(k), cls) for k, cls in _SUBMODELS.items()]
+    for prefix, data, cls in levels:
+        if not isinstance(data, dict):
+            continue
+        for key in sorted(map(str, data)):
+            if key not in cls.model_fields:
+                dotted = ".".join((BLOCK, *prefix, key))
+                problems.append(FieldProblem((BLOCK, *prefix, key), f"field `{dotted}` is not defined (known: "
+                                             f"{', '.join(cls.model_fields)})", key))
+
+
 def parse_block(raw: Any) -> Parsed:
     """Validate a raw ``model_equivalence`` value (None = absent)."""
     if raw is None:
@@ -151,6 +171,7 @@ def parse_block(raw: Any) -> Parsed:
         return Parsed(True, None, problems)
     _non_finite(model, problems)
     techniques = _techniques(raw.get("techniques"), problems)
+    _unknown_keys(raw, problems)
     return Parsed(True, model, problems, techniques)
 
 

@@ -3,3 +3,6 @@
 from rules import policy_models  # noqa: F401  (registers the shared policy schemas)
 from rules import loading  # noqa: F401
 from rules import structure  # noqa: F401
+from rules import binding_policy  # noqa: F401  (seed-set, drafter and cohort-rule policy schemas)
+from rules import seeds  # noqa: F401
+from rules import drafters  # noqa: F401

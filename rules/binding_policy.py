@@ -71,6 +71,9 @@ class BoundSet:
 class SeedSetsPolicy(_Strict):
     """The published seed sets (S§4.6, R§2.1.1): bundled mirror of endpoints_policies/seedset.yaml."""
 
+    # unknown top-level keys are tolerated (the shape check below still demands cohort: or seed_sets:)
+    model_config = ConfigDict(strict=True, extra="ignore", defer_build=True, populate_by_name=True)
+
     cohort: Optional[CohortBlock] = None
     seed_sets: Optional[list[SeedSetEntry]] = None
     cohorts: Optional[list[str]] = None  # bare (pre-v1.0.1.0) shape: `cohorts: []`

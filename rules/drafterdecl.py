@@ -72,15 +72,14 @@ class Decl:
     def describe(self) -> str:
         if not self.is_mapping:
             return "an unreadable block"
-        bits = []
-        for k in ("name", "model_id", "algorithm"):
+        def text(k):
             v = self.raw.get(k)
-            if isinstance(v, str) and v:
-                bits.append(v)
-        ck = self.raw.get("weight_checksum") or self.raw.get("target_checksum")
-        if isinstance(ck, str) and ck:
-            bits.append(short_checksum(ck))
-        return " ".join(bits) or "an unnamed drafter"
+            return v if isinstance(v, str) and v else None
+
+        head = text("name") or text("model_id") or "an unnamed drafter"
+        ck = text("weight_checksum") or text("target_checksum")
+        bits = [b for b in (text("algorithm"), short_checksum(ck) if ck else None) if b]
+        return f"{head} ({', '.join(bits)})" if bits else head
 
 
 def short_checksum(ck: str) -> str:

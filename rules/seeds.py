@@ -104,7 +104,10 @@ def seed_set_consistency(sub, ctx):
         if lf is None:
             continue
         raw = _declared_set(lf)
-        key = "none" if raw is MISSING or raw is None else show(raw)
+        if raw is MISSING or raw is None:
+            key = "none"
+        else:
+            key = raw if isinstance(raw, str) else f"{show(raw)} (not a string)"
         groups.setdefault(key, []).append(p)
         first_lf.setdefault(key, (p, lf))
     if not groups:

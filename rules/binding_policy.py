@@ -143,8 +143,10 @@ class DrafterEntry(_Strict):
     def _identified(self):
         _check_cohorts([self.approved_cohort], "approved_cohort")
         if not self.weight_checksum and not (self.target_checksum and self.configuration is not None):
-            raise ValueError(f"drafter for {self.benchmark!r}: give weight_checksum (weight-identified) or "
-                             "target_checksum + configuration (configuration-identified)")
+            raise ValueError(f"drafter for {self.benchmark!r}: give model_id + weight_checksum (weight-identified) "
+                             "or target_checksum + configuration (configuration-identified)")
+        if self.weight_checksum and not self.model_id:
+            raise ValueError(f"drafter for {self.benchmark!r}: a weight-identified entry names its model_id")
         return self
 
 

@@ -134,6 +134,11 @@ def match(decl: Decl, entries: list, benchmark: str) -> Match:
         key = "weight_checksum" if wc else "target_checksum"
         return Match(None, "", f"{decl.describe()} is not on {benchmark}'s approved list (approved: {listed})",
                      (BLOCK, key))
+    if how == "weight checksum":
+        mid = decl.get("model_id")
+        if mid is not None and hit.model_id and not _eq(mid, hit.model_id):
+            return Match(None, "", f"model_id {mid!r:.60} differs from the approved entry's {hit.model_id!r} for the "
+                                   "same weight checksum", (BLOCK, "model_id"))
     algo = decl.get("algorithm")
     if hit.algorithm:
         if not isinstance(algo, str) or not algo.strip():

@@ -153,12 +153,16 @@ def drafter_approval_lead_time(point, ctx):
 
 
 def _decls(curve):
-    out = []
-    for p in curve.points:
-        lf = point_yaml(p)
-        if lf is not None:
-            out.append((p, lf, declaration(lf)))
-    return out
+    """[(point, point.yaml, Decl)] for the curve's readable points, computed once per curve."""
+    def compute():
+        out = []
+        for p in curve.points:
+            lf = point_yaml(p)
+            if lf is not None:
+                out.append((p, lf, declaration(lf)))
+        return out
+
+    return curve.cached("drafter-decls", compute)
 
 
 @rule(id="drafter-curve-consistency", title="One drafter per curve", clause="R§2.9.4", family=FAMILY,

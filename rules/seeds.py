@@ -106,8 +106,10 @@ def seed_set_consistency(sub, ctx):
         raw = _declared_set(lf)
         if raw is MISSING or raw is None:
             key = "none"
+        elif isinstance(raw, str):
+            key = raw if len(raw) <= 40 else f"{raw[:40]}... ({len(raw)} characters)"
         else:
-            key = raw if isinstance(raw, str) else f"{show(raw)} (not a string)"
+            key = f"{show(raw)} (not a string)"
         groups.setdefault(key, []).append(p)
         first_lf.setdefault(key, (p, lf))
     if not groups:

@@ -49,3 +49,19 @@ def test_decl_states():
     a = Decl({"algorithm": "EAGLE3", "weight_checksum": "SHA256:AA"}).identity()
     b = Decl({"algorithm": "eagle3 ", "weight_checksum": "sha256:aa", "point_config": {"n": 2}}).identity()
     assert a == b
+
+
+def test_model_id_must_agree_for_the_same_checksum():
+    m = match(Decl({"weight_checksum": "sha256:ab12", "model_id": "other/head", "algorithm": "EAGLE3"}), LIST, "kimi-k3")
+    assert m.entry is None and m.path == ("speculative_decoding", "model_id")
+
+
+def test_entry_schema_needs_an_identity():
+    import pytest
+    from pydantic import ValidationError
+
+    for bad in [{"benchmark": "kimi-k3", "approved_cohort": "2026-10-C0", "weight_checksum": "sha256:aa"},
+                {"benchmark": "kimi-k3", "approved_cohort": "2026-10-C0", "target_checksum": "sha256:aa"},
+                {"benchmark": "kimi-k3", "approved_cohort": "2026-10-c0", "model_id": "m", "weight_checksum": "x"}]:
+        with pytest.raises(ValidationError):
+            ApprovedDraftersPolicy.model_validate({"drafters": [bad]})

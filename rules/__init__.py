@@ -3,3 +3,5 @@
 from rules import policy_models  # noqa: F401  (registers the shared policy schemas)
 from rules import loading  # noqa: F401
 from rules import structure  # noqa: F401
+from rules import curve  # noqa: F401
+from rules import curve_shape  # noqa: F401

@@ -55,6 +55,11 @@ def raw(point, *path):
     return lf.get(*path) if lf is not None and lf.ok else None
 
 
+def no_points():
+    """The SKIP every curve rule gives for a curve without point directories (point-dirs reports it)."""
+    return Skip("the curve has no point directories (see point-dirs)", reason="missing-input")
+
+
 def regions_or_skip(curve):
     """(CurveRegions, None) when regions are known, else (CurveRegions, Skip naming the reason)."""
     cr = curve_regions(curve)
@@ -80,6 +85,8 @@ def region_basis(curve, ctx):
     How to fix: Declare the same integer max_supported_concurrency in every system_desc.json and
     point.yaml of the curve, and make every point.yaml loadable.
     """
+    if not curve.points:
+        return no_points()
     cr = curve_regions(curve)
     problems, first = [], None
     if cr.c_max is None:
@@ -94,9 +101,8 @@ def region_basis(curve, ctx):
         problems.append(f"max_supported_concurrency disagrees across the curve: {cr.c_max} (from "
                         f"{cr.c_max_source}) is used, but {listed}")
         first = first or dis[0]
-    if cr.unreadable:
-        problems.append(f"point.yaml did not load at {', '.join(cr.unreadable)}: the directory name is used as "
-                        f"the concurrency")
+    if cr.lowest_point in cr.unreadable:
+        problems.append(f"C_min rests on the directory name {cr.lowest_point}: its point.yaml did not load")
     if not cr.basis_points:
         problems.append("no point has a readable concurrency, so C_min cannot be derived")
     if problems:
@@ -113,7 +119,8 @@ def region_basis(curve, ctx):
         low = dict(cr.basis_points)[cr.lowest_point]
         capped = f", capped at 32 from {low}" if low > 32 else ""
         c_min_txt = f"C_min = {cr.c_min} derived from the lowest of {n} fixed-concurrency points ({cr.lowest_point}{capped})"
-    return Pass(f"{c_max_txt}; {c_min_txt}", observed={"c_max": cr.c_max, "c_min": cr.c_min})
+    unread = f" (point.yaml did not load at {', '.join(cr.unreadable)}: directory names used)" if cr.unreadable else ""
+    return Pass(f"{c_max_txt}; {c_min_txt}{unread}", observed={"c_max": cr.c_max, "c_min": cr.c_min})
 
 
 @rule(id="region-computation", title="Region boundaries (R§5.5 input)", clause="R§5.5", family="curve",
@@ -129,6 +136,8 @@ def region_computation(curve, ctx):
     How to fix: Declare max_supported_concurrency greater than 32 (33 or less needs the WG's written
     justification), and make sure the lowest point is at most 32.
     """
+    if not curve.points:
+        return no_points()
     cr = curve_regions(curve)
     if cr.c_max is None or cr.c_min is None:
         return Skip(f"regions cannot be computed: {cr.error} (see region-basis)", reason="missing-input")
@@ -162,6 +171,8 @@ def c_min_override(curve, ctx):
     How to fix: Declare the same integer c_min_override in every system_desc.json of the curve, equal
     to the concurrency of one of your points (1..32), or remove it everywhere.
     """
+    if not curve.points:
+        return no_points()
     cr = curve_regions(curve)
     if not cr.override_decl:
         return Skip("no system_desc.json declares c_min_override; C_min is derived from the points",

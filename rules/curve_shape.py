@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from checker.regions import REGION_LABELS, curve_regions, empty_region_note, span
 from checker.registry import Fail, Pass, Skip, rule
-from rules.curve import regions_or_skip, where
+from rules.curve import no_points, regions_or_skip, where
 
 
 def _offline_points(curve, value: str) -> list:
@@ -52,6 +52,8 @@ def offline_point_present(curve, ctx):
     How to fix: Add a dedicated Offline run (`offline: dedicated`, concurrency = dataset size) or
     mark the C_max point `offline: elected`; on an agentic curve remove every offline declaration.
     """
+    if not curve.points:
+        return no_points()
     ded, ele = _offline_points(curve, "dedicated"), _offline_points(curve, "elected")
     both = sorted(ded + ele, key=lambda p: p.dir_concurrency or 0)
     if curve.is_agentic:
@@ -98,6 +100,8 @@ def benchmark_type_consistency(curve, ctx):
     How to fix: Run every point of the curve with the same load pattern family (the message names the
     points that differ from the rest).
     """
+    if not curve.points:
+        return no_points()
     pts = [p for p in curve.points if p.yaml is not None and not p.is_dedicated_offline]
     agentic = [p for p in pts if p.load_pattern == "agentic_inference"]
     other = [p for p in pts if p.load_pattern != "agentic_inference"]
@@ -126,6 +130,8 @@ def offline_ordering(curve, ctx):
     How to fix: Re-run the Offline point on the same configuration as the C_max point, or find why it
     is slower than the fixed-concurrency run.
     """
+    if not curve.points:
+        return no_points()
     ratio = ctx.policy.get("curve").offline_tps_ratio
     ded = _offline_points(curve, "dedicated")
     if not ded:
@@ -198,6 +204,8 @@ def ultra_low_coverage(curve, ctx):
     Why: R§5.4 and R§9.1: the low-latency point is mandatory.
     How to fix: Add a point at concurrency 32 or below (concurrency 1 is encouraged).
     """
+    if not curve.points:
+        return no_points()
     limit = ctx.policy.get("curve").ultra_low_max
     pts = _fixed_points(curve)
     hits = [p for p in pts if 1 <= p.concurrency <= limit]
@@ -209,6 +217,8 @@ def ultra_low_coverage(curve, ctx):
 
 
 def _coverage(curve, region: str):
+    if not curve.points:
+        return no_points()
     cr, skip = regions_or_skip(curve)
     if skip:
         return skip
@@ -271,6 +281,8 @@ def point_count(curve, ctx):
     run when it is a dedicated one.
     How to fix: Add submitter's-choice points until the minimum is reached.
     """
+    if not curve.points:
+        return no_points()
     mins = ctx.policy.get("curve").min_points
     n = len(curve.points)
     if curve.is_agentic:
@@ -294,6 +306,8 @@ def point_cap(curve, ctx):
     Why: R§5.6 and R§9.1: points beyond 32 are rejected.
     How to fix: Remove submitter's-choice points until at most 32 remain.
     """
+    if not curve.points:
+        return no_points()
     cap = ctx.policy.get("curve").max_points
     n = len(curve.points)
     if n > cap:

@@ -97,8 +97,10 @@ class Declaration:
 
     @property
     def where(self) -> str:
+        """'r64/system_desc.json line 12'."""
+        name = self.file.rel.replace("\\", "/").rsplit("/", 1)[-1]
         line, _col = self.file.position((self.key,))
-        return f"{self.file.rel}:{line}" if line else self.file.rel
+        return f"{self.point}/{name} line {line}" if line else f"{self.point}/{name}"
 
     @property
     def key(self) -> str:

@@ -93,7 +93,7 @@ def region_basis(curve, ctx):
         problems.append("no system_desc.json or point.yaml declares an integer max_supported_concurrency, so "
                         "no region can be computed and every region rule is skipped")
     for d in cr.c_max_bad:
-        problems.append(f"{d.point}: {d.where} max_supported_concurrency {d.value!r} is not an integer")
+        problems.append(f"{d.where}: max_supported_concurrency {d.value!r} is not an integer")
         first = first or d
     dis = cr.c_max_disagreements
     if dis:
@@ -301,9 +301,8 @@ def margin_float_ceiling(point, ctx):
         return skip
     r = cr.regions
     if r.float_only_margin(c):
-        return Fail(f"{where(point, 'concurrency')}: concurrency {c} is in the margin only because "
-                    f"{float_margin_note(r)} By exact arithmetic the margin ends at {exact_margin_end(r.c_max)} "
-                    f"and this point would be out of range.", file=point.files["point_yaml"], path=("concurrency",),
+        return Fail(f"{where(point, 'concurrency')}: concurrency {c} is in range only through float rounding: "
+                    f"{float_margin_note(r)} By exact arithmetic this point would be out of range.", file=point.files["point_yaml"], path=("concurrency",),
                     observed=c, expected=f"<= {exact_margin_end(r.c_max)}",
                     fix=f"Move the point to concurrency {exact_margin_end(r.c_max)} or below.")
     return Pass(f"concurrency {c} is not on a float-only margin value (margin end {r.margin_end})")

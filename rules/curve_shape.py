@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from checker.regions import REGION_LABELS, curve_regions, empty_region_note, span
 from checker.registry import Fail, Pass, Skip, rule
-from rules.curve import no_points, regions_or_skip, where
+from rules.curve import no_points, raw, regions_or_skip, where
 
 
 def _offline_points(curve, value: str) -> list:
@@ -175,6 +175,10 @@ def offline_ordering(curve, ctx):
     return Pass(f"Offline concurrency >= C_max {cr.c_max}; " + "; ".join(notes))
 
 
+def raw_region(point):
+    return raw(point, "region")
+
+
 def _tps(point):
     s = point.summary
     try:
@@ -311,9 +315,10 @@ def point_cap(curve, ctx):
     cap = ctx.policy.get("curve").max_points
     n = len(curve.points)
     if n > cap:
-        beyond = curve.points[cap:]
-        return Fail(f"{n} points, at most {cap} allowed (Offline included); in concurrency order the points "
-                    f"beyond {cap} are {_points_txt(beyond)}", file=curve.rel, observed=n, expected=f"<= {cap}")
+        choice = [p.name for p in curve.points if raw_region(p) == "submitters_choice"]
+        return Fail(f"{n} points, at most {cap} allowed (Offline included): the {n - cap} point(s) beyond the cap "
+                    f"are rejected; submitter's-choice points: {', '.join(choice) or 'none'}", file=curve.rel,
+                    observed=n, expected=f"<= {cap}", fix=f"Remove {n - cap} submitter's-choice point(s).")
     return Pass(f"{n} points (at most {cap})")
 
 

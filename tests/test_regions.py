@@ -99,7 +99,7 @@ def test_derive_c_min():
     assert derive_c_min([True, "4", None, 0, -3]) is None
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.integers(33, 20000), st.integers(1, 32))
 def test_invariants(c_max, c_min):
     r = compute_regions(c_max, c_min)
@@ -118,7 +118,7 @@ def test_invariants(c_max, c_min):
         lo, hi = r.bounds[name]
         assert lo <= c <= hi
     assert r.region_of(r.margin_end + 1) is None
-    for c in range(c_max + 1, r.margin_end + 1):
+    for c in {c_max + 1, (c_max + 1 + r.margin_end) // 2, r.margin_end}:
         assert r.region_of(c) == "margin"  # the margin never counts for High
     # C_max itself is High unless rounding emptied High (then it is the top of a lower region)
     assert r.region_of(c_max) in (("med_concurrency", "low_concurrency") if "high_concurrency" in r.empty_regions()

@@ -249,8 +249,8 @@ def _coverage(curve, region: str):
 _COVERAGE_DOC = """At least one point lies in the computed {label} region.
 
     What it checks: some fixed-concurrency point (the dedicated Offline run counts toward no
-    region) has a concurrency inside the {label} region R§5.5 computes from C_max and C_min.{extra}
-    When rounding leaves the region empty (start > end; tiny C_max - C_min) the FAIL says so: no
+    region) has a concurrency inside the {label} region R§5.5 computes from C_max and C_min.
+    {extra}When rounding leaves the region empty (start > end; tiny C_max - C_min) the FAIL says so: no
     point can ever cover it.
     Why: R§5.3 and R§9.1: one point in each of Low, Medium and High is mandatory.
     How to fix: Run a point at a concurrency inside the region named in the message.
@@ -270,7 +270,7 @@ def _declare_coverage(region: str, rule_id: str, title: str, extra: str = ""):
 _declare_coverage("low_concurrency", "low-concurrency-coverage", "Low Concurrency coverage")
 _declare_coverage("med_concurrency", "med-concurrency-coverage", "Medium Concurrency coverage")
 _declare_coverage("high_concurrency", "high-concurrency-coverage", "High Concurrency coverage",
-                  " Points in the 10 % margin above C_max never count.")
+                  "Points in the 10 % margin above C_max never count.\n    ")
 
 
 @rule(id="point-count", title="Number of points", clause="R§5.3", family="curve", severity="reject",

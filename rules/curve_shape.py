@@ -66,8 +66,10 @@ def offline_point_present(curve, ctx):
         return Pass("agentic curve without an Offline point")
     if not both:
         unread = [p.name for p in curve.points if p.yaml is None]
-        extra = f" (point.yaml did not load at {', '.join(unread)})" if unread else ""
-        return Fail(f"no Offline point: no point declares offline: dedicated or offline: elected{extra}",
+        if unread:
+            return Skip(f"no readable point declares an Offline run, and point.yaml did not load at "
+                        f"{', '.join(unread)}, which may be it", reason="input-not-loaded")
+        return Fail("no Offline point: no point declares offline: dedicated or offline: elected",
                     file=curve.rel, observed=0, expected="exactly one Offline point")
     if len(both) > 1:
         named = ", ".join(f"{where(q, 'offline')} offline: {q.offline}" for q in both)

@@ -78,8 +78,8 @@ def region_basis(curve, ctx):
     when no system_desc.json declares it); every declaration in the curve must agree. C_min is the
     lowest concurrency of the curve's fixed-concurrency points, capped at 32 (the dedicated Offline
     run never counts), or a valid `c_min_override`. FAIL (warn) when no C_max is declared, when
-    declarations disagree or are not integers, when some point.yaml did not load (its directory
-    name is used), or when no concurrency is readable at all.
+    declarations disagree or are not integers, when the lowest point's point.yaml did not load (its
+    directory name then decides C_min), or when no concurrency is readable at all.
     Why: every region, coverage and placement rule rests on these two numbers (R§5.4, R§5.5);
     dropping or misreading the lowest point moves every boundary.
     How to fix: Declare the same integer max_supported_concurrency in every system_desc.json and
@@ -106,11 +106,11 @@ def region_basis(curve, ctx):
     if not cr.basis_points:
         problems.append("no point has a readable concurrency, so C_min cannot be derived")
     if problems:
-        kw = {"file": first.file, "path": (first.key,)} if first else {"file": curve.rel}
+        lowest = next((p.rel for p in curve.points if p.name == cr.lowest_point), curve.rel)
+        kw = {"file": first.file, "path": (first.key,)} if first else {"file": lowest if cr.unreadable else curve.rel}
         return Fail("; ".join(problems), observed={d.where: d.value for d in cr.c_max_decl + cr.c_max_bad} or None,
                     expected="one integer max_supported_concurrency declared identically at every point", **kw)
-    n_sd = sum(1 for d in cr.c_max_decl if d.kind == "system_desc")
-    c_max_txt = f"C_max = {cr.c_max} ({cr.c_max_source}, {n_sd or len(cr.c_max_decl)} declaration(s) agree)"
+    c_max_txt = f"C_max = {cr.c_max} from {cr.c_max_source} (all {len(cr.c_max_decl)} declarations agree)"
     n = len(cr.basis_points)
     if cr.c_min_basis == "override":
         c_min_txt = (f"C_min = {cr.c_min} from c_min_override (derivation from the {n} fixed-concurrency points "

@@ -9,7 +9,7 @@ we follow the reference, and ``float_only_margin`` tells a rule when a point sit
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 ULTRA_LOW_MAX = 32
@@ -113,17 +113,17 @@ class CurveRegions:
 
     c_max: int | None = None
     c_max_source: str = ""  # "system_desc.json" | "point.yaml" | ""
-    c_max_decl: list = None  # valid integer Declarations of max_supported_concurrency
-    c_max_bad: list = None  # Declarations whose value is not an integer
+    c_max_decl: list = field(default_factory=list)  # valid integer Declarations of max_supported_concurrency
+    c_max_bad: list = field(default_factory=list)  # Declarations whose value is not an integer
     c_min: int | None = None
     c_min_basis: str = ""  # "derived" | "override"
     c_min_derived: int | None = None  # what derivation gives, even when an override wins
     lowest_point: str | None = None  # the point whose concurrency gave the derived C_min
-    basis_points: list = None  # [(point name, concurrency)] non-dedicated points with a concurrency
-    unreadable: list = None  # point names whose point.yaml did not load (directory N used)
-    override_decl: list = None  # every c_min_override Declaration (any value)
-    override_missing: list = None  # points with a loaded system_desc.json that declare no override
-    override_problems: list = None  # [(message, Declaration | None)]
+    basis_points: list = field(default_factory=list)  # [(point name, concurrency)] non-dedicated points with a concurrency
+    unreadable: list = field(default_factory=list)  # point names whose point.yaml did not load (directory N used)
+    override_decl: list = field(default_factory=list)  # every c_min_override Declaration (any value)
+    override_missing: list = field(default_factory=list)  # points with a loaded system_desc.json that declare no override
+    override_problems: list = field(default_factory=list)  # [(message, Declaration | None)]
     regions: Regions | None = None
     error: str | None = None  # why regions is None
 
@@ -173,8 +173,7 @@ def _choose(decls: list):
 def derive_curve_regions(curve) -> CurveRegions:
     """Derive C_max (system_desc.json first, else point.yaml), C_min and the regions of ``curve``."""
     points = list(curve.points)
-    cr = CurveRegions(c_max_decl=[], c_max_bad=[], basis_points=[], unreadable=[], override_decl=[],
-                      override_missing=[], override_problems=[])
+    cr = CurveRegions()
     for kind in ("system_desc", "point_yaml"):
         decls, _ = _declarations(points, kind, "max_supported_concurrency")
         cr.c_max_decl += [d for d in decls if _int_value(d.value)]

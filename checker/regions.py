@@ -113,16 +113,16 @@ class CurveRegions:
 
     c_max: int | None = None
     c_max_source: str = ""  # "system_desc.json" | "point.yaml" | ""
-    c_max_decl: list = field(default_factory=list)  # valid integer Declarations of max_supported_concurrency
+    c_max_decl: list = field(default_factory=list)  # integer declarations of max_supported_concurrency
     c_max_bad: list = field(default_factory=list)  # Declarations whose value is not an integer
     c_min: int | None = None
     c_min_basis: str = ""  # "derived" | "override"
     c_min_derived: int | None = None  # what derivation gives, even when an override wins
     lowest_point: str | None = None  # the point whose concurrency gave the derived C_min
-    basis_points: list = field(default_factory=list)  # [(point name, concurrency)] non-dedicated points with a concurrency
-    unreadable: list = field(default_factory=list)  # point names whose point.yaml did not load (directory N used)
+    basis_points: list = field(default_factory=list)  # [(point, concurrency)] non-dedicated points
+    unreadable: list = field(default_factory=list)  # points whose point.yaml did not load (dir N used)
     override_decl: list = field(default_factory=list)  # every c_min_override Declaration (any value)
-    override_missing: list = field(default_factory=list)  # points with a loaded system_desc.json that declare no override
+    override_missing: list = field(default_factory=list)  # loaded system_desc.json without an override
     override_problems: list = field(default_factory=list)  # [(message, Declaration | None)]
     regions: Regions | None = None
     error: str | None = None  # why regions is None

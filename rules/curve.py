@@ -118,7 +118,8 @@ def region_basis(curve, ctx):
     else:
         low = dict(cr.basis_points)[cr.lowest_point]
         capped = f", capped at 32 from {low}" if low > 32 else ""
-        c_min_txt = f"C_min = {cr.c_min} derived from the lowest of {n} fixed-concurrency points ({cr.lowest_point}{capped})"
+        c_min_txt = (f"C_min = {cr.c_min} derived from the lowest of {n} fixed-concurrency points "
+                     f"({cr.lowest_point}{capped})")
     unread = f" (point.yaml did not load at {', '.join(cr.unreadable)}: directory names used)" if cr.unreadable else ""
     return Pass(f"{c_max_txt}; {c_min_txt}{unread}", observed={"c_max": cr.c_max, "c_min": cr.c_min})
 
@@ -302,7 +303,8 @@ def margin_float_ceiling(point, ctx):
     r = cr.regions
     if r.float_only_margin(c):
         return Fail(f"{where(point, 'concurrency')}: concurrency {c} is in range only through float rounding: "
-                    f"{float_margin_note(r)} By exact arithmetic this point would be out of range.", file=point.files["point_yaml"], path=("concurrency",),
+                    f"{float_margin_note(r)} By exact arithmetic this point would be out of range.",
+                    file=point.files["point_yaml"], path=("concurrency",),
                     observed=c, expected=f"<= {exact_margin_end(r.c_max)}",
                     fix=f"Move the point to concurrency {exact_margin_end(r.c_max)} or below.")
     return Pass(f"concurrency {c} is not on a float-only margin value (margin end {r.margin_end})")

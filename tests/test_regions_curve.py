@@ -70,7 +70,6 @@ def test_empty_high_region_is_explained(tmp_path, monkeypatch):
     pts = {32: _spec("low_latency", c=32), 33: _spec("low_concurrency", c=33), 34: _spec("med_concurrency", c=34)}
     for c in (35, 36, 37, 38):
         pts[c] = _spec(c=c)
-    pts[13368] = _spec(offline="dedicated", c=13368)
     pts[13368] = ("submitters_choice", "dedicated", None, None, False)
     report, fails = curve_fails(build(tmp_path, pts, c_max=34, monkeypatch=monkeypatch))
     assert len(fails) == 1, fails

@@ -9,3 +9,5 @@ from rules import model_equivalence_params  # noqa: F401
 from rules import binding_policy  # noqa: F401  (seed-set, drafter and cohort-rule policy schemas)
 from rules import seeds  # noqa: F401
 from rules import drafters  # noqa: F401
+from rules import curve  # noqa: F401
+from rules import curve_shape  # noqa: F401

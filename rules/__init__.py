@@ -5,3 +5,5 @@ from rules import loading  # noqa: F401
 from rules import structure  # noqa: F401
 from rules import system_desc  # noqa: F401
 from rules import system_desc_consistency  # noqa: F401
+from rules import power  # noqa: F401
+from rules import power_points  # noqa: F401

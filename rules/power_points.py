@@ -37,11 +37,13 @@ def resolve_nodes_used(point, ctx):
     set_w = {id(ns): w for ns, w in (calc.set_power if calc is not None else [])}
     rows, probs, seen = [], [], set()
     for i, e in enumerate(entries or []):
-        if not isinstance(e, dict) or not _int(e.get("nodes")) or e.get("system_node_ensemble_id") is None:
+        eid = e.get("system_node_ensemble_id") if isinstance(e, dict) else None
+        if not isinstance(e, dict) or not _int(e.get("nodes")) or not isinstance(eid, (int, str)) \
+                or isinstance(eid, bool):
             probs.append((("nodes_used", i), f"nodes_used[{i}] needs system_node_ensemble_id and a whole "
                                                 f"number of nodes"))
             continue
-        eid, n = e["system_node_ensemble_id"], e["nodes"]
+        n = e["nodes"]
         if eid in seen:
             probs.append((("nodes_used", i), f"ensemble {eid!r} is named twice in nodes_used"))
             continue

@@ -223,3 +223,49 @@ def _dotted(path: tuple) -> str:
     for p in path:
         out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
     return out or "(top level)"
+
+
+@rule(id="power-node-sets-match", title="Power node sets match the system description", clause="R§4.5.2",
+      family="power", severity="flag", scope="system", needs=("policy:power",))
+def power_node_sets_match(system, ctx):
+    """Each node set of system_power.json is a node type of the system description, with its counts.
+
+    What it checks: every node set's `system_node_ensemble_id` names a node type of
+    system_desc.json; the nodes provisioned per ensemble equal its `number_of_nodes`; and a
+    component_sum node set counts as many CPUs and accelerators per node as the node type declares.
+    Why: the power must be the power of the hardware described; a node set with fewer nodes or
+    accelerators than the description understates the total (and inflates TPS per kW).
+    How to fix: Describe the same nodes in both files.
+    """
+    lf, skip = _loaded(system)
+    if skip:
+        return skip
+    calc = power_calc(system, ctx)
+    sd = system_sysdesc(system)
+    if calc.doc.shape != "appendix-e" or not calc.doc.node_sets:
+        return Skip("no Appendix E node sets to compare", reason="not-applicable")
+    if sd is None or not sd.nodes:
+        return Skip("no readable system description with node types", reason="missing-input")
+    probs, per_ensemble = [], {}
+    for ns in calc.doc.node_sets:
+        nt = sd.node_type(ns.ensemble_id) if isinstance(ns.ensemble_id, (int, str)) else None
+        where = f"node_sets[{ns.path[-1]}]"
+        if nt is None:
+            probs.append((ns.path + ("system_node_ensemble_id",),
+                          f"{where}: ensemble {ns.ensemble_id!r:.30} is not a node type of system_desc.json"))
+            continue
+        if ns.nodes is not None:
+            per_ensemble.setdefault(id(nt), [nt, 0, ns])[1] += ns.nodes
+        for name, declared in (("cpu", nt.host_processors_per_node), ("accelerator", nt.accelerators_per_node)):
+            comp = ns.components.get(name)
+            if comp is not None and comp.count is not None and declared is not None and comp.count != declared:
+                probs.append((comp.path + ("count_per_node",), f"{where}: {comp.count} {name}(s) per node, "
+                               f"system_desc.json declares {declared}"))
+    for nt, nodes, ns in per_ensemble.values():
+        if nt.number_of_nodes is not None and nodes != nt.number_of_nodes:
+            probs.append((ns.path + ("nodes_provisioned",), f"ensemble {ns.ensemble_id!r}: {nodes} node(s) "
+                          f"provisioned, system_desc.json declares number_of_nodes {nt.number_of_nodes}"))
+    if probs:
+        return Fail("; ".join(m for _, m in probs), file=lf, path=probs[0][0], observed=[m for _, m in probs],
+                    expected="the node types, node counts and per-node counts of system_desc.json")
+    return Pass(f"{len(calc.doc.node_sets)} node set(s) match the system description")

@@ -259,3 +259,23 @@ def test_total_is_major_times_one_plus_overhead(cpus, cpu_w, accs, acc_w, sw, sw
             "tdp_per_unit": acc_w}, "scale_up_network": {"count": sw * nodes, "tdp_per_unit": sw_w}}
     assert math.isclose(compute_power(flat, sysdesc(cooling), POL).total_w, calc.total_w, rel_tol=1e-9,
                         abs_tol=1e-9)
+
+
+def test_appendix_e_schema_accepts_the_fixture_and_the_worked_example():
+    import json
+    import os
+
+    import jsonschema
+
+    from casefixtures import FIXTURES, PLACEHOLDERS
+    with open(os.path.join(os.path.dirname(FIXTURES), "schemas", "system_power.schema.json")) as fh:
+        schema = json.load(fh)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    v = jsonschema.Draft202012Validator(schema)
+    with open(os.path.join(FIXTURES, "valid", PLACEHOLDERS["{system}"], "system_power.json")) as fh:
+        assert not list(v.iter_errors(json.load(fh)))
+    assert not list(v.iter_errors(worked()))
+    bad = worked()
+    bad["node_sets"][0]["components"]["cpu"]["tdp_per_unit"] = {"value_w": 1, "value_kw": 1,
+                                                                "source_type": "mlc_default", "source": "D.9"}
+    assert list(v.iter_errors(bad))

@@ -2,7 +2,8 @@
 
 A point is charged the power of the nodes it used (point.yaml ``nodes_used``): each node set's
 share ``P_set x nodes / nodes_provisioned``, plus the scale-out switches in proportion to the
-nodes used. Without ``nodes_used`` the point is charged the whole provisioned system.
+nodes used. Without ``nodes_used``, or with the flat shape (no node sets), the point is charged
+the whole provisioned system.
 """
 from __future__ import annotations
 

@@ -11,3 +11,7 @@ from rules import seeds  # noqa: F401
 from rules import drafters  # noqa: F401
 from rules import curve  # noqa: F401
 from rules import curve_shape  # noqa: F401
+from rules import system_desc  # noqa: F401
+from rules import system_desc_consistency  # noqa: F401
+from rules import power  # noqa: F401
+from rules import power_points  # noqa: F401

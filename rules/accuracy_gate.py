@@ -315,9 +315,9 @@ def agentic_osl_range(point, ctx):
     if why is not None:
         return Fail(f"mean output length per turn is {why}", file=lf, path=path, observed=v, expected=rng)
     if not t.osl_per_turn.meets(v):
-        return Fail(f"{mid}: mean output length per turn {fmt(v)} tokens outside {rng}", file=lf, path=path,
+        return Fail(f"{mid}: mean output length per turn {fmt(v)} tokens, not {rng}", file=lf, path=path,
                     observed=v, expected=rng)
-    return Pass(f"{mid}: mean output length per turn {fmt(v)} tokens within {rng}")
+    return Pass(f"{mid}: mean output length per turn {fmt(v)} tokens, {rng}")
 
 
 @point_metric("accuracy", "Accuracy (first gated metric)")

@@ -23,7 +23,7 @@ def _num(v) -> bool:
 
 def _invalid(lf, key: str) -> bool:
     """The loader dropped this field as the wrong type (result-file-valid reports it)."""
-    return any(p.path and p.path[0] == key for p in (lf.field_errors or []))
+    return any(p.path and p.path[0] == key for p in (getattr(lf, "field_errors", None) or []))
 
 
 def _skip_invalid(lf, key):

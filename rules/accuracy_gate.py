@@ -61,7 +61,8 @@ def gate_values(acc, targets, tscale: int) -> dict:
             parts.append((v * k, e.sample_count, e.name, k, key))
         if problem is None and not parts:
             found = sorted({k for e in acc.runs for k in e.metrics})
-            problem = f"metric {m} is missing (entries carry: {', '.join(found) or 'nothing'})"
+            names = ", ".join(e.name for e in acc.runs)
+            problem = f"metric {m} is missing from {names} (metrics present: {', '.join(found) or 'none'})"
         value = None
         if problem is None:
             w = [p[1] for p in parts]

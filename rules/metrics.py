@@ -134,8 +134,9 @@ def check_tpot_p90(s, lf, dedicated: bool):
     if b is None or b.empty:
         if dedicated:
             return Skip("dedicated Offline run: TPOT is not required", reason="not-applicable")
-        return Fail("tpot is empty: streaming was off, so TPOT (and tps_per_user) cannot be measured", file=lf,
-                    path=("tpot",), observed={}, expected="a TPOT stat block with percentile 90")
+        what = "absent" if b is None else "empty"
+        return Fail(f"tpot is {what}: streaming was off, so TPOT (and tps_per_user) cannot be measured", file=lf,
+                    path=("tpot",), observed=None if b is None else {}, expected="a TPOT stat block with percentile 90")
     bad = _spelling_fail(b, "tpot", lf)
     if bad is not None:
         return bad
@@ -158,7 +159,9 @@ def check_percentiles(s, lf, name: str, required: bool, order: list[float]):
     if b is None or b.empty:
         if not required:
             return Skip(f"{name} is empty and not required here (dedicated Offline)", reason="not-applicable")
-        return Fail(f"{name} is empty (streaming off?)", file=lf, path=(name,), observed={},
+        what = "absent" if b is None else "empty"
+        return Fail(f"{name} is {what}" + (" (streaming off?)" if name == "ttft" else ""), file=lf, path=(name,),
+                    observed=None if b is None else {},
                     expected=f"{name} percentiles {', '.join(fmt(p) for p in order)}")
     bad = _spelling_fail(b, name, lf)
     if bad is not None:

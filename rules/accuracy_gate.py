@@ -35,6 +35,13 @@ def _scale_of(entry, keys, accepted, tscale) -> int:
     return entry_scale(vals, accepted, tscale)
 
 
+def gated_entries(acc, targets) -> list:
+    """The accuracy runs that carry a gated metric (all runs when none does: the gate reports that)."""
+    single = len(targets.metrics) == 1
+    hit = [e for e in acc.runs if any(m in e.metrics for m in targets.metrics) or (single and e.scalar)]
+    return hit or acc.runs
+
+
 def gate_values(acc, targets, tscale: int) -> dict:
     """metric -> dict(value, problem, path, parts) over the point's accuracy-run entries.
 
@@ -127,8 +134,8 @@ def accuracy_gate(point, ctx):
 def accuracy_sample_count(point, ctx):
     """The accuracy run scored at least the model's accuracy dataset size, repeats included.
 
-    What it checks: the sum over accuracy entries of `unit_samples` x `num_repeats` (else
-    `total_samples`) is at least accuracy.yaml's `min_samples` (Llama 13,368; GPT-OSS 4,395;
+    What it checks: the sum over the accuracy entries that carry a gated metric of `unit_samples`
+    x `num_repeats` (else `total_samples`) is at least accuracy.yaml's `min_samples` (Llama 13,368; GPT-OSS 4,395;
     DeepSeek-R1 4,388). An entry that states no count is a FAIL (the official checker skips).
     Why: accuracy is measured on the whole accuracy set, each sample once (R§5); a subset can
     pass a gate the full set would fail.
@@ -140,16 +147,17 @@ def accuracy_sample_count(point, ctx):
     mid, targets, skip = _targets(point, ctx)
     if skip is not None:
         return skip
-    unstated = [e for e in acc.runs if e.sample_count is None]
+    runs = gated_entries(acc, targets)
+    unstated = [e for e in runs if e.sample_count is None]
     if unstated:
         e = unstated[0]
         return Fail(f"accuracy entry {e.name!r} states no sample count (unit_samples x num_repeats or total_samples)",
                     file=lf, path=e.path, observed=None, expected=f">= {targets.min_samples} samples")
-    total = sum(e.sample_count for e in acc.runs)
-    parts = ", ".join(f"{e.name} {e.sample_count}" for e in acc.runs)
+    total = sum(e.sample_count for e in runs)
+    parts = ", ".join(f"{e.name} {e.sample_count}" for e in runs)
     if total < targets.min_samples:
         return Fail(f"{mid}: {total} accuracy samples ({parts}) < {targets.min_samples}", file=lf,
-                    path=acc.runs[0].path, observed=total, expected=f">= {targets.min_samples}")
+                    path=runs[0].path, observed=total, expected=f">= {targets.min_samples}")
     return Pass(f"{mid}: {total} accuracy samples ({parts}) >= {targets.min_samples}")
 
 

@@ -203,3 +203,14 @@ def test_generated_fixture_is_committed(tmp_path, name, module):
             with open(os.path.join(dirpath, fn), "rb") as a, open(os.path.join(committed, rel), "rb") as b:
                 assert a.read() == b.read(), rel
     shutil.rmtree(out)
+
+
+def test_sample_count_ignores_entries_without_gated_metrics():
+    from rules.accuracy_gate import gated_entries
+
+    t = _pol().models["llama3_1-8b"]
+    acc = parse_accuracy({"accuracy_scores": [_entry("cnn_dailymail", {"rouge1": 39.0}, unit=13368),
+                                              _entry("extra", 0.5, unit=90000)]})
+    assert [e.name for e in gated_entries(acc, t)] == ["cnn_dailymail"]
+    t1 = _pol().models["deepseek-r1"]
+    assert [e.name for e in gated_entries(acc, t1)] == ["extra"]  # a scalar stands for the single metric

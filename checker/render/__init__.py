@@ -7,12 +7,17 @@ import importlib
 RENDERERS = {
     "text": "checker.render.text",
     "json": "checker.render.json_report",
+    "html": "checker.render.html",
+    "markdown": "checker.render.markdown",
 }
 
 #: output file extension -> format, for ``-o FILE`` without ``--format``
 EXTENSIONS = {
     ".json": "json",
     ".txt": "text",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
 }
 
 

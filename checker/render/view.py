@@ -98,7 +98,7 @@ def curve_regions(curve):
         return None, str(exc)
 
 
-def _marked_cells(rows: list[dict], findings: list[Finding]) -> set[str]:
+def _marked_cells(findings: list[Finding]) -> set[str]:
     cells = set()
     for f in findings:
         if f.status is not Status.FAIL:
@@ -139,7 +139,7 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> d
         "region": region,
         "region_label": svg.REGION_LABELS.get(region, region),
         "cells": cells,
-        "marked": _marked_cells([], fails),
+        "marked": _marked_cells(fails),
         "failing": bool(fails),
         "n_fail": len(fails),
         "verdict": verdict,

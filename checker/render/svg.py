@@ -165,7 +165,7 @@ def marker(shape: str, x: float, y: float, r: float = 5.0, cls: str = "") -> str
 def _open(chart_id: str, title: str, desc: str, extra_class: str = "") -> list[str]:
     cid = _e(chart_id)
     return [
-        f'<svg class="chart {extra_class}" viewBox="0 0 {W} {H}" role="img" '
+        f'<svg class="{("chart " + extra_class).strip()}" viewBox="0 0 {W} {H}" role="img" '
         f'aria-labelledby="{cid}-t {cid}-d" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{cid}-t">{_e(title)}</title><desc id="{cid}-d">{_e(desc)}</desc>',
     ]

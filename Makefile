@@ -42,6 +42,7 @@ fixtures: $(STAMP)
 
 ## bench: speed benchmarks (compares with the official checker when BENCH_OFFICIAL points at it)
 bench: $(STAMP)
+	$(PY) bench/html_bench.py
 	$(PY) bench/run.py
 
 clean:

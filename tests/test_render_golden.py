@@ -23,7 +23,8 @@ def test_golden(rendered, name):
         want = fh.read()
     got = rendered[name]
     if got != want:
-        diff = "".join(list(difflib.unified_diff(want.splitlines(True), got.splitlines(True), "golden", "now"))[:80])
+        lines = difflib.unified_diff(want.splitlines(), got.splitlines(), "golden", "now", lineterm="")
+        diff = "\n".join(ln if len(ln) < 240 else ln[:240] + " …" for ln in list(lines)[:60])
         pytest.fail(f"{name} differs from tests/golden (run `make golden` if intended):\n{diff}")
 
 

@@ -143,6 +143,7 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> d
         "failing": bool(fails),
         "n_fail": len(fails),
         "verdict": verdict,
+        "x_text": svg.fmt_num(x),
         "mark": svg.Mark(point.name, x, m.get("system_tps"), region, offline, bool(fails), tip),
         "cmark": svg.Mark(point.name, c, m.get("system_tps"), region, offline, bool(fails), tip),
         "tmark": svg.Mark(point.name, c, m.get("ttft_p90_ms"), region, offline, bool(fails), tip),
@@ -248,6 +249,7 @@ def build_view(report, back_link: str | None = None) -> dict:
         "submissions": subs,
         "other_findings": ordered(others),
         "metrics": metrics,
+        "own_region": not any(k == "region_computed" for k, _l, _u in metrics),  # until the region family adds it
         "catalogue": catalogue,
         "back_link": back_link,
         "data": {

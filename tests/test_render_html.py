@@ -204,3 +204,20 @@ def test_markdown_escaping():
     assert "<" not in s and "\n" not in s and "|" not in s.replace("\\|", "")
     assert "\\*y\\*" in s and "\\[a\\]" in s and "@\u2060org" in s
     assert _code("a`b|c") == "`` a`b\\|c ``" and _code("x\ny") == "`x y`" and _code("") == ""
+
+
+def test_cohort_from_per_submission_reports(tmp_path):
+    """Parallel workers hand over one Report per submission: the same folder comes out."""
+    import shutil
+
+    from checker.render.cohort_html import render_cohort
+
+    for org, sub in (("zeta", "b"), ("alpha", "a")):
+        shutil.copytree(os.path.join(REPO, "fixtures", "valid"), tmp_path / "c" / org / sub)
+    reports = [run_check([str(tmp_path / "c" / "zeta")]), run_check([str(tmp_path / "c" / "alpha")])]
+    files = render_cohort(reports)
+    assert sorted(files) == ["001-alpha-a.html", "002-zeta-b.html", "index.html"]
+    index = files["index.html"]
+    assert index.index('href="001-alpha-a.html"') < index.index('href="002-zeta-b.html"')
+    assert index.count('<svg class="chart overlay"') == 1 and "2 curves overlaid" in index
+    assert 'data-verdict="PASSED"' in index and "Cohort-level findings" not in index

@@ -2,8 +2,6 @@
 import os
 import re
 
-import pytest
-
 from casefixtures import materialise
 from checker.api import run_check
 from checker.pointmetrics import POINT_METRICS, point_metric

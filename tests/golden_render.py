@@ -34,8 +34,8 @@ FAILING_PATCHES = [
 ]
 
 #: submitter strings that must render as text (see tests/test_render_html.py)
-HOSTILE_DIR = '<img src=x onerror=document.body.setAttribute(\'data-pwned\',1)>'
-HOSTILE_MODEL_DIR = '"><svg onload=document.body.setAttribute(\'data-pwned\',2)>'
+HOSTILE_DIR = '"><img src=x onerror=document.body.setAttribute(\'data-pwned\',1)>'
+HOSTILE_MODEL_DIR = '<svg onload=document.body.setAttribute(\'data-pwned\',2)><script>alert(1)'
 HOSTILE_TEXT = ("<script>alert(1)</script><script>document.body.setAttribute('data-pwned',3)</script>"
                 "\"><img src=x onerror=document.body.setAttribute('data-pwned',4)>")
 

@@ -116,7 +116,7 @@ def test_hostile_strings_render_as_text(hostile):
         assert tag != "img"
         assert not [k for k in attrs if k.startswith("on")], (tag, attrs)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-    assert "&lt;img src=x onerror=" in html and "&#34;&gt;&lt;svg onload=" in html
+    assert "&#34;&gt;&lt;img src=x onerror=" in html and "&lt;svg onload=" in html
     data = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S).group(1)
     assert "<" not in data
     json.loads(data)

@@ -89,3 +89,15 @@ def test_benchmark_budget():
     m = html_bench.measure(repeat=1)
     assert m["points"] == 32 and m["bytes"] < html_bench.MAX_BYTES
     assert m["render_s_best"] < 2.0  # the 0.5 s budget is measured by bench/html_bench.py; this only catches blow-ups
+
+
+def test_agentic_without_interactivity_falls_back_to_tps_per_user(tmp_path):
+    patches = [{"remove": "{curve}/r13368"}]
+    for p in POINTS:
+        patches.append({"set": {"file": f"{{curve}}/{p}/point.yaml", "path": ["runtime_settings", "load_pattern"],
+                                "value": "agentic_inference"}})
+    report = check(tmp_path, patches)
+    curve = build_view(report)["submissions"][0]["systems"][0]["curves"][0]
+    assert curve["agentic"] is True and curve["interactivity"] is False
+    assert all(p["mark"].x is not None for p in curve["points"])
+    assert "no e2e_avg_interactivity reported" in curve["charts"]["pareto"]

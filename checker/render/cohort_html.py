@@ -15,6 +15,7 @@ from collections import Counter
 from checker.findings import Status
 from checker.pointmetrics import metrics_for
 from checker.render import svg
+from checker.render.view import uses_interactivity
 
 MAX_WORST = 3
 
@@ -65,7 +66,7 @@ def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
     out = []
     for system in sub.systems:
         for curve in system.curves:
-            agentic = bool(curve.is_agentic)
+            agentic = uses_interactivity(curve)
             marks = []
             for p in curve.points:
                 m = metrics_for(p, ctx)

@@ -112,6 +112,13 @@ def _marked_cells(findings: list[Finding]) -> set[str]:
     return cells
 
 
+def uses_interactivity(curve) -> bool:
+    """Agentic curves plot e2e_avg_interactivity when their summaries report it, else TPS/user."""
+    if not curve.is_agentic:
+        return False
+    return any(p.summary is not None and svg.finite(p.summary.e2e_avg_interactivity) for p in curve.points)
+
+
 def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> dict:
     m = metrics_for(point, ctx)
     c = point.concurrency
@@ -153,17 +160,19 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> d
 def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str) -> dict:
     regions, why = curve_regions(curve)
     agentic = bool(curve.is_agentic)
+    inter = uses_interactivity(curve)
     sub, system = curve.system.submission.name, curve.system.name
     points = sorted(curve.points, key=lambda p: point_sort_key(p.name))
-    pviews = [point_view(p, ctx, regions, by_key.get((sub, system, curve.name, p.name), []), agentic)
+    pviews = [point_view(p, ctx, regions, by_key.get((sub, system, curve.name, p.name), []), inter)
               for p in points]
-    xlabel = "Interactivity, e2e_avg_interactivity (tok/s)" if agentic else "TPS per user (tok/s)"
+    xlabel = ("Interactivity, e2e_avg_interactivity (tok/s)" if inter else
+              "TPS per user (tok/s; no e2e_avg_interactivity reported)" if agentic else "TPS per user (tok/s)")
     bands = [(n, *regions.bounds[n]) for n in REGION_ORDER] if regions is not None else []
     label = f"{system} / {curve.name}"
     charts = {
         "pareto": svg.pareto_chart([p["mark"] for p in pviews], f"{anchor}-pareto",
                                    f"Pareto curve, {label}: system TPS against "
-                                   + ("interactivity" if agentic else "TPS per user"),
+                                   + ("interactivity" if inter else "TPS per user"),
                                    xlabel, "System TPS (tok/s)"),
         "tps": svg.concurrency_chart([p["cmark"] for p in pviews], f"{anchor}-tps",
                                      f"System TPS against concurrency, {label}", "System TPS (tok/s)", bands),
@@ -179,6 +188,7 @@ def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str) -> dict
         "name": curve.name,
         "anchor": anchor,
         "agentic": agentic,
+        "interactivity": inter,
         "regions": regions.as_rows() if regions is not None else [],
         "c_max": regions.c_max if regions is not None else None,
         "c_min": regions.c_min if regions is not None else None,

@@ -36,4 +36,5 @@ def run_check(
         package=pkg,
         input_error=bool(pkg.missing_paths) or nothing,
         policy_overrides=dict(policy.overrides),
+        context=ctx,
     )

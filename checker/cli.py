@@ -8,7 +8,7 @@ import click
 
 from checker import __version__
 
-FORMATS = ["auto", "text", "json", "sarif", "junit", "github"]
+FORMATS = ["auto", "text", "json", "html", "markdown", "sarif", "junit", "github"]
 
 
 class InputError(click.UsageError):
@@ -27,6 +27,8 @@ def _pair_outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> list[tu
     for i, out in enumerate(outputs):
         if i < len(formats):
             pairs.append((formats[i], out))
+        elif _is_dir_output(out):
+            pairs.append(("html", out))  # a folder: the cohort index plus one page per submission
         else:
             ext = os.path.splitext(out)[1].lower()
             if ext not in EXTENSIONS:
@@ -53,6 +55,9 @@ def _complete_rules(ctx, param, incomplete: str):
     rules = all_rules()
     names = sorted({r.id for r in rules} | {r.family for r in rules})
     return [CompletionItem(prefix + n) for n in names if n.startswith(last)]
+def _is_dir_output(out: str) -> bool:
+    """``-o DIR/`` (trailing slash) or an existing directory: a folder of HTML pages."""
+    return out != "-" and (out.endswith(("/", os.sep)) or os.path.isdir(out))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -66,7 +71,8 @@ def main() -> None:
 @click.option("-f", "--format", "formats", multiple=True, type=click.Choice(FORMATS, case_sensitive=False),
               help="Output format; repeat for several (pair each with -o, in order).")
 @click.option("-o", "--output", "outputs", multiple=True, metavar="FILE",
-              help="Write the matching --format to FILE ('-' = stdout). Repeatable.")
+              help="Write the matching --format to FILE ('-' = stdout). Repeatable. With --format html, "
+                   "a directory (DIR/) gets index.html plus one page per submission.")
 @click.option("--select", "select", multiple=True, metavar="RULES", shell_complete=_complete_rules,
               help="Only evaluate these rules: ids, families or id prefixes (comma-separated or repeated).")
 @click.option("--ignore", "ignore", multiple=True, metavar="RULES", shell_complete=_complete_rules, help="Skip these rules (ids, families, prefixes).")
@@ -89,7 +95,9 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
     from checker.api import run_check
 
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
-    for _fmt, out in pairs:
+    for fmt, out in pairs:
+        if out != "-" and _is_dir_output(out) and fmt != "html":
+            raise InputError(f"{out!r} is a directory: only --format html writes a folder (index + one page per submission)")
         if out != "-":
             parent = os.path.dirname(os.path.abspath(out))
             if not os.path.isdir(parent):
@@ -127,6 +135,10 @@ def _emit(report, pairs, quiet: bool) -> None:
             if text:
                 sys.stdout.write(text)
                 sys.stdout.flush()
+        elif fmt == "html" and _is_dir_output(out):
+            from checker.render.cohort_html import write_cohort
+
+            write_cohort(report, out)
         else:
             text = render(fmt, report, quiet=quiet, tty=False)
             with open(out, "w", encoding="utf-8") as fh:

@@ -25,6 +25,7 @@ class Report:
     package: Any = None  # the checked Package, for renderers that draw curves
     input_error: bool = False  # PATH missing or nothing checkable: exit 2
     policy_overrides: dict = field(default_factory=dict)
+    context: Any = None  # the runner Context (package, policy, options): renderers compute per-point metrics
 
     def counts(self) -> dict[str, Any]:
         by_status = {s.value: 0 for s in Status}

@@ -169,6 +169,8 @@ class RunFolder(Node):
     files: dict[str, LoadedFile] = {}
     layout: str = "standard"  # standard | flat
     refused: list = []
+    events_audit: Any = None  # checker.events.EventsAudit, filled before the rules run (None: not audited)
+    context: dict = {}  # where the optional context came from: {"point_yaml": "beside"|"--point", ...}
 
     @property
     def subject(self) -> Subject:

@@ -1,0 +1,428 @@
+"""Stream a run folder's ``events.jsonl`` once and rebuild what ``result_summary.json`` claims.
+
+RUN-FOLDER.md §1.4: one msgspec JSON record per line. The log is read in fixed-size chunks that
+msgspec decodes a chunk at a time (``decode_lines``); a chunk that does not decode cleanly is
+re-read line by line so a bad line becomes a counted problem, never an exception. Memory holds the
+in-flight samples only, plus 8 bytes per tracked sample for each latency series (TTFT, end-to-end);
+the file is never loaded whole.
+
+Percentiles follow the client: ``numpy.percentile(method="lower")``, i.e. the sorted value at index
+``floor((n - 1) * q / 100)``.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import stat
+from array import array
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+#: every event type the client writes (RUN-FOLDER.md §1.4)
+KNOWN_EVENTS = frozenset({
+    "session.started", "session.start_performance_tracking", "session.stop_performance_tracking",
+    "session.stop_loadgen", "session.ended", "sample.issued", "sample.recv_first", "sample.recv_non_first",
+    "sample.complete", "error.generic", "error.loadgen", "error.session", "error.client",
+})
+#: the client's DEFAULT_PERCENTILES, as the float-string keys result_summary.json uses
+PERCENTILES = ("99.9", "99.0", "97.0", "95.0", "90.0", "80.0", "75.0", "50.0", "25.0", "10.0", "5.0", "1.0")
+SALT_RE = re.compile(r"^\[[0-9a-f]{16}\] ")
+CHUNK_BYTES = 4 << 20
+MAX_EXAMPLES = 5  # line numbers kept per problem kind
+MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
+
+
+def percentile_lower(sorted_values, q: float):
+    """numpy.percentile(values, q, method="lower") on already sorted values; None when empty."""
+    n = len(sorted_values)
+    if n == 0:
+        return None
+    return sorted_values[math.floor((n - 1) * (q / 100.0))]
+
+
+@dataclass
+class Series:
+    """Rollup of one latency series (ns), shaped like result_summary's stat blocks."""
+
+    count: int = 0
+    total: int = 0
+    min: int | None = None
+    max: int | None = None
+    percentiles: dict = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, values: array) -> "Series":
+        if not len(values):
+            return cls()
+        s = sorted(values)
+        return cls(count=len(s), total=sum(s), min=s[0], max=s[-1],
+                   percentiles={k: percentile_lower(s, float(k)) for k in PERCENTILES})
+
+
+@dataclass
+class EventsAudit:
+    """What one pass over events.jsonl found. Plain data: picklable, comparable, deterministic."""
+
+    path: str = ""
+    error: str | None = None  # the log could not be read at all
+    bytes_read: int = 0
+    lines: int = 0
+    # problems: kind -> count, and the first line numbers of each kind
+    problems: dict = field(default_factory=dict)
+    examples: dict = field(default_factory=dict)
+    unknown_types: dict = field(default_factory=dict)  # event_type -> count (first 20 kinds)
+    truncated_last_line: bool = False
+    max_backstep_ns: int = 0  # largest backward step of timestamp_ns between consecutive lines
+    backsteps: int = 0
+    # session
+    session_events: dict = field(default_factory=dict)  # event_type -> count
+    tracking_blocks: list = field(default_factory=list)  # [(start_ns, stop_ns or None)]
+    # performance phase (samples issued while tracking)
+    issued: int = 0
+    completed: int = 0
+    failed: int = 0
+    recv_first: int = 0
+    recv_non_first: int = 0
+    issued_outside_window: int = 0  # ISSUED inside a tracking block whose timestamp lies outside it
+    duration_ns: int = 0
+    ttft: Series = field(default_factory=Series)
+    latency: Series = field(default_factory=Series)
+    # warmup (before the first start_performance_tracking) and the post-tracking (accuracy) phase
+    warmup_issued: int = 0
+    warmup_completed: int = 0
+    warmup_salted: int = 0
+    warmup_first_ns: int | None = None
+    warmup_span_ns: int | None = None  # first warmup issue -> first start_performance_tracking
+    warmup_perf_overlap: int = 0  # tracked prompts equal to an unsalted warmup prompt
+    warmup_perf_overlap_salted: int = 0  # ... equal to a warmup prompt once its salt is stripped
+    post_issued: int = 0
+    post_completed: int = 0
+    post_failed: int = 0
+    in_flight_at_end: int = 0  # tracked samples issued but never completed (dropped)
+
+    def add_problem(self, kind: str, line: int, n: int = 1) -> None:
+        self.problems[kind] = self.problems.get(kind, 0) + n
+        ex = self.examples.setdefault(kind, [])
+        if len(ex) < MAX_EXAMPLES:
+            ex.append(line)
+
+    @property
+    def has_tracking(self) -> bool:
+        return bool(self.tracking_blocks)
+
+
+def _open_log(path: str, root_real: str | None):
+    """Open events.jsonl without following escaping symlinks or blocking on a FIFO."""
+    from checker.loader import entry_problem
+
+    if root_real is not None:
+        problem = entry_problem(path, root_real)
+        if problem is not None:
+            raise OSError(problem.message)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise OSError("not a regular file")
+    return os.fdopen(fd, "rb", buffering=0)
+
+
+def audit_events(path: str, root_real: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> EventsAudit:
+    """Stream ``path`` once; never raises (an unreadable log sets ``error``)."""
+    audit = EventsAudit(path=path)
+    try:
+        fh = _open_log(path, root_real)
+    except OSError as exc:
+        audit.error = f"cannot open: {exc.strerror or exc}"
+        return audit
+    try:
+        with fh:
+            _Auditor(audit).run(fh, chunk_bytes)
+    except OSError as exc:
+        audit.error = f"read error: {exc.strerror or exc}"
+    except MemoryError:
+        audit.error = "out of memory while auditing"
+    return audit
+
+
+class _Auditor:
+    """The streaming state machine. Per-event work is inlined in ``_feed`` for speed."""
+
+    def __init__(self, audit: EventsAudit):
+        import msgspec
+
+        event = msgspec.defstruct("Event", [("event_type", str), ("timestamp_ns", int), ("sample_uuid", str, ""),
+                                            ("data", msgspec.Raw, msgspec.Raw(b"null"))])
+        self.msgspec = msgspec
+        self.dec = msgspec.json.Decoder(event)
+        self.a = audit
+        self.phase = 0  # 0 warmup (before tracking), 1 tracking, 2 between blocks / after
+        self.inflight: dict = {}  # tracked uuid -> issue ns (negative - 1 once the first chunk arrived)
+        self.failed_ids: set = set()
+        self.other_ids: dict = {}  # warmup / post uuids -> phase
+        self.block_starts: list = []
+        self.block_last: list = []  # last tracked completion per block
+        self.ttft = array("q")
+        self.lat = array("q")
+        self.last_ts = None
+        self.ended = False
+        self.line_no = 0
+        self.warm_plain: set = set()
+        self.warm_salted: set = set()
+
+    def run(self, fh, chunk_bytes: int) -> None:
+        a = self.a
+        rest = b""
+        while True:
+            chunk = fh.read(chunk_bytes)
+            if not chunk:
+                break
+            a.bytes_read += len(chunk)
+            buf = rest + chunk if rest else chunk
+            cut = buf.rfind(b"\n")
+            if cut < 0:
+                rest = buf
+                continue
+            rest = buf[cut + 1:]
+            self._chunk(buf[:cut + 1])
+        if rest.strip():
+            self._tail(rest)
+        self._finish()
+
+    def _chunk(self, buf: bytes) -> None:
+        n_lines = buf.count(b"\n")
+        try:
+            events = self.dec.decode_lines(buf)
+        except (self.msgspec.DecodeError, self.msgspec.ValidationError):
+            self._slow(buf)
+            return
+        if len(events) != n_lines:  # blank lines: keep line numbers exact
+            self._slow(buf)
+            return
+        self._feed(events, self.line_no + 1)
+        self.line_no += n_lines
+        self.a.lines = self.line_no
+
+    def _slow(self, buf: bytes) -> None:
+        """Line by line: each undecodable line becomes a counted problem."""
+        dec = self.dec
+        for raw in buf.split(b"\n")[:-1]:
+            self.line_no += 1
+            if not raw.strip():
+                self.a.add_problem("blank-line", self.line_no)
+                continue
+            try:
+                ev = dec.decode(raw)
+            except (self.msgspec.DecodeError, self.msgspec.ValidationError):
+                self.a.add_problem("malformed-line", self.line_no)
+                continue
+            self._feed((ev,), self.line_no)
+        self.a.lines = self.line_no
+
+    def _tail(self, raw: bytes) -> None:
+        """A last line without a newline: decoded if complete, else a truncated last line."""
+        self.line_no += 1
+        self.a.lines = self.line_no
+        try:
+            ev = self.dec.decode(raw)
+        except (self.msgspec.DecodeError, self.msgspec.ValidationError):
+            self.a.truncated_last_line = True
+            self.a.add_problem("truncated-last-line", self.line_no)
+            return
+        self.a.add_problem("no-final-newline", self.line_no)
+        self._feed((ev,), self.line_no)
+
+    def _feed(self, events, first_line: int) -> None:
+        a = self.a
+        inflight = self.inflight
+        ttft_append = self.ttft.append
+        lat_append = self.lat.append
+        last = self.last_ts
+        phase = self.phase
+        non_first = 0
+        line = first_line - 1
+        for ev in events:
+            line += 1
+            t = ev.event_type
+            ts = ev.timestamp_ns
+            if last is not None and ts < last:
+                back = last - ts
+                a.backsteps += 1
+                if back > a.max_backstep_ns:
+                    a.max_backstep_ns = back
+            else:
+                last = ts
+            if t == "sample.recv_non_first":
+                if ev.sample_uuid in inflight:
+                    non_first += 1
+                elif ev.sample_uuid not in self.other_ids:
+                    a.add_problem("event-for-unknown-sample", line)
+                continue
+            if t == "sample.recv_first":
+                u = ev.sample_uuid
+                v = inflight.get(u)
+                if v is None:
+                    if u not in self.other_ids:
+                        a.add_problem("event-for-unknown-sample", line)
+                elif v >= 0:
+                    d = ts - v
+                    if d < 0:
+                        a.add_problem("event-before-issue", line)
+                    ttft_append(d)
+                    inflight[u] = -v - 1
+                else:
+                    a.add_problem("duplicate-first-chunk", line)
+                continue
+            if t == "sample.complete":
+                u = ev.sample_uuid
+                v = inflight.pop(u, None)
+                if v is None:
+                    ph = self.other_ids.pop(u, None)
+                    if ph == 2:
+                        a.post_completed += 1
+                    elif ph == 0:
+                        a.warmup_completed += 1
+                    elif ph is None:
+                        a.add_problem("event-for-unknown-sample", line)
+                    continue
+                t0 = v if v >= 0 else -v - 1
+                d = ts - t0
+                if d < 0:
+                    a.add_problem("event-before-issue", line)
+                lat_append(d)
+                a.completed += 1
+                i = bisect_right(self.block_starts, t0) - 1
+                if i < 0:
+                    i = 0
+                if ts > self.block_last[i]:
+                    self.block_last[i] = ts
+                continue
+            if t == "sample.issued":
+                self._issued(ev, ts, line, phase)
+                continue
+            self.last_ts = last
+            self._other(ev, t, ts, line)
+            phase = self.phase
+        self.last_ts = last
+        a.recv_non_first += non_first
+
+    def _issued(self, ev, ts: int, line: int, phase: int) -> None:
+        a = self.a
+        u = ev.sample_uuid
+        if self.ended:
+            a.add_problem("event-after-session-ended", line)
+        if u in self.inflight or u in self.other_ids:
+            a.add_problem("duplicate-issue", line)
+            return
+        if phase == 1:
+            self.inflight[u] = ts
+            a.issued += 1
+            start, stop = a.tracking_blocks[-1]
+            if ts < start:
+                a.issued_outside_window += 1
+                a.add_problem("issued-outside-tracked-window", line)
+            if self.warm_plain or self.warm_salted:
+                text = self._prompt(ev)
+                if text is not None:
+                    h = hash(SALT_RE.sub("", text, count=1))
+                    if h in self.warm_plain:
+                        a.warmup_perf_overlap += 1
+                    elif h in self.warm_salted:
+                        a.warmup_perf_overlap_salted += 1
+            return
+        self.other_ids[u] = phase
+        if phase == 0:
+            a.warmup_issued += 1
+            if a.warmup_first_ns is None:
+                a.warmup_first_ns = ts
+            text = self._prompt(ev)
+            if text is not None:
+                salted = SALT_RE.match(text) is not None
+                if salted:
+                    a.warmup_salted += 1
+                target = self.warm_salted if salted else self.warm_plain
+                if len(target) < MAX_WARMUP_PROMPTS:
+                    target.add(hash(SALT_RE.sub("", text, count=1) if salted else text))
+        else:
+            a.post_issued += 1
+
+    def _prompt(self, ev) -> str | None:
+        try:
+            data = self.msgspec.json.decode(ev.data)
+        except (self.msgspec.DecodeError, self.msgspec.ValidationError):
+            return None
+        if isinstance(data, list) and len(data) > 1:
+            if isinstance(data[1], str):
+                return data[1]
+            if len(data) > 3 and data[3] is not None:
+                return repr(data[3])
+        return None
+
+    def _other(self, ev, t: str, ts: int, line: int) -> None:
+        a = self.a
+        if t.startswith("error."):
+            u = ev.sample_uuid
+            if u in self.inflight:
+                if u not in self.failed_ids:
+                    self.failed_ids.add(u)
+                    a.failed += 1
+            elif self.other_ids.get(u) == 2 or (self.other_ids.get(u) == 0 and not a.tracking_blocks):
+                a.post_failed += 1
+            if t not in KNOWN_EVENTS:
+                self._unknown(t, line)
+            return
+        if t not in KNOWN_EVENTS:
+            self._unknown(t, line)
+            return
+        a.session_events[t] = a.session_events.get(t, 0) + 1
+        if self.ended and t != "session.ended":
+            a.add_problem("event-after-session-ended", line)
+        if t == "session.start_performance_tracking":
+            if self.phase == 1:
+                a.add_problem("tracking-started-twice", line)
+                return
+            if not a.tracking_blocks and a.warmup_first_ns is not None:
+                a.warmup_span_ns = ts - a.warmup_first_ns
+            a.tracking_blocks.append((ts, None))
+            self.block_starts.append(ts)
+            self.block_last.append(ts)
+            self.phase = 1
+        elif t == "session.stop_performance_tracking":
+            if self.phase != 1:
+                a.add_problem("tracking-stopped-without-start", line)
+                return
+            start, _ = a.tracking_blocks[-1]
+            a.tracking_blocks[-1] = (start, ts)
+            self.phase = 2
+        elif t == "session.ended":
+            if self.ended:
+                a.add_problem("session-ended-twice", line)
+            self.ended = True
+        elif t == "session.started" and (a.session_events[t] > 1 or a.issued or a.warmup_issued or a.post_issued):
+            a.add_problem("session-started-late", line)
+
+    def _unknown(self, t: str, line: int) -> None:
+        a = self.a
+        a.add_problem("unknown-event-type", line)
+        if t in a.unknown_types or len(a.unknown_types) < 20:
+            a.unknown_types[t[:80]] = a.unknown_types.get(t[:80], 0) + 1
+
+    def _finish(self) -> None:
+        a = self.a
+        if not a.tracking_blocks:  # no performance phase (accuracy-only run): nothing was warmup
+            a.post_issued += a.warmup_issued
+            a.post_completed += a.warmup_completed
+            a.warmup_issued = a.warmup_completed = a.warmup_salted = 0
+            a.warmup_first_ns = None
+        if self.phase == 1 and a.tracking_blocks:
+            a.add_problem("tracking-never-stopped", self.line_no)
+        a.duration_ns = sum(max(0, last - start) for start, last in zip(self.block_starts, self.block_last))
+        a.in_flight_at_end = len(self.inflight)
+        a.ttft = Series.of(self.ttft)
+        self.ttft = array("q")
+        a.latency = Series.of(self.lat)
+        self.lat = array("q")
+        a.recv_first = a.ttft.count
+        self.inflight.clear()
+        self.other_ids.clear()

@@ -1,8 +1,9 @@
 """Stream a run folder's ``events.jsonl`` once and rebuild what ``result_summary.json`` claims.
 
-RUN-FOLDER.md §1.4: one msgspec JSON record per line. The log is read in fixed-size chunks that
-msgspec decodes a chunk at a time (``decode_lines``); a chunk that does not decode cleanly is
-re-read line by line so a bad line becomes a counted problem, never an exception. Memory holds the
+RUN-FOLDER.md §1.4: one msgspec JSON record per line. The log is read in fixed-size chunks, split
+into lines and decoded one line at a time by a msgspec Struct decoder that keeps only event_type,
+timestamp_ns and sample_uuid (the prompt of an issued event is decoded only when the warmup check
+needs it); a line that does not decode becomes a counted problem, never an exception. Memory holds the
 in-flight samples only, plus 8 bytes per tracked sample for each latency series (TTFT, end-to-end);
 the file is never loaded whole.
 
@@ -73,7 +74,7 @@ class EventsAudit:
     examples: dict = field(default_factory=dict)
     unknown_types: dict = field(default_factory=dict)  # event_type -> count (first 20 kinds)
     truncated_last_line: bool = False
-    max_backstep_ns: int = 0  # largest backward step of timestamp_ns between consecutive lines
+    max_backstep_ns: int = 0  # largest backward step of timestamp_ns (intermediate-chunk events not ordered)
     backsteps: int = 0
     # session
     session_events: dict = field(default_factory=dict)  # event_type -> count
@@ -83,7 +84,8 @@ class EventsAudit:
     completed: int = 0
     failed: int = 0
     recv_first: int = 0
-    recv_non_first: int = 0
+    recv_non_first: int = 0  # intermediate chunks logged while performance tracking was on
+    recv_non_first_untracked: int = 0
     issued_outside_window: int = 0  # ISSUED inside a tracking block whose timestamp lies outside it
     duration_ns: int = 0
     ttft: Series = field(default_factory=Series)
@@ -152,8 +154,9 @@ class _Auditor:
     def __init__(self, audit: EventsAudit):
         import msgspec
 
-        event = msgspec.defstruct("Event", [("event_type", str), ("timestamp_ns", int), ("sample_uuid", str, ""),
-                                            ("data", msgspec.Raw, msgspec.Raw(b"null"))])
+        event = msgspec.defstruct("Event", [("event_type", str), ("timestamp_ns", int), ("sample_uuid", str, "")])
+        with_data = msgspec.defstruct("EventData", [("data", object, None)])
+        self.data_dec = msgspec.json.Decoder(with_data)
         self.msgspec = msgspec
         self.dec = msgspec.json.Decoder(event)
         self.a = audit
@@ -165,7 +168,7 @@ class _Auditor:
         self.block_last: list = []  # last tracked completion per block
         self.ttft = array("q")
         self.lat = array("q")
-        self.last_ts = None
+        self.last_ts = -(1 << 63)
         self.ended = False
         self.line_no = 0
         self.warm_plain: set = set()
@@ -179,86 +182,63 @@ class _Auditor:
             if not chunk:
                 break
             a.bytes_read += len(chunk)
-            buf = rest + chunk if rest else chunk
-            cut = buf.rfind(b"\n")
-            if cut < 0:
-                rest = buf
-                continue
-            rest = buf[cut + 1:]
-            self._chunk(buf[:cut + 1])
+            lines = chunk.split(b"\n")
+            if rest:
+                lines[0] = rest + lines[0]
+            rest = lines.pop()  # the part after the last newline (b"" when the chunk ends with one)
+            if lines:
+                self._feed(lines)
         if rest.strip():
             self._tail(rest)
         self._finish()
 
-    def _chunk(self, buf: bytes) -> None:
-        n_lines = buf.count(b"\n")
-        try:
-            events = self.dec.decode_lines(buf)
-        except (self.msgspec.DecodeError, self.msgspec.ValidationError):
-            self._slow(buf)
-            return
-        if len(events) != n_lines:  # blank lines: keep line numbers exact
-            self._slow(buf)
-            return
-        self._feed(events, self.line_no + 1)
-        self.line_no += n_lines
-        self.a.lines = self.line_no
-
-    def _slow(self, buf: bytes) -> None:
-        """Line by line: each undecodable line becomes a counted problem."""
-        dec = self.dec
-        for raw in buf.split(b"\n")[:-1]:
-            self.line_no += 1
-            if not raw.strip():
-                self.a.add_problem("blank-line", self.line_no)
-                continue
-            try:
-                ev = dec.decode(raw)
-            except (self.msgspec.DecodeError, self.msgspec.ValidationError):
-                self.a.add_problem("malformed-line", self.line_no)
-                continue
-            self._feed((ev,), self.line_no)
-        self.a.lines = self.line_no
-
     def _tail(self, raw: bytes) -> None:
         """A last line without a newline: decoded if complete, else a truncated last line."""
-        self.line_no += 1
-        self.a.lines = self.line_no
         try:
-            ev = self.dec.decode(raw)
+            self.dec.decode(raw)
         except (self.msgspec.DecodeError, self.msgspec.ValidationError):
+            self.line_no += 1
+            self.a.lines = self.line_no
             self.a.truncated_last_line = True
             self.a.add_problem("truncated-last-line", self.line_no)
             return
+        self._feed([raw])
         self.a.add_problem("no-final-newline", self.line_no)
-        self._feed((ev,), self.line_no)
 
-    def _feed(self, events, first_line: int) -> None:
+    def _bad_line(self, raw: bytes, line: int) -> None:
+        self.a.add_problem("blank-line" if not raw.strip() else "malformed-line", line)
+
+    def _feed(self, lines: list) -> None:
+        """Decode and account for each line; the hot loop, so everything it touches is local."""
         a = self.a
+        decode = self.dec.decode
+        errors = (self.msgspec.DecodeError, self.msgspec.ValidationError)
         inflight = self.inflight
         ttft_append = self.ttft.append
         lat_append = self.lat.append
         last = self.last_ts
         phase = self.phase
         non_first = 0
-        line = first_line - 1
-        for ev in events:
+        line = self.line_no
+        for raw in lines:
             line += 1
+            try:
+                ev = decode(raw)
+            except errors:
+                self._bad_line(raw, line)
+                continue
             t = ev.event_type
+            if t == "sample.recv_non_first":  # most lines: counted per phase, not ordered
+                non_first += 1
+                continue
             ts = ev.timestamp_ns
-            if last is not None and ts < last:
+            if ts < last:
                 back = last - ts
                 a.backsteps += 1
                 if back > a.max_backstep_ns:
                     a.max_backstep_ns = back
             else:
                 last = ts
-            if t == "sample.recv_non_first":
-                if ev.sample_uuid in inflight:
-                    non_first += 1
-                elif ev.sample_uuid not in self.other_ids:
-                    a.add_problem("event-for-unknown-sample", line)
-                continue
             if t == "sample.recv_first":
                 u = ev.sample_uuid
                 v = inflight.get(u)
@@ -299,15 +279,24 @@ class _Auditor:
                     self.block_last[i] = ts
                 continue
             if t == "sample.issued":
-                self._issued(ev, ts, line, phase)
+                self._issued(ev, raw, ts, line, phase)
                 continue
             self.last_ts = last
+            self._count_chunks(non_first)
+            non_first = 0
             self._other(ev, t, ts, line)
             phase = self.phase
         self.last_ts = last
-        a.recv_non_first += non_first
+        self.line_no = a.lines = line
+        self._count_chunks(non_first)
 
-    def _issued(self, ev, ts: int, line: int, phase: int) -> None:
+    def _count_chunks(self, n: int) -> None:
+        if self.phase == 1:
+            self.a.recv_non_first += n
+        else:
+            self.a.recv_non_first_untracked += n
+
+    def _issued(self, ev, raw: bytes, ts: int, line: int, phase: int) -> None:
         a = self.a
         u = ev.sample_uuid
         if self.ended:
@@ -323,9 +312,9 @@ class _Auditor:
                 a.issued_outside_window += 1
                 a.add_problem("issued-outside-tracked-window", line)
             if self.warm_plain or self.warm_salted:
-                text = self._prompt(ev)
+                text = self._prompt(raw)
                 if text is not None:
-                    h = hash(SALT_RE.sub("", text, count=1))
+                    h = hash(SALT_RE.sub("", text, count=1) if text.startswith("[") else text)
                     if h in self.warm_plain:
                         a.warmup_perf_overlap += 1
                     elif h in self.warm_salted:
@@ -336,7 +325,7 @@ class _Auditor:
             a.warmup_issued += 1
             if a.warmup_first_ns is None:
                 a.warmup_first_ns = ts
-            text = self._prompt(ev)
+            text = self._prompt(raw)
             if text is not None:
                 salted = SALT_RE.match(text) is not None
                 if salted:
@@ -347,9 +336,9 @@ class _Auditor:
         else:
             a.post_issued += 1
 
-    def _prompt(self, ev) -> str | None:
+    def _prompt(self, raw: bytes) -> str | None:
         try:
-            data = self.msgspec.json.decode(ev.data)
+            data = self.data_dec.decode(raw).data
         except (self.msgspec.DecodeError, self.msgspec.ValidationError):
             return None
         if isinstance(data, list) and len(data) > 1:

@@ -14,7 +14,7 @@ RSS is per measurement):
 
 Times are CPU seconds of the measuring process (robust against other load on the machine; one
 core, no threads). Prints MB/s, the audit's throughput as a fraction of each baseline, and the audit's extra peak
-memory per tracked sample (audit RSS minus bare-chunks RSS, divided by the samples).
+memory per tracked sample (audit peak RSS minus each baseline's, divided by the samples).
 """
 from __future__ import annotations
 
@@ -185,8 +185,10 @@ def main() -> None:
         a = results["audit"]["seconds"]
         for base in ("bare-lines", "bare-chunks"):
             print(f"audit throughput = {results[base]['seconds'] / a * 100:.0f} % of {base}")
-        extra = results["audit"]["rss"] - results["bare-chunks"]["rss"]
-        print(f"audit extra peak memory: {extra / 1e6:.1f} MB = {extra / samples:.0f} bytes per tracked sample")
+        for base in ("bare-lines", "bare-chunks"):
+            extra = results["audit"]["rss"] - results[base]["rss"]
+            print(f"audit extra peak memory over {base}: {extra / 1e6:.1f} MB = {extra / samples:.0f} bytes per "
+                  "tracked sample")
     finally:
         if not args.keep:
             os.unlink(path)

@@ -14,7 +14,8 @@ RSS is per measurement):
 
 Times are CPU seconds of the measuring process (robust against other load on the machine; one
 core, no threads). Prints MB/s, the audit's throughput as a fraction of each baseline, and the audit's extra peak
-memory per tracked sample (audit peak RSS minus each baseline's, divided by the samples).
+memory per tracked sample (audit peak RSS minus each baseline's, divided by the samples), and
+the audit's peak Python heap under tracemalloc (a separate, slower run) per tracked sample.
 """
 from __future__ import annotations
 
@@ -139,6 +140,16 @@ assert a.error is None and not a.problems, (a.error, a.problems)
 print(a.lines, a.issued, a.completed)
 """
 
+_TRACED = """
+import sys, tracemalloc
+sys.path.insert(0, sys.argv[2])
+from checker.events import audit_events
+tracemalloc.start()
+a = audit_events(sys.argv[1])
+cur, peak = tracemalloc.get_traced_memory()
+print(peak)
+"""
+
 _WRAP = """
 import resource, runpy, sys, time
 code = sys.argv.pop(1)
@@ -179,6 +190,7 @@ def main() -> None:
                 best = results.get(name)
                 if best is None or r["seconds"] < best["seconds"]:
                     results[name] = r
+        traced = int(measure("traced", _TRACED, path)["out"])
         for r in results.values():
             print(f"{r['name']:<12} {r['seconds']:7.2f} s  {size / 1e6 / r['seconds']:7.1f} MB/s  "
                   f"peak RSS {r['rss'] / 1e6:6.1f} MB")
@@ -189,6 +201,8 @@ def main() -> None:
             extra = results["audit"]["rss"] - results[base]["rss"]
             print(f"audit extra peak memory over {base}: {extra / 1e6:.1f} MB = {extra / samples:.0f} bytes per "
                   "tracked sample")
+        print(f"audit peak Python heap (tracemalloc, chunk buffers included): {traced / 1e6:.1f} MB = "
+              f"{traced / samples:.0f} bytes per tracked sample")
     finally:
         if not args.keep:
             os.unlink(path)

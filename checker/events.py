@@ -29,8 +29,9 @@ KNOWN_EVENTS = frozenset({
 #: the client's DEFAULT_PERCENTILES, as the float-string keys result_summary.json uses
 PERCENTILES = ("99.9", "99.0", "97.0", "95.0", "90.0", "80.0", "75.0", "50.0", "25.0", "10.0", "5.0", "1.0")
 SALT_RE = re.compile(r"^\[[0-9a-f]{16}\] ")
-CHUNK_BYTES = 4 << 20
+CHUNK_BYTES = 1 << 20
 MAX_EXAMPLES = 5  # line numbers kept per problem kind
+MAX_LINE_BYTES = 64 << 20  # a longer "line" is counted as a problem and skipped, never held whole
 MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
 
 
@@ -176,20 +177,46 @@ class _Auditor:
 
     def run(self, fh, chunk_bytes: int) -> None:
         a = self.a
-        rest = b""
+        pending: list = []  # pieces of a line longer than a chunk (joined once, never re-copied)
+        pending_len = 0
+        overlong = False  # the current line passed MAX_LINE_BYTES: dropped, counted, not decoded
         while True:
             chunk = fh.read(chunk_bytes)
             if not chunk:
                 break
             a.bytes_read += len(chunk)
             lines = chunk.split(b"\n")
-            if rest:
-                lines[0] = rest + lines[0]
+            if len(lines) == 1:  # no newline in this chunk
+                if not overlong:
+                    pending.append(chunk)
+                    pending_len += len(chunk)
+                    if pending_len > MAX_LINE_BYTES:
+                        overlong, pending, pending_len = True, [], 0
+                continue
+            if overlong:
+                self.line_no += 1
+                a.add_problem("line-too-long", self.line_no)
+                lines[0] = None
+                overlong = False
+            elif pending:
+                pending.append(lines[0])
+                lines[0] = b"".join(pending)
+                pending, pending_len = [], 0
             rest = lines.pop()  # the part after the last newline (b"" when the chunk ends with one)
+            if lines[0] is None:
+                del lines[0]
             if lines:
                 self._feed(lines)
-        if rest.strip():
-            self._tail(rest)
+            if rest:
+                pending, pending_len = [rest], len(rest)
+        if overlong:
+            self.line_no += 1
+            a.add_problem("line-too-long", self.line_no)
+        elif pending:
+            rest = b"".join(pending)
+            if rest.strip():
+                self._tail(rest)
+        a.lines = self.line_no
         self._finish()
 
     def _tail(self, raw: bytes) -> None:

@@ -11,6 +11,7 @@ from rules.run_folder_context import config, events_skip, is_int, run_kind, summ
 _PROBLEM_TEXT = {
     "malformed-line": "malformed line(s)",
     "blank-line": "blank line(s)",
+    "line-too-long": "line(s) over 64 MiB",
     "truncated-last-line": "truncated last line",
     "unknown-event-type": "event(s) of an unknown type",
     "event-for-unknown-sample": "event(s) for a sample never issued",

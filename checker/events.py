@@ -12,13 +12,11 @@ Percentiles follow the client: ``numpy.percentile(method="lower")``, i.e. the so
 """
 from __future__ import annotations
 
-import math
-import os
 import re
-import stat
 from array import array
 from bisect import bisect_right
-from dataclasses import dataclass, field
+
+from checker.eventsdata import PERCENTILES, EventsAudit, Series, open_regular, percentile_lower  # noqa: F401
 
 #: every event type the client writes (RUN-FOLDER.md §1.4)
 KNOWN_EVENTS = frozenset({
@@ -26,116 +24,17 @@ KNOWN_EVENTS = frozenset({
     "session.stop_loadgen", "session.ended", "sample.issued", "sample.recv_first", "sample.recv_non_first",
     "sample.complete", "error.generic", "error.loadgen", "error.session", "error.client",
 })
-#: the client's DEFAULT_PERCENTILES, as the float-string keys result_summary.json uses
-PERCENTILES = ("99.9", "99.0", "97.0", "95.0", "90.0", "80.0", "75.0", "50.0", "25.0", "10.0", "5.0", "1.0")
 SALT_RE = re.compile(r"^\[[0-9a-f]{16}\] ")
 CHUNK_BYTES = 1 << 20
-MAX_EXAMPLES = 5  # line numbers kept per problem kind
 MAX_LINE_BYTES = 64 << 20  # a longer "line" is counted as a problem and skipped, never held whole
 MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
-
-
-def percentile_lower(sorted_values, q: float):
-    """numpy.percentile(values, q, method="lower") on already sorted values; None when empty."""
-    n = len(sorted_values)
-    if n == 0:
-        return None
-    return sorted_values[math.floor((n - 1) * (q / 100.0))]
-
-
-@dataclass
-class Series:
-    """Rollup of one latency series (ns), shaped like result_summary's stat blocks."""
-
-    count: int = 0
-    total: int = 0
-    min: int | None = None
-    max: int | None = None
-    percentiles: dict = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, values: array) -> "Series":
-        if not len(values):
-            return cls()
-        s = sorted(values)
-        return cls(count=len(s), total=sum(s), min=s[0], max=s[-1],
-                   percentiles={k: percentile_lower(s, float(k)) for k in PERCENTILES})
-
-
-@dataclass
-class EventsAudit:
-    """What one pass over events.jsonl found. Plain data: picklable, comparable, deterministic."""
-
-    path: str = ""
-    error: str | None = None  # the log could not be read at all
-    bytes_read: int = 0
-    lines: int = 0
-    # problems: kind -> count, and the first line numbers of each kind
-    problems: dict = field(default_factory=dict)
-    examples: dict = field(default_factory=dict)
-    unknown_types: dict = field(default_factory=dict)  # event_type -> count (first 20 kinds)
-    truncated_last_line: bool = False
-    max_backstep_ns: int = 0  # largest backward step of timestamp_ns (intermediate-chunk events not ordered)
-    backsteps: int = 0
-    # session
-    session_events: dict = field(default_factory=dict)  # event_type -> count
-    tracking_blocks: list = field(default_factory=list)  # [(start_ns, stop_ns or None)]
-    # performance phase (samples issued while tracking)
-    issued: int = 0
-    completed: int = 0
-    failed: int = 0
-    recv_first: int = 0
-    recv_non_first: int = 0  # intermediate chunks logged while performance tracking was on
-    recv_non_first_untracked: int = 0
-    issued_outside_window: int = 0  # ISSUED inside a tracking block whose timestamp lies outside it
-    duration_ns: int = 0
-    ttft: Series = field(default_factory=Series)
-    latency: Series = field(default_factory=Series)
-    # warmup (before the first start_performance_tracking) and the post-tracking (accuracy) phase
-    warmup_issued: int = 0
-    warmup_completed: int = 0
-    warmup_salted: int = 0
-    warmup_first_ns: int | None = None
-    warmup_span_ns: int | None = None  # first warmup issue -> first start_performance_tracking
-    warmup_perf_overlap: int = 0  # tracked prompts equal to an unsalted warmup prompt
-    warmup_perf_overlap_salted: int = 0  # ... equal to a warmup prompt once its salt is stripped
-    post_issued: int = 0
-    post_completed: int = 0
-    post_failed: int = 0
-    in_flight_at_end: int = 0  # tracked samples issued but never completed (dropped)
-
-    def add_problem(self, kind: str, line: int, n: int = 1) -> None:
-        self.problems[kind] = self.problems.get(kind, 0) + n
-        ex = self.examples.setdefault(kind, [])
-        if len(ex) < MAX_EXAMPLES:
-            ex.append(line)
-
-    @property
-    def has_tracking(self) -> bool:
-        return bool(self.tracking_blocks)
-
-
-def _open_log(path: str, root_real: str | None):
-    """Open events.jsonl without following escaping symlinks or blocking on a FIFO."""
-    from checker.loader import entry_problem
-
-    if root_real is not None:
-        problem = entry_problem(path, root_real)
-        if problem is not None:
-            raise OSError(problem.message)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise OSError("not a regular file")
-    return os.fdopen(fd, "rb", buffering=0)
 
 
 def audit_events(path: str, root_real: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> EventsAudit:
     """Stream ``path`` once; never raises (an unreadable log sets ``error``)."""
     audit = EventsAudit(path=path)
     try:
-        fh = _open_log(path, root_real)
+        fh = open_regular(path, root_real)
     except OSError as exc:
         audit.error = f"cannot open: {exc.strerror or exc}"
         return audit

@@ -1,9 +1,10 @@
 """Prepare run folders before the rules run: optional context files and the events audits.
 
-Rules never do I/O, so the two things the run-folder family reads besides the eagerly loaded
-files happen here: a ``--point point.yaml`` given on the command line replaces (or supplies) the
-folder's point.yaml, and every ``events.jsonl`` is streamed once (in parallel processes, see
-``checker.parallel``) into ``RunFolder.events_audit``.
+Rules never do I/O, so what the run-folder family reads besides the eagerly loaded files happens
+here: a ``--point point.yaml`` given on the command line replaces (or supplies) the folder's
+point.yaml, and every folder's ``events.jsonl`` and ``sample_idx_map.json`` (both grow with the
+samples) are streamed once, folders in parallel processes (``checker.parallel``), into
+``RunFolder.events_audit`` and ``RunFolder.idx_map``.
 """
 from __future__ import annotations
 
@@ -13,12 +14,19 @@ from typing import Any
 from checker.model import Package
 
 
-def audit_job(args: tuple[str, str]):
-    """One events audit (module level so a worker process can run it)."""
-    from checker.events import audit_events
+def audit_job(args: tuple):
+    """Stream one folder's events.jsonl and sample_idx_map.json (module level: runs in a worker)."""
+    events_path, idx_path, root_real = args
+    audit = idx = None
+    if events_path is not None:
+        from checker.events import audit_events
 
-    path, root_real = args
-    return audit_events(path, root_real)
+        audit = audit_events(events_path, root_real)
+    if idx_path is not None:
+        from checker.idxmap import summarize_idx_map
+
+        idx = summarize_idx_map(idx_path, root_real)
+    return audit, idx
 
 
 def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int) -> None:
@@ -33,22 +41,28 @@ def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int) -
     point = options.get("point")
     if point:
         _load_point_option(pkg, str(point), max_bytes)
-    if not options.get("events", True):
-        return
+    events = options.get("events", True)
     todo = []
     for rf in pkg.run_folders:
-        path = os.path.join(rf.abspath, "events.jsonl")
-        if os.path.lexists(path):
-            todo.append((rf, (path, os.path.realpath(rf.abspath))))
+        ev = os.path.join(rf.abspath, "events.jsonl")
+        idx = os.path.join(rf.abspath, "sample_idx_map.json")
+        args = (ev if events and os.path.lexists(ev) else None, idx if os.path.lexists(idx) else None,
+                os.path.realpath(rf.abspath))
+        if args[0] or args[1]:
+            todo.append((rf, args))
     if not todo:
         return
     from checker.parallel import run_parallel
 
     results = run_parallel(audit_job, [args for _, args in todo], jobs=options.get("jobs"),
-                           label="auditing events.jsonl", progress=options.get("progress"))
-    for (rf, _), audit in zip(todo, results):
-        audit.path = os.path.join(rf.rel, "events.jsonl")
-        rf.events_audit = audit
+                           label="auditing run folders", progress=options.get("progress"))
+    for (rf, _), (audit, idx) in zip(todo, results):
+        if audit is not None:
+            audit.path = os.path.join(rf.rel, "events.jsonl")
+            rf.events_audit = audit
+        if idx is not None:
+            idx.path = os.path.join(rf.rel, "sample_idx_map.json")
+            rf.idx_map = idx
 
 
 def _load_point_option(pkg: Package, path: str, max_bytes: int) -> None:

@@ -48,7 +48,7 @@ def run_folder_files(rf, ctx):
 
     What it checks: config.yaml, report.txt, events.jsonl, sample_idx_map.json,
     metrics/final_snapshot.json and performance/result_summary.json are present (the last one is
-    written by accuracy-only runs too); a flat layout with result_summary.json at the top fails and
+    written by accuracy-only runs too), and sample_idx_map.json is a {phase: {uuid: row}} map; a flat layout with result_summary.json at the top fails and
     says what to move where.
     Why: RUN-FOLDER.md §7.1 lists the core set of any completed run; the submission CLI refuses a
     flat folder ("missing required file(s): performance/result_summary.json").
@@ -65,6 +65,9 @@ def run_folder_files(rf, ctx):
                if not os.path.lexists(os.path.join(rf.abspath, f))]
     if missing:
         return Fail(f"missing: {', '.join(missing)}", file=rf.rel, observed=missing, expected="present")
+    if rf.idx_map is not None and rf.idx_map.error is not None:
+        return Fail(f"sample_idx_map.json: {rf.idx_map.error}", file=rf.idx_map.path, observed=rf.idx_map.error,
+                    expected="{phase: {sample_uuid: dataset_row}}")
     return Pass("config.yaml, report.txt, events.jsonl, sample_idx_map.json, metrics/final_snapshot.json and "
                 "performance/result_summary.json are present")
 

@@ -166,13 +166,17 @@ def dataset_size(rf, ctx) -> tuple[Optional[int], str]:
     return None, "dataset size unknown: give --dataset-size, or a point.yaml naming the dataset"
 
 
+def idx_map(rf):
+    """The sample_idx_map.json summary (checker.idxmap.IdxMap) when it was read cleanly, else None."""
+    m = rf.idx_map
+    return m if m is not None and m.error is None else None
+
+
 def idx_map_lower_bound(rf) -> Optional[int]:
     """Rows the performance dataset has at least (largest index in sample_idx_map + 1)."""
-    lf = rf.files.get("sample_idx_map")
-    if lf is None or not lf.ok or not isinstance(lf.get("performance"), dict):
-        return None
-    idx = [v for v in lf.get("performance").values() if is_int(v)]
-    return max(idx) + 1 if idx else None
+    m = idx_map(rf)
+    top = m.max_index("performance") if m is not None else None
+    return top + 1 if top is not None else None
 
 
 def seed_set(rf, ctx) -> tuple[Optional[str], str]:

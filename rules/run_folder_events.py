@@ -6,7 +6,7 @@ rebuilt with the summary. Tolerances are policy data (run_folder.yaml ``toleranc
 from __future__ import annotations
 
 from checker.registry import Fail, Pass, Skip, rule
-from rules.run_folder_context import config, events_skip, is_int, run_kind, summary, within
+from rules.run_folder_context import config, events_skip, idx_map, is_int, run_kind, summary, within
 
 _PROBLEM_TEXT = {
     "malformed-line": "malformed line(s)",
@@ -169,10 +169,16 @@ def run_folder_events_latency(rf, ctx):
 
 
 def _accuracy_samples(rf) -> int | None:
-    lf = rf.files.get("sample_idx_map")
-    if lf is None or not lf.ok or not isinstance(lf.data, dict):
+    """Accuracy requests the run may issue after tracking: the mapped samples (x repeats, per the scorer)."""
+    m = idx_map(rf)
+    if m is None:
         return None
-    return sum(len(v) for k, v in lf.data.items() if k != "performance" and isinstance(v, dict))
+    mapped = sum(n for k, (n, _) in m.phases.items() if k != "performance")
+    acc = rf.files.get("accuracy")
+    scores = acc.get("accuracy_scores") if acc is not None and acc.ok else None
+    scored = sum(e.get("total_samples") for e in scores if isinstance(e, dict) and is_int(e.get("total_samples"))
+                 and e.get("dataset_type") == "accuracy") if isinstance(scores, list) else 0
+    return max(mapped, scored)
 
 
 @rule(id="run-folder-events-window", title="Performance samples inside the tracked window", clause="R§6.3",

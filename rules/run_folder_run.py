@@ -6,7 +6,8 @@ given SKIPs and names the flag that would enable it.
 from __future__ import annotations
 
 from checker.registry import Fail, Pass, Skip, rule
-from rules.run_folder_context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map_lower_bound, is_int,
+from rules.run_folder_context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
+                                      is_int,
                                       load_pattern, point, region_minimum, run_kind, seed_set, summary)
 
 
@@ -234,7 +235,7 @@ def run_folder_accuracy(rf, ctx):
     if not isinstance(scores, list) or not scores:
         return Fail("accuracy_scores is missing or empty", file=lf, path=("accuracy_scores",),
                     observed=scores, expected="one entry per scored dataset")
-    idx = rf.files.get("sample_idx_map")
+    idx = idx_map(rf)
     for i, e in enumerate(scores):
         if not isinstance(e, dict) or e.get("dataset_type") != "accuracy":
             continue
@@ -253,10 +254,10 @@ def run_folder_accuracy(rf, ctx):
         if all(is_int(x) for x in (u, r, t)) and u * r != t:
             return Fail(f"{name}: total_samples {t} != unit_samples {u} x num_repeats {r}", file=lf,
                         path=("accuracy_scores", i, "total_samples"), observed=t, expected=u * r)
-        m = idx.get(name) if idx is not None and idx.ok else None
-        if isinstance(m, dict) and is_int(u) and len(m) not in (u, t):
-            return Fail(f"{name}: sample_idx_map.json maps {len(m)} samples, the scorer reports {u}", file=idx,
-                        path=(name,), observed=len(m), expected=u)
+        n = idx.count(name) if idx is not None and isinstance(name, str) else None
+        if n is not None and is_int(u) and n not in (u, t):
+            return Fail(f"{name}: sample_idx_map.json maps {n} samples, the scorer reports {u}", file=idx.path,
+                        path=(name,), observed=n, expected=u)
     return Pass(f"{len(scores)} scored dataset(s), complete, every issued sample scored")
 
 
@@ -309,10 +310,10 @@ def run_folder_snapshot_agreement(rf, ctx):
             if ck in c and c[ck] != v:
                 return Fail(f"finish_reason_counts.{k} {v!r} != final_snapshot {ck} {c[ck]!r}", file=lf,
                             path=("finish_reason_counts", k), observed=v, expected=c[ck])
-    idx = rf.files.get("sample_idx_map")
-    perf = idx.get("performance") if idx is not None and idx.ok else None
-    if isinstance(perf, dict) and is_int(lf.get("n_samples_issued")) and len(perf) != lf.get("n_samples_issued"):
-        return Fail(f"sample_idx_map.json maps {len(perf)} performance samples, n_samples_issued is "
-                    f"{lf.get('n_samples_issued')}", file=idx, path=("performance",), observed=len(perf),
-                    expected=lf.get("n_samples_issued"))
+    idx = idx_map(rf)
+    n = idx.count("performance") if idx is not None else None
+    issued = lf.get("n_samples_issued")
+    if is_int(issued) and (n or 0) != issued and (n is not None or issued > 0) and idx is not None:
+        return Fail(f"sample_idx_map.json maps {n or 0} performance samples, n_samples_issued is {issued}",
+                    file=idx.path, path=("performance",), observed=n or 0, expected=issued)
     return Pass("counters, duration, state and finish reasons agree with metrics/final_snapshot.json")

@@ -171,3 +171,33 @@ def test_percentile_edges():
     assert percentile_lower([7], 99.9) == 7
     assert percentile_lower(list(range(1000)), 99.9) == 998  # floor(999 * 0.999) = 998
     assert Series.of([]).count == 0 and Series.of([]).percentiles == {}
+
+
+def test_idx_map_scan_equals_full_decode(tmp_path, monkeypatch):
+    import checker.idxmap as im
+
+    for name in RUNS:
+        p = os.path.join(REAL_RUNS, name, "sample_idx_map.json")
+        full = im.summarize_idx_map(p)
+        assert full.error is None and full.phases
+        monkeypatch.setattr(im, "FULL_DECODE_BYTES", 0)
+        for size in (7, 64, 4096):
+            monkeypatch.setattr(im, "CHUNK_BYTES", size)
+            assert im.summarize_idx_map(p).phases == full.phases
+        monkeypatch.setattr(im, "FULL_DECODE_BYTES", 16 << 20)
+    compact = tmp_path / "m.json"
+    compact.write_text('{"performance":{"a":1,"b":2},"acc":{"c":3}}')
+    monkeypatch.setattr(im, "FULL_DECODE_BYTES", 0)
+    monkeypatch.setattr(im, "CHUNK_BYTES", 5)
+    assert im.summarize_idx_map(str(compact)).phases == {"performance": (2, 2), "acc": (1, 3)}
+    compact.write_text('{"performance":{"a":"x"}}')
+    assert im.summarize_idx_map(str(compact)).error
+
+
+def test_idx_map_errors(tmp_path):
+    from checker.idxmap import summarize_idx_map
+
+    p = tmp_path / "sample_idx_map.json"
+    p.write_text('{"performance": [1, 2]}')
+    assert "not a {phase" in summarize_idx_map(str(p)).error
+    assert summarize_idx_map(str(tmp_path / "none.json")).error.startswith("cannot open")

@@ -27,6 +27,7 @@ KNOWN_EVENTS = frozenset({
 SALT_RE = re.compile(r"^\[[0-9a-f]{16}\] ")
 CHUNK_BYTES = 1 << 20
 MAX_LINE_BYTES = 64 << 20  # a longer "line" is counted as a problem and skipped, never held whole
+MAX_TIMESTAMP_NS = 1 << 62  # a larger (or negative) timestamp_ns makes the line malformed
 MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
 
 
@@ -45,6 +46,8 @@ def audit_events(path: str, root_real: str | None = None, chunk_bytes: int = CHU
         audit.error = f"read error: {exc.strerror or exc}"
     except MemoryError:
         audit.error = "out of memory while auditing"
+    except Exception as exc:  # noqa: BLE001  (a bug here must not stop the whole check)
+        audit.error = f"internal error while auditing: {type(exc).__name__}: {str(exc)[:200]}"
     return audit
 
 
@@ -54,7 +57,11 @@ class _Auditor:
     def __init__(self, audit: EventsAudit):
         import msgspec
 
-        event = msgspec.defstruct("Event", [("event_type", str), ("timestamp_ns", int), ("sample_uuid", str, "")])
+        from typing import Annotated
+
+        # bounded timestamps keep every difference inside the int64 latency arrays
+        stamp = Annotated[int, msgspec.Meta(ge=0, le=MAX_TIMESTAMP_NS)]
+        event = msgspec.defstruct("Event", [("event_type", str), ("timestamp_ns", stamp), ("sample_uuid", str, "")])
         with_data = msgspec.defstruct("EventData", [("data", object, None)])
         self.data_dec = msgspec.json.Decoder(with_data)
         self.msgspec = msgspec

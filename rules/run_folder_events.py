@@ -34,19 +34,23 @@ _NOT_FAILING = {"no-final-newline"}
 def run_folder_events_log(rf, ctx):
     """events.jsonl decodes line by line, in order, with known event types and an intact last line.
 
-    What it checks: every line is one JSON event with a string event_type and an integer
-    timestamp_ns; event types are the client's (session.*, sample.*, error.*); each sample's events
-    follow its issue; the session events come in order (started, tracking start/stop, ended);
-    timestamp_ns never steps back by more than the policy tolerance (events come from several
-    processes, so small steps back are normal); the last line is not cut off.
+    What it checks: the log can be read; every line is one JSON event with a string event_type
+    and a timestamp_ns integer in 0..2^62; event types are the client's (session.*, sample.*,
+    error.*); each sample's events follow its issue; the session events come in order (started,
+    tracking start/stop, ended); timestamp_ns never steps back by more than the policy tolerance
+    (events come from several processes, so small steps back are normal; intermediate-chunk events
+    are counted, not ordered); the last line is not cut off.
     Why: reviewers cross-check the metrics and the warmup against this log (R§6.3.2); a damaged or
     spliced log cannot back the published numbers.
     How to fix: Keep events.jsonl exactly as the client wrote it (copy it whole; never edit it).
     """
+    a = rf.events_audit
+    if a is not None and a.error is not None and ctx.opt("events", True):
+        return Fail(f"events.jsonl cannot be audited: {a.error}", file=a.path, observed=a.error,
+                    expected="a readable event log")
     skip = events_skip(rf, ctx)
     if skip:
         return skip
-    a = rf.events_audit
     tol = ctx.policy.get("run_folder").tolerances.timestamp_backstep_ns
     parts = []
     for kind, n in sorted(a.problems.items()):

@@ -13,6 +13,9 @@ from typing import Any
 
 from checker.model import Package
 
+#: without an explicit --jobs, logs smaller than this in total are audited in-process
+SERIAL_BELOW_BYTES = 64 << 20
+
 
 def audit_job(args: tuple):
     """Stream one folder's events.jsonl and sample_idx_map.json (module level: runs in a worker)."""
@@ -54,7 +57,10 @@ def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int) -
         return
     from checker.parallel import run_parallel
 
-    results = run_parallel(audit_job, [args for _, args in todo], jobs=options.get("jobs"),
+    jobs = options.get("jobs")
+    if jobs is None and _total_bytes(todo) < SERIAL_BELOW_BYTES:
+        jobs = 1  # starting worker processes costs more than auditing small logs
+    results = run_parallel(audit_job, [args for _, args in todo], jobs=jobs,
                            label="auditing run folders", progress=options.get("progress"))
     for (rf, _), (audit, idx) in zip(todo, results):
         if audit is not None:
@@ -63,6 +69,18 @@ def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int) -
         if idx is not None:
             idx.path = os.path.join(rf.rel, "sample_idx_map.json")
             rf.idx_map = idx
+
+
+def _total_bytes(todo) -> int:
+    total = 0
+    for _, args in todo:
+        for p in args[:2]:
+            if p is not None:
+                try:
+                    total += os.stat(p).st_size
+                except OSError:
+                    pass
+    return total
 
 
 def _load_point_option(pkg: Package, path: str, max_bytes: int) -> None:

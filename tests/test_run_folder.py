@@ -167,3 +167,8 @@ def test_wrong_types_become_findings(tmp_path):
     report = run_check([d])
     for f in report.findings:
         assert "internal error" not in f.message, (f.rule_id, f.message)
+
+
+def test_run_parallel_falls_back_in_process_when_pickling_fails():
+    offset = 10
+    assert run_parallel(lambda x: x + offset, [1, 2, 3], jobs=2, progress=False) == [11, 12, 13]

@@ -28,7 +28,8 @@ SALT_RE = re.compile(r"^\[[0-9a-f]{16}\] ")
 CHUNK_BYTES = 1 << 20
 MAX_LINE_BYTES = 64 << 20  # a longer "line" is counted as a problem and skipped, never held whole
 MAX_TIMESTAMP_NS = 1 << 62  # a larger (or negative) timestamp_ns makes the line malformed
-MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
+MAX_WARMUP_PROMPTS = 1 << 20
+RECENT_DONE = 1 << 16  # completed samples remembered for late first-chunk events  # prompt hashes kept for the warmup-source check
 
 
 def audit_events(path: str, root_real: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> EventsAudit:
@@ -71,6 +72,7 @@ class _Auditor:
         self.inflight: dict = {}  # tracked uuid -> issue ns (negative - 1 once the first chunk arrived)
         self.failed_ids: set = set()
         self.other_ids: dict = {}  # warmup / post uuids -> phase
+        self.recent: dict = {}  # recently completed uuids (insertion-ordered, bounded)
         self.block_starts: list = []
         self.block_last: list = []  # last tracked completion per block
         self.ttft = array("q")
@@ -176,7 +178,9 @@ class _Auditor:
                 u = ev.sample_uuid
                 v = inflight.get(u)
                 if v is None:
-                    if u not in self.other_ids:
+                    if u in self.recent:
+                        a.late_first_chunks += 1
+                    elif u not in self.other_ids:
                         a.add_problem("event-for-unknown-sample", line)
                 elif v >= 0:
                     d = ts - v
@@ -190,6 +194,7 @@ class _Auditor:
             if t == "sample.complete":
                 u = ev.sample_uuid
                 v = inflight.pop(u, None)
+                self._done(u)
                 if v is None:
                     ph = self.other_ids.pop(u, None)
                     if ph == 2:
@@ -222,6 +227,14 @@ class _Auditor:
         self.last_ts = last
         self.line_no = a.lines = line
         self._count_chunks(non_first)
+
+    def _done(self, u: str) -> None:
+        """Remember the last RECENT_DONE completed samples: a first chunk logged after the
+        completion (the two come from different processes) is then not an unknown sample."""
+        recent = self.recent
+        recent[u] = None
+        if len(recent) > RECENT_DONE:
+            del recent[next(iter(recent))]
 
     def _count_chunks(self, n: int) -> None:
         if self.phase == 1:
@@ -348,3 +361,4 @@ class _Auditor:
         a.recv_first = a.ttft.count
         self.inflight.clear()
         self.other_ids.clear()
+        self.recent.clear()

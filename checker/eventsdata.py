@@ -83,6 +83,7 @@ class EventsAudit:
     post_issued: int = 0
     post_completed: int = 0
     post_failed: int = 0
+    late_first_chunks: int = 0  # first chunks logged after their sample's completion (not counted as TTFT)
     in_flight_at_end: int = 0  # tracked samples issued but never completed (dropped)
 
     def add_problem(self, kind: str, line: int, n: int = 1) -> None:

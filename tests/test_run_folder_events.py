@@ -211,3 +211,17 @@ def test_out_of_range_timestamps_are_malformed(tmp_path):
     p.write_text("".join(json.dumps(r) + "\n" for r in rows))
     a = audit_events(str(p))
     assert a.error is None and a.problems == {"malformed-line": 5}
+
+
+def test_first_chunk_logged_after_completion_is_not_unknown(tmp_path):
+    d = _copy("var_poisson_perf", tmp_path)
+    p = os.path.join(d, "events.jsonl")
+    lines = _lines(p)
+    i = next(k for k, ln in enumerate(lines) if '"sample.recv_first"' in ln and k > 200)
+    uuid = json.loads(lines[i])["sample_uuid"]
+    j = next(k for k, ln in enumerate(lines) if '"sample.complete"' in ln and uuid in ln)
+    moved = lines.pop(i)
+    lines.insert(j, moved)  # now just after its completion
+    _write(p, lines)
+    a = audit_events(p)
+    assert a.problems == {} and a.late_first_chunks == 1 and a.ttft.count == 1199

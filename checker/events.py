@@ -72,7 +72,9 @@ class _Auditor:
         self.inflight: dict = {}  # tracked uuid -> issue ns (negative - 1 once the first chunk arrived)
         self.failed_ids: set = set()
         self.other_ids: dict = {}  # warmup / post uuids -> phase
-        self.recent: dict = {}  # recently completed uuids (insertion-ordered, bounded)
+        self.recent: set = set()  # recently completed uuids, bounded by the ring below
+        self.ring: list = [None] * RECENT_DONE
+        self.ring_pos = 0
         self.block_starts: list = []
         self.block_last: list = []  # last tracked completion per block
         self.ttft = array("q")
@@ -194,8 +196,8 @@ class _Auditor:
             if t == "sample.complete":
                 u = ev.sample_uuid
                 v = inflight.pop(u, None)
-                self._done(u)
                 if v is None:
+                    self._done(u)
                     ph = self.other_ids.pop(u, None)
                     if ph == 2:
                         a.post_completed += 1
@@ -204,7 +206,11 @@ class _Auditor:
                     elif ph is None:
                         a.add_problem("event-for-unknown-sample", line)
                     continue
-                t0 = v if v >= 0 else -v - 1
+                if v >= 0:  # completed before any first chunk: one may still be logged late
+                    t0 = v
+                    self._done(u)
+                else:
+                    t0 = -v - 1
                 d = ts - t0
                 if d < 0:
                     a.add_problem("event-before-issue", line)
@@ -229,12 +235,15 @@ class _Auditor:
         self._count_chunks(non_first)
 
     def _done(self, u: str) -> None:
-        """Remember the last RECENT_DONE completed samples: a first chunk logged after the
+        """Remember the last RECENT_DONE completed samples (a ring): a first chunk logged after the
         completion (the two come from different processes) is then not an unknown sample."""
-        recent = self.recent
-        recent[u] = None
-        if len(recent) > RECENT_DONE:
-            del recent[next(iter(recent))]
+        pos = self.ring_pos
+        old = self.ring[pos]
+        if old is not None:
+            self.recent.discard(old)
+        self.ring[pos] = u
+        self.recent.add(u)
+        self.ring_pos = (pos + 1) % RECENT_DONE
 
     def _count_chunks(self, n: int) -> None:
         if self.phase == 1:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
+from typing import Annotated
 
 from checker.eventsdata import PERCENTILES, EventsAudit, Series, open_regular, percentile_lower  # noqa: F401
 
@@ -28,8 +29,8 @@ SALT_RE = re.compile(r"^\[[0-9a-f]{16}\] ")
 CHUNK_BYTES = 1 << 20
 MAX_LINE_BYTES = 64 << 20  # a longer "line" is counted as a problem and skipped, never held whole
 MAX_TIMESTAMP_NS = 1 << 62  # a larger (or negative) timestamp_ns makes the line malformed
-MAX_WARMUP_PROMPTS = 1 << 20
-RECENT_DONE = 1 << 16  # completed samples remembered for late first-chunk events  # prompt hashes kept for the warmup-source check
+MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
+RECENT_DONE = 1 << 16  # completed samples remembered for late first-chunk events
 
 
 def audit_events(path: str, root_real: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> EventsAudit:
@@ -57,8 +58,6 @@ class _Auditor:
 
     def __init__(self, audit: EventsAudit):
         import msgspec
-
-        from typing import Annotated
 
         # bounded timestamps keep every difference inside the int64 latency arrays
         stamp = Annotated[int, msgspec.Meta(ge=0, le=MAX_TIMESTAMP_NS)]
@@ -262,10 +261,12 @@ class _Auditor:
         if phase == 1:
             self.inflight[u] = ts
             a.issued += 1
-            start, stop = a.tracking_blocks[-1]
+            start = a.tracking_blocks[-1][0]
             if ts < start:
                 a.issued_outside_window += 1
-                a.add_problem("issued-outside-tracked-window", line)
+                a.issued_outside_window_max_ns = max(a.issued_outside_window_max_ns, start - ts)
+                if len(a.outside_window_lines) < 5:
+                    a.outside_window_lines.append(line)
             if self.warm_plain or self.warm_salted:
                 text = self._prompt(raw)
                 if text is not None:

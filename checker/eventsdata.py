@@ -68,7 +68,9 @@ class EventsAudit:
     recv_first: int = 0
     recv_non_first: int = 0  # intermediate chunks logged while performance tracking was on
     recv_non_first_untracked: int = 0
-    issued_outside_window: int = 0  # ISSUED inside a tracking block whose timestamp lies outside it
+    issued_outside_window: int = 0  # ISSUED inside a tracking block but timestamped before its start
+    issued_outside_window_max_ns: int = 0
+    outside_window_lines: list = field(default_factory=list)
     duration_ns: int = 0
     ttft: Series = field(default_factory=Series)
     latency: Series = field(default_factory=Series)

@@ -48,7 +48,9 @@ def run_folder_files(rf, ctx):
 
     What it checks: config.yaml, report.txt, events.jsonl, sample_idx_map.json,
     metrics/final_snapshot.json and performance/result_summary.json are present (the last one is
-    written by accuracy-only runs too), and sample_idx_map.json is a {phase: {uuid: row}} map; a flat layout with result_summary.json at the top fails and
+    written by accuracy-only runs too); accuracy/accuracy_results.json when config.yaml configures
+    an accuracy dataset the client scores itself (it does so in every mode); sample_idx_map.json is
+    a {phase: {uuid: row}} map; a flat layout with result_summary.json at the top fails and
     says what to move where.
     Why: RUN-FOLDER.md §7.1 lists the core set of any completed run; the submission CLI refuses a
     flat folder ("missing required file(s): performance/result_summary.json").
@@ -65,11 +67,31 @@ def run_folder_files(rf, ctx):
                if not os.path.lexists(os.path.join(rf.abspath, f))]
     if missing:
         return Fail(f"missing: {', '.join(missing)}", file=rf.rel, observed=missing, expected="present")
+    scored = _scored_datasets(rf, pol.external_scorers)
+    if scored and not rf.files["accuracy"].exists:
+        return Fail(f"config.yaml configures accuracy dataset(s) {', '.join(scored)} but accuracy/accuracy_results.json "
+                    "is missing: the accuracy phase did not finish", file=rf.files["config"], path=("datasets",),
+                    observed="missing", expected="accuracy/accuracy_results.json",
+                    fix="Rerun the point; the client scores configured accuracy datasets in every mode.")
     if rf.idx_map is not None and rf.idx_map.error is not None:
         return Fail(f"sample_idx_map.json: {rf.idx_map.error}", file=rf.idx_map.path, observed=rf.idx_map.error,
                     expected="{phase: {sample_uuid: dataset_row}}")
     return Pass("config.yaml, report.txt, events.jsonl, sample_idx_map.json, metrics/final_snapshot.json and "
                 "performance/result_summary.json are present")
+
+
+def _scored_datasets(rf, external) -> list[str]:
+    """Accuracy datasets config.yaml configures that the client scores itself (RUN-FOLDER.md §1)."""
+    c = config(rf)
+    ds = c.get("datasets") if c is not None else None
+    out = []
+    for i, d in enumerate(ds if isinstance(ds, list) else []):
+        if isinstance(d, dict) and d.get("type") == "accuracy":
+            acc = d.get("accuracy_config")
+            method = acc.get("eval_method") if isinstance(acc, dict) else d.get("eval_method")
+            if method not in external:
+                out.append(str(d.get("name") or f"datasets[{i}]"))
+    return out
 
 
 def _secret_paths(node, patterns, path=()):

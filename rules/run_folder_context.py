@@ -43,6 +43,7 @@ class RunFolderPolicy(_Strict):
 
     schema_version: int
     required_files: list[str]
+    external_scorers: list[str]
     min_duration_s: MinDuration
     ultra_low_max_concurrency: int
     warmup_max_s: int

@@ -136,8 +136,7 @@ def run_folder_events_latency(rf, ctx):
     """TTFT and end-to-end latency rebuilt from events.jsonl match result_summary.json's rollups.
 
     What it checks: TTFT (first chunk minus issue, every tracked sample with a first chunk) and
-    latency (complete minus issue) as count-free rollups: min, max, total and all twelve
-    percentiles, computed like the client (numpy percentile method "lower", values in ns), within
+    latency (complete minus issue): min, max, total and the twelve percentiles, computed like the client (numpy percentile method "lower", values in ns), within
     the policy tolerance (0.1 % or 1 microsecond). An empty series must be an empty block.
     Why: TTFT P90 is a published metric; the log is its only raw evidence.
     How to fix: Use the summary and the log of the same run, unedited.

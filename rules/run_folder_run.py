@@ -209,8 +209,8 @@ def run_folder_warmup(rf, ctx):
 def _counters(lf) -> dict:
     if lf is None or not lf.ok or not isinstance(lf.get("metrics"), list):
         return {}
-    return {m.get("name"): m.get("value") for m in lf.get("metrics")
-            if isinstance(m, dict) and m.get("type") == "counter"}
+    return {m["name"]: m.get("value") for m in lf.get("metrics")
+            if isinstance(m, dict) and m.get("type") == "counter" and isinstance(m.get("name"), str)}
 
 
 @rule(id="run-folder-accuracy", title="Accuracy phase complete", clause="R§4.3", family="run-folder",

@@ -172,3 +172,36 @@ def test_wrong_types_become_findings(tmp_path):
 def test_run_parallel_falls_back_in_process_when_pickling_fails():
     offset = 10
     assert run_parallel(lambda x: x + offset, [1, 2, 3], jobs=2, progress=False) == [11, 12, 13]
+
+
+HOSTILE = [
+    ("config.yaml", "settings: []\nmodel_params: x\ndatasets: y\nendpoint_config: {endpoints: [5]}\n"),
+    ("config.yaml", "settings: {load_pattern: {type: 5, target_concurrency: '8'}, runtime: {scheduler_random_seed: x},"
+                    " client: {stream_all_chunks: yes}, warmup: {enabled: 1}}\nmodel_params: {streaming: 1}\n"
+                    "datasets: [{type: accuracy, accuracy_config: 3}, 7]\n"),
+    ("config.yaml", "- a\n- b\n"),
+    ("point.yaml", "concurrency: '8'\noffline: [1]\nseed_set: 5\nsteady_state: {window: {duration_s: nan}}\n"),
+    ("point.yaml", "[1, 2]\n"),
+    ("metrics/final_snapshot.json", '{"metrics": {"a": 1}, "state": 5, "n_pending_tasks": "x"}'),
+    ("metrics/final_snapshot.json", '{"metrics": [1, {"type": "counter"}, {"type": "counter", "name": [1]}]}'),
+    ("accuracy/accuracy_results.json", '{"accuracy_scores": [1, {"dataset_type": "accuracy", "response_counts": [1],'
+                                       ' "unit_samples": "x", "complete": true}]}'),
+    ("accuracy/accuracy_results.json", '[]'),
+    ("performance/result_summary.json", '{"run_config": [], "n_samples_issued": true, "finish_reason_counts": [1],'
+                                        ' "latency": {"percentiles": [1]}, "ttft": {"percentiles": {"90.0": "x"}}}'),
+    ("sample_idx_map.json", '{"performance": {"a": 1.5}}'),
+    ("events.jsonl", '{"event_type": "sample.issued", "timestamp_ns": 1, "sample_uuid": 5}\n[1,2]\n"x"\n'),
+]
+
+
+@pytest.mark.parametrize("rel,text", HOSTILE, ids=[f"{r}-{i}" for i, (r, _) in enumerate(HOSTILE)])
+def test_hostile_values_never_crash(tmp_path, rel, text):
+    for base in ("var_concurrency_allchunks", "echo_accuracy_only"):
+        d = _copy(base, tmp_path / rel.replace("/", "_"))
+        path = os.path.join(d, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        report = run_check([d], options={"seed_set": "A", "dataset_size": 100, "max_concurrency": 64})
+        bad = [(f.rule_id, f.message) for f in report.findings if "internal error" in f.message]
+        assert not bad

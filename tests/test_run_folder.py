@@ -196,7 +196,7 @@ HOSTILE = [
 
 @pytest.mark.parametrize("rel,text", HOSTILE, ids=[f"{r}-{i}" for i, (r, _) in enumerate(HOSTILE)])
 def test_hostile_values_never_crash(tmp_path, rel, text):
-    for base in ("var_concurrency_allchunks", "echo_accuracy_only"):
+    for base in ("var_poisson_perf", "echo_accuracy_only"):
         d = _copy(base, tmp_path / rel.replace("/", "_"))
         path = os.path.join(d, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -71,6 +71,18 @@ def run_folder_events_log(rf, ctx):
                 f"{a.max_backstep_ns / 1e6:.3f} ms)")
 
 
+def _rebuilt(a) -> dict:
+    """What the audit rebuilt, for the JSON report (reviewers compare it with the summary)."""
+    def rollup(x):
+        return {"count": x.count, "min": x.min, "max": x.max, "total": x.total, "percentiles": x.percentiles}
+
+    return {"rebuilt": {"n_samples_issued": a.issued, "n_samples_completed": a.completed,
+                        "n_samples_failed": a.failed, "duration_ns": a.duration_ns, "ttft_ns": rollup(a.ttft),
+                        "latency_ns": rollup(a.latency), "warmup_issued": a.warmup_issued,
+                        "after_tracking_issued": a.post_issued, "intermediate_chunks": a.recv_non_first,
+                        "dropped_in_flight": a.in_flight_at_end}}
+
+
 def _perf_audit(rf, ctx):
     skip = events_skip(rf, ctx)
     if skip:
@@ -89,7 +101,8 @@ def run_folder_events_counts(rf, ctx):
 
     What it checks: samples issued between start and stop of performance tracking, those of them
     with a sample.complete event (failures included, as the client counts), and those with an
-    error event, against n_samples_issued / n_samples_completed / n_samples_failed.
+    error event, against n_samples_issued / n_samples_completed / n_samples_failed. The JSON report
+    carries everything the audit rebuilt (counts, duration, TTFT and latency rollups) in `extra`.
     Why: the summary is what gets published; the log is what happened.
     How to fix: Use the summary and the log of the same run, unedited.
     """
@@ -104,8 +117,9 @@ def run_folder_events_counts(rf, ctx):
         if not is_int(want) or abs(got - want) > tol:
             return Fail(f"events.jsonl has {got} for {key}, result_summary.json says {want!r} "
                         f"(issued {a.issued}, completed {a.completed}, failed {a.failed}; tolerance {tol})",
-                        file=lf, path=(key,), observed=want, expected=got)
-    return Pass(f"issued {a.issued}, completed {a.completed}, failed {a.failed} as in result_summary.json")
+                        file=lf, path=(key,), observed=want, expected=got, extra=_rebuilt(a))
+    return Pass(f"issued {a.issued}, completed {a.completed}, failed {a.failed} as in result_summary.json",
+                extra=_rebuilt(a))
 
 
 @rule(id="run-folder-events-duration", title="Rebuilt tracked duration matches", clause="R§9.1", family="run-folder",

@@ -209,12 +209,13 @@ def run_folder_concurrency_target(rf, ctx):
     if p is None or not is_int(p.concurrency):
         return Skip(f"ran at concurrency {target}; no declared target to compare: give --point point.yaml "
                     "(or put point.yaml beside the folder)", reason="missing-context")
+    src = "--point" if rf.context.get("point_yaml") == "--point" else "point.yaml beside the folder"
     if target != p.concurrency:
         c = config(rf)
-        return Fail(f"ran at concurrency {target}, point.yaml declares {p.concurrency}", file=c or s,
+        return Fail(f"ran at concurrency {target}, point.yaml declares {p.concurrency} ({src})", file=c or s,
                     path=("settings", "load_pattern", "target_concurrency") if c else
                     ("run_config", "load_pattern", "target_concurrency"), observed=target, expected=p.concurrency)
-    return Pass(f"concurrency {target} as declared")
+    return Pass(f"concurrency {target} as declared ({src})")
 
 
 @rule(id="run-folder-complete", title="The run finished without dropping requests", clause="R§6.4",

@@ -362,6 +362,8 @@ class _Auditor:
             a.warmup_first_ns = None
         if self.phase == 1 and a.tracking_blocks:
             a.add_problem("tracking-never-stopped", self.line_no)
+        if self.line_no and "session.started" not in a.session_events:
+            a.add_problem("session-never-started", 1)
         a.duration_ns = sum(max(0, last - start) for start, last in zip(self.block_starts, self.block_last))
         a.in_flight_at_end = len(self.inflight)
         a.ttft = Series.of(self.ttft)

@@ -21,6 +21,7 @@ _PROBLEM_TEXT = {
     "event-after-session-ended": "event(s) after session.ended",
     "session-ended-twice": "session.ended twice",
     "session-started-late": "session.started after samples",
+    "session-never-started": "no session.started event",
     "tracking-started-twice": "start_performance_tracking while already tracking",
     "tracking-stopped-without-start": "stop_performance_tracking without a start",
     "tracking-never-stopped": "performance tracking never stopped",

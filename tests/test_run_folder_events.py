@@ -225,3 +225,13 @@ def test_first_chunk_logged_after_completion_is_not_unknown(tmp_path):
     _write(p, lines)
     a = audit_events(p)
     assert a.problems == {} and a.late_first_chunks == 1 and a.ttft.count == 1199
+
+
+def test_session_structure_problems(tmp_path):
+    d = _copy("var_poisson_perf", tmp_path)
+    p = os.path.join(d, "events.jsonl")
+    lines = [ln for ln in _lines(p) if '"session.started"' not in ln and '"session.stop_performance_tracking"' not in ln]
+    _write(p, lines)
+    a = audit_events(p)
+    assert a.problems == {"session-never-started": 1, "tracking-never-stopped": 1}
+    assert a.issued == 1200 and a.duration_ns > 0

@@ -235,3 +235,30 @@ def test_session_structure_problems(tmp_path):
     a = audit_events(p)
     assert a.problems == {"session-never-started": 1, "tracking-never-stopped": 1}
     assert a.issued == 1200 and a.duration_ns > 0
+
+
+_EVENT_TYPES = ["session.started", "session.start_performance_tracking", "session.stop_performance_tracking",
+                "session.ended", "sample.issued", "sample.recv_first", "sample.recv_non_first", "sample.complete",
+                "error.generic", "sample.bogus"]
+_line = st.one_of(
+    st.builds(lambda t, ts, u: json.dumps({"event_type": t, "timestamp_ns": ts, "sample_uuid": u,
+                                          "data": ["PromptData", f"p{u}", None]}),
+              st.sampled_from(_EVENT_TYPES), st.integers(min_value=-5, max_value=2**64),
+              st.sampled_from(["", "a" * 32, "b" * 32, "c" * 32])),
+    st.binary(max_size=40).map(lambda b: b.replace(b"\n", b" ").decode("latin-1")),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_line, max_size=40), st.booleans(), st.sampled_from([3, 64, 1 << 20]))
+def test_audit_never_raises_on_arbitrary_logs(tmp_path_factory, lines, final_newline, chunk):
+    p = tmp_path_factory.mktemp("fuzz") / "events.jsonl"
+    text = "\n".join(lines) + ("\n" if final_newline and lines else "")
+    raw = text.encode("utf-8", "surrogateescape")
+    p.write_bytes(raw)
+    a = audit_events(str(p), chunk_bytes=chunk)
+    assert a.error is None
+    tail = raw.rsplit(b"\n", 1)[-1]
+    assert a.lines == raw.count(b"\n") + (1 if tail.strip() else 0)
+    assert 0 <= a.failed and a.completed <= a.issued
+    assert a.ttft.count <= a.issued and a.latency.count == a.completed

@@ -128,19 +128,27 @@ def c_max(rf, ctx) -> tuple[Optional[int], str]:
 
 
 def region_minimum(rf, ctx, concurrency: int, pol) -> tuple[str, int]:
-    """(region label, minimum seconds) for a fixed-concurrency run (R§6.2)."""
+    """(region label, minimum seconds) for a fixed-concurrency run (R§6.2).
+
+    The minimum only depends on Ultra Low (<= 32, as RULES.md's digest reads R§6.2) or not; above
+    32, C_max (and C_min: system_desc.json's c_min_override, else 1, since one run folder cannot
+    show the curve's lowest point) only name the region in the message.
+    """
+    if concurrency <= pol.ultra_low_max_concurrency:
+        return f"Ultra Low (concurrency {concurrency} <= {pol.ultra_low_max_concurrency})", pol.min_duration_s.ultra_low
     cmax, _ = c_max(rf, ctx)
     name = None
     if cmax is not None and cmax > pol.ultra_low_max_concurrency:
         from checker.regions import RegionInputError, compute_regions
 
+        lf = rf.files.get("system_desc")
+        cmin = lf.model.c_min_override if lf is not None and lf.model is not None else None
+        note = "" if is_int(cmin) else ", C_min assumed 1"
         try:
-            regions = compute_regions(cmax, min(concurrency, pol.ultra_low_max_concurrency))
-            name = regions.region_of(concurrency) or "out of range (above the margin)"
+            regions = compute_regions(cmax, cmin if is_int(cmin) else 1)
+            name = f"{regions.region_of(concurrency) or 'out of range (above the margin)'} of C_max {cmax}{note}"
         except RegionInputError:
             name = None
-    if concurrency <= pol.ultra_low_max_concurrency:
-        return (name or "low_latency") + " (Ultra Low)", pol.min_duration_s.ultra_low
     return (name or "Low/Medium/High (give --max-concurrency to name the region)"), pol.min_duration_s.other
 
 

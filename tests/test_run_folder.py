@@ -137,7 +137,21 @@ def test_cli_context_options(tmp_path):
     assert st["run-folder-concurrency-target"]["status"] == "PASS"
     assert st["run-folder-seeds"]["status"] == "FAIL" and "point.yaml seed_set" in st["run-folder-seeds"]["message"]
     assert st["run-folder-sample-count"]["status"] == "PASS"  # 650 = 2 x 325
-    assert "low_latency (Ultra Low)" in st["run-folder-duration"]["message"]
+    assert "Ultra Low (concurrency 8 <= 32)" in st["run-folder-duration"]["message"]
+
+
+def test_region_named_above_32(tmp_path):
+    d = _copy("var_concurrency_allchunks", tmp_path)
+    for rel in ("config.yaml",):
+        p = os.path.join(d, rel)
+        with open(p, encoding="utf-8") as fh:
+            text = fh.read().replace("target_concurrency: 8", "target_concurrency: 64")
+        with open(p, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    msg = lambda r: next(f.message for f in r.findings if f.rule_id == "run-folder-duration")  # noqa: E731
+    assert "1200 s minimum for med_concurrency of C_max 1024, C_min assumed 1" in msg(
+        run_check([d], options={"max_concurrency": 1024}))
+    assert "give --max-concurrency to name the region" in msg(run_check([d]))
 
 
 def test_no_events_skips_the_audit():

@@ -10,7 +10,8 @@ import os
 import re
 
 from checker.registry import Fail, Pass, Skip, rule
-from rules.run_folder_context import config, declared_offline, is_int, load_pattern, point, run_kind, summary
+from rules.run_folder_context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
+                                      summary)
 
 _PHASE = {"performance": "performance", "accuracy-only": "accuracy only", "empty": "no samples",
           "unknown": "unknown phases"}
@@ -151,7 +152,8 @@ def run_folder_load_pattern(rf, ctx):
     """The run used the `concurrency` load pattern (max_throughput only for a dedicated Offline point).
 
     What it checks: settings.load_pattern.type in config.yaml (and run_config.load_pattern.type in
-    result_summary.json, which must agree) is `concurrency`; `max_throughput` passes only when the
+    result_summary.json, which must agree) is `concurrency` (`agentic_inference` for an agentic
+    benchmark); `max_throughput` passes only when the
     point.yaml (beside the folder or --point) declares `offline: dedicated`; `poisson` never passes.
     Why: R§6.1 makes fixed concurrency the only valid pattern for a Pareto point.
     How to fix: Rerun with `load_pattern: {type: concurrency, target_concurrency: N}`.
@@ -169,8 +171,8 @@ def run_folder_load_pattern(rf, ctx):
     path = ("settings", "load_pattern", "type") if c is not None else ("run_config", "load_pattern", "type")
     if kind is None:
         return Skip("input missing: no load pattern in config.yaml or result_summary.json", reason="missing-input")
-    if kind == "concurrency":
-        return Pass("load pattern concurrency")
+    if kind in FIXED_PATTERNS:
+        return Pass(f"load pattern {kind}" + (" (agentic benchmark)" if kind == "agentic_inference" else ""))
     if kind == "max_throughput":
         if declared_offline(rf):
             return Pass("max_throughput, declared as the dedicated Offline point")
@@ -198,7 +200,7 @@ def run_folder_concurrency_target(rf, ctx):
     kind, target = load_pattern(rf)
     if run_kind(rf) == "accuracy-only":
         return Skip("accuracy-only run: no performance phase", reason="not-applicable")
-    if kind != "concurrency":
+    if kind not in FIXED_PATTERNS:
         return Skip(f"not a fixed-concurrency performance run ({kind or 'no load pattern'})", reason="not-applicable")
     s = summary(rf)
     rc = s.get("run_config", "load_pattern", "target_concurrency") if s is not None else None

@@ -54,6 +54,9 @@ class RunFolderPolicy(_Strict):
 
 register_policy("run_folder", RunFolderPolicy)
 
+#: fixed-concurrency load patterns: `concurrency`, and `agentic_inference` for agentic benchmarks (R§6.1)
+FIXED_PATTERNS = ("concurrency", "agentic_inference")
+
 #: config.yaml seed key -> seed-set key (RULES.md §2.9 name mapping)
 SEED_KEYS = {"scheduler_random_seed": "scheduler_rng_seed", "dataloader_random_seed": "sample_index_rng_seed"}
 

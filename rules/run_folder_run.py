@@ -6,7 +6,7 @@ given SKIPs and names the flag that would enable it.
 from __future__ import annotations
 
 from checker.registry import Fail, Pass, Skip, rule
-from rules.run_folder_context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
+from rules.run_folder_context import (FIXED_PATTERNS, SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
                                       is_int,
                                       load_pattern, point, region_minimum, run_kind, seed_set, summary)
 
@@ -35,7 +35,7 @@ def run_folder_duration(rf, ctx):
         return skip
     pol = ctx.policy.get("run_folder")
     kind, target = load_pattern(rf)
-    if kind == "concurrency" and is_int(target) and target > 0:
+    if kind in FIXED_PATTERNS and is_int(target) and target > 0:
         region, minimum = region_minimum(rf, ctx, target, pol)
     elif kind == "max_throughput" and declared_offline(rf):
         region, minimum = "dedicated Offline", pol.min_duration_s.other

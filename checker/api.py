@@ -24,6 +24,10 @@ def run_check(
     policy = load_policy(policy_dir, policy_overrides)
     pkg = discover(paths, Options(max_bytes=max_bytes))
     ctx = Context(package=pkg, policy=policy, options=dict(options or {}))
+    if pkg.run_folders:
+        from checker.runfolder import prepare_run_folders
+
+        prepare_run_folders(pkg, ctx.options, max_bytes)
     findings = run_rules(rules, pkg, ctx, select=select, ignore=ignore)
     nothing = not pkg.submissions and not pkg.run_folders
     return Report(

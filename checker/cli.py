@@ -89,8 +89,18 @@ def main() -> None:
 @click.option("--approved-drafters", "approved_drafters", metavar="FILE", envvar="MLPERF_ENDPOINTS_APPROVED_DRAFTERS",
               show_envvar=True, default=None, help="Approved-drafter list replacing the bundled "
               "approved_drafters.yaml. Missing or malformed: drafter-list-registry rejects.")
+@click.option("--point", "point_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Run folders: the point.yaml that describes them (else a point.yaml beside the folder).")
+@click.option("--max-concurrency", type=click.IntRange(1), default=None, metavar="N",
+              help="Run folders: the system's declared C_max, to place the point in a region.")
+@click.option("--seed-set", default=None, metavar="ID", help="Run folders: the bound seed set (e.g. A).")
+@click.option("--dataset-size", type=click.IntRange(1), default=None, metavar="N",
+              help="Run folders: the performance dataset's size (one full pass).")
+@click.option("--no-events", is_flag=True, help="Run folders: skip the events.jsonl audit.")
+@click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N",
+              help="Audit this many run folders in parallel (default: the core count).")
 def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size, seed_sets,
-          approved_drafters) -> None:
+          approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events, jobs) -> None:
     """Check submission packages, organisation directories or run folders at PATHS."""
     from checker.api import run_check
 
@@ -110,6 +120,7 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
         policy_dir=policy_dir,
         max_bytes=max_file_size,
         policy_overrides={k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v},
+        options=_run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events, jobs),
     )
     _emit(report, pairs, quiet)
     if report.input_error:
@@ -118,6 +129,16 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
         for p, why in report.package.unusable_paths:
             click.echo(f"error: nothing to check at {p}: {why}", err=True)
     sys.exit(report.exit_code())
+
+
+def _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events, jobs) -> dict:
+    """The optional run-folder context; only given values are set, so rules can say what is missing."""
+    opts = {"events": not no_events}
+    for key, value in (("point", point_file), ("max_concurrency", max_concurrency), ("seed_set", seed_set),
+                       ("dataset_size", dataset_size), ("jobs", jobs)):
+        if value is not None:
+            opts[key] = value
+    return opts
 
 
 def _split(values) -> list[str]:

@@ -17,3 +17,6 @@ from rules import power  # noqa: F401
 from rules import power_points  # noqa: F401
 from rules import accuracy, accuracy_gate, accuracy_policy  # noqa: F401
 from rules import metrics, metrics_curve  # noqa: F401
+from rules import run_folder  # noqa: F401
+from rules import run_folder_run  # noqa: F401
+from rules import run_folder_events  # noqa: F401

@@ -134,7 +134,8 @@ def point_duration(point, ctx):
         return Fail(f"{basis}: the value {problem}", file=lf, path=path, observed=describe(raw_at(lf, path)),
                     expected=f"a finite number of seconds >= {minimum}" if minimum else "a finite number")
     if not math.isfinite(seconds) or seconds < 0:
-        return Fail(f"{basis} is {describe(seconds)}", file=lf, path=path, observed=describe(seconds),
+        what = f"negative ({seconds:g})" if seconds < 0 else describe(seconds)
+        return Fail(f"{basis} is {what}", file=lf, path=path, observed=describe(seconds),
                     expected=f">= {minimum} s")
     if minimum is None:
         return Skip(f"{basis} is {seconds:,.1f} s, but the minimum is unknown: {why}", reason="missing-input")
@@ -217,7 +218,7 @@ def samples_whole_multiple(point, ctx):
         return Fail(f"n_samples_issued is {describe(issued)}, not a positive integer", file=sf,
                     path=("n_samples_issued",), observed=describe(issued), expected=f"a positive multiple of {size}")
     if issued % size:
-        return Fail(f"{issued:,} samples issued is {issued / size:.3f} passes, not a whole number ({how})", file=sf,
+        return Fail(f"{issued:,} samples issued is {issued // size} whole passes plus {issued % size:,} samples ({how})", file=sf,
                     path=("n_samples_issued",), observed=issued,
                     expected=f"a multiple of {size} (e.g. {max(1, issued // size) * size:,})")
     return Pass(f"{issued:,} samples issued = {issued // size} x {size:,} ({how})")

@@ -132,7 +132,7 @@ def steady_state_consistency(point, ctx):
     window = ss.get("window") if isinstance(ss.get("window"), dict) else None
     n = _passes(window)
     dur = window.get("duration_s") if window else None
-    dur = dur if is_number(dur) and math.isfinite(dur) else None
+    dur = dur if is_number(dur) and math.isfinite(dur) and dur >= 0 else None
     minimum, why = minimum_duration(point, ctx)
     floor = pol.min_super_passes
     probs = []

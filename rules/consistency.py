@@ -260,12 +260,15 @@ def point_system_desc_agreement(point, ctx):
     return Pass("point.yaml and system_desc.json agree on " + " and ".join(compared))
 
 
+_RT = ("runtime_settings", "runtime")
+#: (label, point.yaml paths (first present wins; v0.7 seed names second), config.yaml path)
 _CONFIG_PAIRS = (
-    ("load pattern", ("runtime_settings", "load_pattern"), ("settings", "load_pattern", "type")),
-    ("scheduler seed", ("runtime_settings", "runtime", "scheduler_rng_seed"), ("settings", "runtime", "scheduler_random_seed")),
-    ("sample-index seed", ("runtime_settings", "runtime", "sample_index_rng_seed"),
+    ("load pattern", [("runtime_settings", "load_pattern")], ("settings", "load_pattern", "type")),
+    ("scheduler seed", [(*_RT, "scheduler_rng_seed"), (*_RT, "scheduler_random_seed")],
+     ("settings", "runtime", "scheduler_random_seed")),
+    ("sample-index seed", [(*_RT, "sample_index_rng_seed"), (*_RT, "dataloader_random_seed")],
      ("settings", "runtime", "dataloader_random_seed")),
-    ("stream_all_chunks", ("runtime_settings", "stream_all_chunks"), ("settings", "client", "stream_all_chunks")),
+    ("stream_all_chunks", [("runtime_settings", "stream_all_chunks")], ("settings", "client", "stream_all_chunks")),
 )
 
 
@@ -288,9 +291,10 @@ def point_config_agreement(point, ctx):
         return Skip("config.yaml is absent or not usable (optional as of v1.0)", reason="missing-input")
     pairs = list(_CONFIG_PAIRS)
     if not point.is_dedicated_offline:
-        pairs.append(("target concurrency", ("concurrency",), ("settings", "load_pattern", "target_concurrency")))
+        pairs.append(("target concurrency", [("concurrency",)], ("settings", "load_pattern", "target_concurrency")))
     diffs, compared = [], []
-    for label, ypath, cpath in pairs:
+    for label, ypaths, cpath in pairs:
+        ypath = next((yp for yp in ypaths if yf.get(*yp) is not None), ypaths[0])
         a, b = yf.get(*ypath), cf.get(*cpath)
         if a is None or b is None:
             continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from checker.registry import Fail, Pass, Skip, rule
-from rules.run_policy import (NEEDS, dataset_pass_size, describe, is_int, is_number, minimum_duration, raw,
+from rules.run_policy import (NEEDS, dataset_pass_size, describe, is_int, is_number, minimum_duration, model_type,
                               stream_flag, usable)
 
 
@@ -20,7 +20,8 @@ def load_pattern(point, ctx):
 
     What it checks: `runtime_settings.load_pattern` is `concurrency` (single-turn) or
     `agentic_inference` (agentic benchmarks; lists in run_rules.yaml), and `concurrency` is a positive
-    integer. `poisson`, `max_throughput` and a missing pattern fail. A point declaring
+    integer. `poisson`, `max_throughput` and a missing pattern fail, and so does a pattern that does
+    not fit the model's benchmark type in models.yaml (agentic_inference on a single-turn model). A point declaring
     `offline: dedicated` is exempt and its pattern name is not tested (the Offline pattern is not
     pinned down by the rules, RULES.md C7).
     Why: R§6.1 — Pareto points are measured at fixed concurrency; R§9.1 rejects non-conforming points.
@@ -40,6 +41,11 @@ def load_pattern(point, ctx):
     if declared not in allowed:
         return Fail(f"load pattern {describe(declared)} is not a fixed-concurrency pattern", file=lf, path=path,
                     observed=declared, expected=allowed)
+    kind = model_type(point, ctx)
+    want = {"agentic": lp_pol.agentic, "single-turn": lp_pol.single_turn}.get(kind)
+    if want is not None and declared not in want:
+        return Fail(f"load pattern {declared!r} does not fit a {kind} benchmark", file=lf, path=path,
+                    observed=declared, expected=want)
     c = lf.get("concurrency")
     if not is_int(c) or c <= 0:
         return Fail(f"concurrency {describe(c)} is not a positive integer", file=lf, path=("concurrency",),

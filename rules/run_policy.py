@@ -123,17 +123,20 @@ def usable(lf) -> bool:
     return lf is not None and lf.ok and isinstance(lf.data, dict)
 
 
-def is_agentic(point, ctx) -> bool:
-    """Agentic when the curve is (all points agentic_inference) or its model is an agentic benchmark."""
-    if point.curve.is_agentic:
-        return True
+def model_type(point, ctx) -> str | None:
+    """"agentic" / "single-turn" from models.yaml for the point's model (model_name, else directory)."""
     try:
         models = ctx.policy.get("models")
     except Exception:
-        return False
+        return None
     y = point.yaml
     mid = models.canonical(y.model_name if y is not None else None) or models.canonical(point.curve.name)
-    return bool(mid) and models.models[mid].type == "agentic"
+    return models.models[mid].type if mid else None
+
+
+def is_agentic(point, ctx) -> bool:
+    """Agentic when the curve is (all points agentic_inference) or its model is an agentic benchmark."""
+    return bool(point.curve.is_agentic) or model_type(point, ctx) == "agentic"
 
 
 def minimum_duration(point, ctx) -> tuple[float | None, str]:

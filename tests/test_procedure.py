@@ -200,3 +200,35 @@ def test_messages_never_crash_on_wrong_types(ctx):
             assert out.status in ("PASS", "FAIL", "SKIP")
             assert isinstance(out.message, str)
     assert math.isnan(float("nan"))
+
+
+@pytest.mark.parametrize("weird", [[1, 2], {"a": 1}, "text", -7, 1e308, True, None])
+def test_no_internal_errors_on_wrong_types(tmp_path, weird):
+    """Every field these rules read, replaced by a wrong-typed value: findings, never an internal error."""
+    import json
+
+    import make_valid
+    from checker.api import run_check
+
+    root = os.path.join(str(tmp_path), "pkg")
+    make_valid.build(root)
+    pdir = os.path.join(root, "results", make_valid.SYSTEM, make_valid.MODEL, "r64")
+    for keys in (["dataset"], ["model_name"], ["division"], ["max_supported_concurrency"], ["warmup", "duration_s"],
+                 ["warmup", "data_source"], ["warmup", "logs_retained"], ["steady_state", "status"],
+                 ["steady_state", "window", "super_pass_end"], ["steady_state", "state"],
+                 ["runtime_settings", "load_pattern"], ["runtime_settings", "warmup"], ["n_samples_from_dataset"]):
+        _set(os.path.join(pdir, "point.yaml"), keys, weird)
+    _set(os.path.join(pdir, "config.yaml"), ["model_params", "streaming"], weird)
+    _set(os.path.join(pdir, "config.yaml"), ["settings", "load_pattern"], weird)
+    with open(os.path.join(pdir, "result_summary.json")) as fh:
+        summ = json.load(fh)
+    for k in ("n_samples_issued", "n_samples_completed", "n_samples_failed", "complete", "state", "version",
+              "git_sha", "duration_ns"):
+        summ[k] = weird
+    with open(os.path.join(pdir, "result_summary.json"), "w") as fh:
+        json.dump(summ, fh)
+    rep = run_check([root])
+    errors = [f"{f.rule_id}: {f.message}" for f in rep.findings if f.reason == "rule-error"]
+    assert not errors, errors
+    mine = [f for f in rep.findings if f.rule_id in MY_RULES and f.subject.point == "r64"]
+    assert all(f.status.value != "FAIL" or f.location is not None for f in mine)

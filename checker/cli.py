@@ -8,7 +8,7 @@ import click
 
 from checker import __version__
 
-FORMATS = ["auto", "text", "json"]
+FORMATS = ["auto", "text", "json", "sarif", "junit", "github"]
 
 
 class InputError(click.UsageError):
@@ -42,6 +42,19 @@ def _pair_outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> list[tu
     return pairs
 
 
+def _complete_rules(ctx, param, incomplete: str):
+    """Shell completion for rule ids and families (click's built-in completion)."""
+    from click.shell_completion import CompletionItem
+
+    from checker.registry import all_rules
+
+    head, _, last = incomplete.rpartition(",")
+    prefix = head + "," if head else ""
+    rules = all_rules()
+    names = sorted({r.id for r in rules} | {r.family for r in rules})
+    return [CompletionItem(prefix + n) for n in names if n.startswith(last)]
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="endpoints-checker")
 def main() -> None:
@@ -54,9 +67,9 @@ def main() -> None:
               help="Output format; repeat for several (pair each with -o, in order).")
 @click.option("-o", "--output", "outputs", multiple=True, metavar="FILE",
               help="Write the matching --format to FILE ('-' = stdout). Repeatable.")
-@click.option("--select", "select", multiple=True, metavar="RULES",
+@click.option("--select", "select", multiple=True, metavar="RULES", shell_complete=_complete_rules,
               help="Only evaluate these rules: ids, families or id prefixes (comma-separated or repeated).")
-@click.option("--ignore", "ignore", multiple=True, metavar="RULES", help="Skip these rules (ids, families, prefixes).")
+@click.option("--ignore", "ignore", multiple=True, metavar="RULES", shell_complete=_complete_rules, help="Skip these rules (ids, families, prefixes).")
 @click.option("--fail-on", type=click.Choice(["reject", "flag", "warn", "never"]), default="flag", show_default=True,
               help="Lowest severity of a FAIL that makes the exit code 1.")
 @click.option("-q", "--quiet", is_flag=True, help="Hide PASS findings in the text output.")
@@ -96,11 +109,11 @@ def _split(values) -> list[str]:
 
 
 def _emit(report, pairs, quiet: bool) -> None:
-    from checker.render import render
+    from checker.render import render, resolve_auto
 
     for fmt, out in pairs:
         if fmt == "auto":
-            fmt = "text"
+            fmt = resolve_auto()
         if out == "-":
             text = render(fmt, report, quiet=quiet)
             if text:
@@ -110,6 +123,15 @@ def _emit(report, pairs, quiet: bool) -> None:
             text = render(fmt, report, quiet=quiet, tty=False)
             with open(out, "w", encoding="utf-8") as fh:
                 fh.write(text)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary and os.environ.get("GITHUB_ACTIONS") == "true":
+        from checker.render.github import step_summary
+
+        try:
+            with open(summary, "a", encoding="utf-8") as fh:
+                fh.write(step_summary(report))
+        except OSError as exc:
+            click.echo(f"warning: cannot append to GITHUB_STEP_SUMMARY: {exc}", err=True)
 
 
 @main.command("rules")
@@ -133,7 +155,7 @@ def rules_cmd(fmt: str) -> None:
 
 
 @main.command()
-@click.argument("rule_id")
+@click.argument("rule_id", shell_complete=_complete_rules)
 def explain(rule_id: str) -> None:
     """Print a rule's documentation: what it checks, why, how to fix."""
     from checker.docs import explain_text

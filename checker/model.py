@@ -22,6 +22,7 @@ class Node(BaseModel):
     abspath: str
     dir_error: Optional[LoadError] = None
     junk: list = []  # [(entry name, why)] entries that are not part of the layout
+    subj: Optional[Subject] = None  # set by discovery once the parent is known (hot path: read per finding)
     _parent: Any = PrivateAttr(default=None)
     _cache: dict = PrivateAttr(default_factory=dict)
 
@@ -42,8 +43,10 @@ class Point(Node):
 
     @property
     def subject(self) -> Subject:
-        c = self.curve
-        return Subject(c.system.submission.name, c.system.name, c.name, self.name)
+        if self.subj is None:
+            c = self.curve
+            self.subj = Subject(c.system.submission.name, c.system.name, c.name, self.name)
+        return self.subj
 
     def file(self, kind: str) -> LoadedFile:
         return self.files[kind]
@@ -99,7 +102,9 @@ class Curve(Node):
 
     @property
     def subject(self) -> Subject:
-        return Subject(self.system.submission.name, self.system.name, self.name)
+        if self.subj is None:
+            self.subj = Subject(self.system.submission.name, self.system.name, self.name)
+        return self.subj
 
     @property
     def loaded_points(self) -> list[Point]:
@@ -122,7 +127,9 @@ class System(Node):
 
     @property
     def subject(self) -> Subject:
-        return Subject(self.submission.name, self.name)
+        if self.subj is None:
+            self.subj = Subject(self.submission.name, self.name)
+        return self.subj
 
 
 class Submission(Node):

@@ -107,7 +107,7 @@ def _to_finding(rule: Rule, subject: Subject, out: Outcome) -> Finding:
         observed=out.observed,
         expected=out.expected,
         fix=fix if status is Status.FAIL else None,
-        reason=out.reason if status is Status.SKIP else None,
+        reason=out.reason,
         extra=out.extra,
     )
 

@@ -8,3 +8,6 @@ from rules import procedure  # noqa: F401
 from rules import warmup  # noqa: F401
 from rules import steady_state  # noqa: F401
 from rules import consistency  # noqa: F401
+from rules import model_equivalence  # noqa: F401
+from rules import model_equivalence_runtime  # noqa: F401
+from rules import model_equivalence_params  # noqa: F401

@@ -7,3 +7,41 @@ if REPO not in sys.path:
 TESTS = os.path.dirname(os.path.abspath(__file__))
 if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
+
+import json as _json
+
+import pytest
+
+_VALIDATOR = None
+
+
+def report_validator():
+    """A compiled validator for schemas/report.schema.json (cached)."""
+    global _VALIDATOR
+    if _VALIDATOR is None:
+        from jsonschema import Draft202012Validator
+
+        with open(os.path.join(REPO, "schemas", "report.schema.json"), encoding="utf-8") as fh:
+            _VALIDATOR = Draft202012Validator(_json.load(fh))
+    return _VALIDATOR
+
+
+def assert_valid_report(doc: dict) -> None:
+    errors = sorted(report_validator().iter_errors(doc), key=lambda e: list(e.absolute_path))
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:10])
+
+
+@pytest.fixture(autouse=True)
+def _validate_every_report(monkeypatch):
+    """Every Report built in-process during the suite is validated against the report schema."""
+    import checker.api as api
+
+    original = api.run_check
+
+    def checked(*args, **kwargs):
+        report = original(*args, **kwargs)
+        assert_valid_report(_json.loads(_json.dumps(report.to_dict(), allow_nan=False)))
+        return report
+
+    monkeypatch.setattr(api, "run_check", checked)
+    yield

@@ -7,13 +7,26 @@ import importlib
 RENDERERS = {
     "text": "checker.render.text",
     "json": "checker.render.json_report",
+    "sarif": "checker.render.sarif",
+    "junit": "checker.render.junit",
+    "github": "checker.render.github",
 }
 
 #: output file extension -> format, for ``-o FILE`` without ``--format``
 EXTENSIONS = {
     ".json": "json",
     ".txt": "text",
+    ".sarif": "sarif",
+    ".xml": "junit",
 }
+
+
+def resolve_auto(environ=None) -> str:
+    """`--format auto`: GitHub annotations inside GitHub Actions, the text table elsewhere."""
+    import os
+
+    env = os.environ if environ is None else environ
+    return "github" if env.get("GITHUB_ACTIONS") == "true" else "text"
 
 
 def render(fmt: str, report, **options) -> str:

@@ -1,0 +1,35 @@
+"""Helpers shared by the CI renderers: levels, repository-relative paths, stable fingerprints."""
+from __future__ import annotations
+
+import hashlib
+import os
+
+from checker.findings import Finding, Severity
+
+#: severity -> SARIF level / GitHub workflow command
+LEVEL = {Severity.REJECT: "error", Severity.REJECT_POINTS: "error", Severity.FLAG: "warning", Severity.WARN: "note"}
+GITHUB_COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def repo_relative(path: str) -> str:
+    """A path relative to the working directory (the repository root in CI), with forward slashes."""
+    if not path:
+        return path
+    absolute = os.path.abspath(path)
+    cwd = os.getcwd()
+    if absolute == cwd or absolute.startswith(cwd.rstrip(os.sep) + os.sep):
+        rel = os.path.relpath(absolute, cwd)
+    else:
+        rel = absolute
+    return rel.replace(os.sep, "/")
+
+
+def fingerprint(f: Finding) -> str:
+    """Stable across runs and line moves: rule id, subject and data path; never the message or line."""
+    path = "/".join(str(p) for p in (f.location.path if f.location else ()))
+    key = "|".join([f.rule_id, f.subject.label(), path])
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def is_waived(f: Finding) -> bool:
+    return (f.reason or "").startswith("waived")

@@ -1,0 +1,62 @@
+"""GitHub Actions workflow commands (::error/::warning/::notice), grouped per submission.
+
+Escaping follows the Actions toolkit: data escapes %, CR, LF; property values also ':' and ','.
+Annotations do not fail a job; the exit code does.
+"""
+from __future__ import annotations
+
+from itertools import groupby
+
+from checker.findings import Status
+from checker.render.common import GITHUB_COMMAND, LEVEL, repo_relative
+
+
+def escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(s: str) -> str:
+    return escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(f) -> str:
+    cmd = GITHUB_COMMAND[LEVEL[f.severity]]
+    props = []
+    if f.location and f.location.file:
+        props.append(f"file={escape_property(repo_relative(f.location.file))}")
+        if f.location.line:
+            props.append(f"line={f.location.line}")
+            if f.location.column:
+                props.append(f"col={f.location.column}")
+    props.append(f"title={escape_property(f'{f.rule_id} ({f.severity.value}) {f.subject.label()}')}")
+    msg = f.message + (f"\nfix: {f.fix}" if f.fix else "")
+    return f"::{cmd} {','.join(props)}::{escape_data(msg)}"
+
+
+def render(report, **_options) -> str:
+    from checker.render.text import verdict_line
+
+    lines = []
+    fails = [f for f in report.findings if f.status is Status.FAIL]
+    for sub, items in groupby(fails, key=lambda f: f.subject.submission):
+        lines.append(f"::group::{escape_data('endpoints-checker: ' + (sub or 'package'))}")
+        lines.extend(annotation(f) for f in items)
+        lines.append("::endgroup::")
+    lines.append(verdict_line(report))
+    return "\n".join(lines) + "\n"
+
+
+def step_summary(report) -> str:
+    """Markdown for $GITHUB_STEP_SUMMARY (the markdown renderer when present)."""
+    from checker.render import RENDERERS, render as _render
+
+    if "markdown" in RENDERERS:
+        return _render("markdown", report)
+    from checker.render.text import verdict_line
+
+    rows = [f"| {f.severity.value} | `{f.rule_id}` | {f.subject.label()} | {f.message} |"
+            for f in report.findings if f.status is Status.FAIL]
+    head = f"### endpoints-checker: {verdict_line(report)}\n\n"
+    if not rows:
+        return head + "No failures.\n"
+    return head + "| Severity | Rule | Subject | Message |\n|---|---|---|---|\n" + "\n".join(rows) + "\n"

@@ -1,0 +1,85 @@
+"""SARIF 2.1.0 for GitHub code scanning: FAIL findings as results, waived ones as suppressions."""
+from __future__ import annotations
+
+import json
+
+from checker import __version__
+from checker.findings import Status
+from checker.render.common import LEVEL, fingerprint, is_waived, repo_relative
+
+INFORMATION_URI = "https://pypi.org/project/endpoints-checker/"
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _rule_descriptor(r) -> dict:
+    what = r.section("What it checks") or r.summary
+    fix = r.section("How to fix")
+    why = r.section("Why")
+    text = f"{r.summary}\n\nWhat it checks: {what}\nWhy: {why}\nHow to fix: {fix}\nClause: {r.clause}"
+    markdown = (f"**{r.title}** (`{r.id}`, {r.clause}, severity `{r.severity.value}`)\n\n"
+                f"{r.summary}\n\n**What it checks.** {what}\n\n**Why.** {why}\n\n**How to fix.** {fix}\n\n"
+                f"Details: `endpoints-checker explain {r.id}`")
+    return {
+        "id": r.id,
+        "name": "".join(w.capitalize() for w in r.id.split("-")),
+        "shortDescription": {"text": r.title},
+        "fullDescription": {"text": what or r.summary},
+        "help": {"text": text, "markdown": markdown},
+        "defaultConfiguration": {"level": LEVEL[r.severity]},
+        "properties": {
+            "tags": sorted({r.family, r.severity.value, "official" if r.official else "endpoints-checker"}),
+            "precision": "very-high",
+            "problem.severity": "error" if LEVEL[r.severity] == "error" else "warning",
+            "clause": r.clause,
+        },
+    }
+
+
+def render(report, **_options) -> str:
+    rules = sorted(report.rules, key=lambda r: r.id)
+    index = {r.id: i for i, r in enumerate(rules)}
+    results = []
+    for f in report.findings:
+        waived = is_waived(f)
+        if f.status is not Status.FAIL and not waived:
+            continue
+        loc = f.location
+        uri = repo_relative(loc.file) if loc and loc.file else repo_relative(report.paths[0] if report.paths else ".")
+        region = {"startLine": (loc.line if loc and loc.line else 1)}
+        if loc and loc.column:
+            region["startColumn"] = loc.column
+        text = f.message
+        if f.status is Status.FAIL and (f.observed is not None or f.expected is not None):
+            text += f" (observed: {f.observed}; expected: {f.expected})"
+        result = {
+            "ruleId": f.rule_id,
+            "ruleIndex": index[f.rule_id],
+            "level": LEVEL[f.severity],
+            "message": {"text": f"{f.subject.label()}: {text}"},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region}}],
+            "partialFingerprints": {"endpointsCheckerFinding/v1": fingerprint(f)},
+            "properties": {"severity": f.severity.value, "subject": f.subject.as_dict()},
+        }
+        if f.fix:
+            result["properties"]["fix"] = f.fix
+        if waived:
+            result["suppressions"] = [{"kind": "external", "justification": f.message}]
+        results.append(result)
+    log = {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "endpoints-checker",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": [_rule_descriptor(r) for r in rules],
+            }},
+            "automationDetails": {"id": "endpoints-checker/" + ",".join(report.paths)},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+            "properties": {"policy": {"edition": report.policy_edition, "version": report.policy_version}},
+        }],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

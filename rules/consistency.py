@@ -292,20 +292,54 @@ def point_config_agreement(point, ctx):
     pairs = list(_CONFIG_PAIRS)
     if not point.is_dedicated_offline:
         pairs.append(("target concurrency", [("concurrency",)], ("settings", "load_pattern", "target_concurrency")))
+    return _agree(point, cf, "config.yaml", pairs)
+
+
+def _agree(point, other, other_name: str, pairs):
+    yf = point.files["point_yaml"]
     diffs, compared = [], []
     for label, ypaths, cpath in pairs:
         ypath = next((yp for yp in ypaths if yf.get(*yp) is not None), ypaths[0])
-        a, b = yf.get(*ypath), cf.get(*cpath)
+        a, b = yf.get(*ypath), other.get(*cpath)
         if a is None or b is None:
             continue
         compared.append(label)
         if not (a == b and type(a) is type(b)):
             diffs.append((label, ypath, a, cpath, b))
     if not compared:
-        return Skip("no setting is recorded in both point.yaml and config.yaml", reason="missing-input")
+        return Skip(f"no setting is recorded in both point.yaml and {other_name}", reason="missing-input")
     if diffs:
-        return Fail("; ".join(f"{lab}: point.yaml {'.'.join(yp)}={describe(a)} vs config.yaml {'.'.join(cp)}="
+        return Fail("; ".join(f"{lab}: point.yaml {'.'.join(yp)}={describe(a)} vs {other_name} {'.'.join(cp)}="
                               f"{describe(b)}" for lab, yp, a, cp, b in diffs),
                     file=yf, path=diffs[0][1], observed={d[0]: describe(d[2]) for d in diffs},
                     expected={d[0]: describe(d[4]) for d in diffs})
-    return Pass("point.yaml agrees with config.yaml on " + ", ".join(compared))
+    return Pass(f"point.yaml agrees with {other_name} on " + ", ".join(compared))
+
+
+_RUN_CONFIG_PAIRS = (
+    ("load pattern", [("runtime_settings", "load_pattern")], ("run_config", "load_pattern", "type")),
+    ("scheduler seed", [(*_RT, "scheduler_rng_seed"), (*_RT, "scheduler_random_seed")],
+     ("run_config", "scheduler_random_seed")),
+    ("sample-index seed", [(*_RT, "sample_index_rng_seed"), (*_RT, "dataloader_random_seed")],
+     ("run_config", "dataloader_random_seed")),
+)
+
+
+@rule(id="point-run-config-agreement", title="point.yaml agrees with the summary's run_config", clause="R§8.3",
+      family="consistency", severity="flag", scope="point", needs=("point_yaml", "result_summary"))
+def point_run_config_agreement(point, ctx):
+    """point.yaml agrees with result_summary.json `run_config` on load pattern, target concurrency and seeds.
+
+    What it checks: `runtime_settings.load_pattern` vs `run_config.load_pattern.type`; `concurrency`
+    vs `run_config.load_pattern.target_concurrency` (not for a dedicated Offline point); the runtime
+    seeds vs `run_config.scheduler_random_seed` / `dataloader_random_seed`. Only values present in
+    both are compared; nothing comparable: SKIP. Unlike config.yaml, the summary is always in the
+    bundle, so this holds even when config.yaml was left out.
+    Why: `run_config` is the client's own record of what ran (RUN-FOLDER.md §1.2); the run guide
+    tells submitters to confirm the concurrency pattern at the target level there.
+    How to fix: Correct point.yaml to what ran (or rerun the point with the declared settings).
+    """
+    pairs = list(_RUN_CONFIG_PAIRS)
+    if not point.is_dedicated_offline:
+        pairs.append(("target concurrency", [("concurrency",)], ("run_config", "load_pattern", "target_concurrency")))
+    return _agree(point, point.files["result_summary"], "result_summary.json", pairs)

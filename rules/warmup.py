@@ -43,7 +43,8 @@ def warmup_present(point, ctx):
 
     What it checks: a `warmup` mapping with `duration_s`, `requests_issued`, `requests_completed`,
     `data_source`, `concurrency` and `initialization_steps` (list in run_rules.yaml), counts that are
-    non-negative integers with completed <= issued. A point without warmup declares zeros.
+    non-negative integers with completed <= issued, and a zero concurrency only when no request was
+    issued. A point without warmup declares zeros.
     Why: R§6.3.3 and R§9.1 "Warmup metadata" — warmup is optional but must be fully documented; the
     official checker only looks for the block.
     How to fix: Add the `warmup:` block to point.yaml (zeros and `data_source: none` when no warmup
@@ -67,6 +68,8 @@ def warmup_present(point, ctx):
     if not probs and w["requests_completed"] > w["requests_issued"]:
         probs.append(("requests_completed",
                       f"warmup.requests_completed {w['requests_completed']} > requests_issued {w['requests_issued']}"))
+    if not probs and w["concurrency"] == 0 and w["requests_issued"] > 0:
+        probs.append(("concurrency", f"warmup.concurrency is 0 but {w['requests_issued']} warmup requests were issued"))
     if probs:
         return Fail("; ".join(m for _, m in probs), file=lf, path=("warmup", probs[0][0]),
                     observed=describe(w[probs[0][0]]), expected="non-negative integers, completed <= issued")

@@ -233,3 +233,13 @@ def test_no_internal_errors_on_wrong_types(tmp_path, weird):
     assert not errors, errors
     mine = [f for f in rep.findings if f.rule_id in MY_RULES and f.subject.point == "r64"]
     assert all(f.status.value != "FAIL" or f.location is not None for f in mine)
+
+
+@pytest.mark.parametrize("name,canon", [("llama3_1-8b", "llama3_1-8b"), ("llama3.1-8b", "llama3_1-8b"),
+                                        ("LLAMA3_1-8B", "llama3_1-8b"), ("meta-llama/Llama-3.1-8B-Instruct", "llama3_1-8b"),
+                                        ("Qwen3.6-35B-A3B", "qwen3_6-35b-a3b"), ("deepseek_r1", "deepseek-r1"),
+                                        ("mixtral-8x7b", None), ("", None)])
+def test_spelling_of(ctx, name, canon):
+    from rules.consistency import _spelling_of
+
+    assert _spelling_of(ctx.policy.get("models"), name) == canon

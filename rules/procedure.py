@@ -137,7 +137,7 @@ def point_duration(point, ctx):
     if problem is not None:
         if lf is None:
             return Skip(f"no duration to judge: {problem}", reason="missing-input")
-        return Fail(f"{basis}: the value {problem}", file=lf, path=path, observed=describe(raw_at(lf, path)),
+        return Fail(f"{basis}: the value {problem}", file=lf, path=path, observed=describe(lf.get(*path)),
                     expected=f"a finite number of seconds >= {minimum}" if minimum else "a finite number")
     if not math.isfinite(seconds) or seconds < 0:
         what = f"negative ({seconds:g})" if seconds < 0 else describe(seconds)
@@ -150,10 +150,6 @@ def point_duration(point, ctx):
                     observed=round(seconds, 3), expected=f">= {minimum:,.0f} s",
                     extra={"basis": basis, "minimum_s": minimum})
     return Pass(f"{basis} is {seconds:,.1f} s >= {minimum:,.0f} s ({why})", extra={"basis": basis})
-
-
-def raw_at(lf, path):
-    return lf.get(*path) if lf is not None else None
 
 
 def _counts(point):

@@ -108,10 +108,6 @@ def number_problem(v: Any, allow_zero: bool = True) -> str | None:
 
 # ---------------------------------------------------------------- point helpers
 
-def point_file(point, kind: str):
-    return point.files.get(kind)
-
-
 def raw(point, kind: str, *path: Any, default: Any = None) -> Any:
     lf = point.files.get(kind)
     if lf is None or not lf.ok:

@@ -77,7 +77,14 @@ def main() -> None:
               help="Use this policy directory instead of the bundled rules/policy/v1.0.")
 @click.option("--max-file-size", type=click.IntRange(1), default=8 * 1024 * 1024, show_default=True,
               help="Refuse YAML/JSON files larger than this many bytes.")
-def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size) -> None:
+@click.option("--seed-sets", "seed_sets", metavar="FILE", envvar="MLPERF_ENDPOINTS_SEED_SETS", show_envvar=True,
+              default=None, help="Seed-set registry replacing the bundled seed_sets.yaml (published `cohort:` "
+              "shape or a bare `seed_sets:` list). Missing or malformed: seed-set-registry rejects.")
+@click.option("--approved-drafters", "approved_drafters", metavar="FILE", envvar="MLPERF_ENDPOINTS_APPROVED_DRAFTERS",
+              show_envvar=True, default=None, help="Approved-drafter list replacing the bundled "
+              "approved_drafters.yaml. Missing or malformed: drafter-list-registry rejects.")
+def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size, seed_sets,
+          approved_drafters) -> None:
     """Check submission packages, organisation directories or run folders at PATHS."""
     from checker.api import run_check
 
@@ -94,6 +101,7 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
         fail_on=fail_on,
         policy_dir=policy_dir,
         max_bytes=max_file_size,
+        policy_overrides={k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v},
     )
     _emit(report, pairs, quiet)
     if report.input_error:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-import textwrap
+import inspect
 
 from checker.registry import Rule
 
@@ -17,7 +17,7 @@ def explain_text(rule: Rule) -> str:
         + (" · official id" if rule.official else " · endpoints-checker rule"),
         "",
     ]
-    body = textwrap.dedent(rule.doc).strip()
+    body = inspect.cleandoc(rule.doc)
     return "\n".join(head) + body + "\n"
 
 

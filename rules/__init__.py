@@ -11,3 +11,6 @@ from rules import consistency  # noqa: F401
 from rules import model_equivalence  # noqa: F401
 from rules import model_equivalence_runtime  # noqa: F401
 from rules import model_equivalence_params  # noqa: F401
+from rules import binding_policy  # noqa: F401  (seed-set, drafter and cohort-rule policy schemas)
+from rules import seeds  # noqa: F401
+from rules import drafters  # noqa: F401

@@ -260,14 +260,9 @@ def point_system_desc_agreement(point, ctx):
     return Pass("point.yaml and system_desc.json agree on " + " and ".join(compared))
 
 
-_RT = ("runtime_settings", "runtime")
-#: (label, point.yaml paths (first present wins; v0.7 seed names second), config.yaml path)
+#: (label, point.yaml paths (first present wins), config.yaml path). Seeds: config-seeds-match (seed family).
 _CONFIG_PAIRS = (
     ("load pattern", [("runtime_settings", "load_pattern")], ("settings", "load_pattern", "type")),
-    ("scheduler seed", [(*_RT, "scheduler_rng_seed"), (*_RT, "scheduler_random_seed")],
-     ("settings", "runtime", "scheduler_random_seed")),
-    ("sample-index seed", [(*_RT, "sample_index_rng_seed"), (*_RT, "dataloader_random_seed")],
-     ("settings", "runtime", "dataloader_random_seed")),
     ("stream_all_chunks", [("runtime_settings", "stream_all_chunks")], ("settings", "client", "stream_all_chunks")),
 )
 
@@ -275,13 +270,13 @@ _CONFIG_PAIRS = (
 @rule(id="point-config-agreement", title="point.yaml agrees with config.yaml", clause="R§8.3", family="consistency",
       severity="flag", scope="point", needs=("point_yaml",))
 def point_config_agreement(point, ctx):
-    """point.yaml agrees with the client's config.yaml (when present) on pattern, concurrency, seeds, streaming.
+    """point.yaml agrees with the client's config.yaml (when present) on pattern, concurrency and streaming.
 
     What it checks: `runtime_settings.load_pattern` vs `settings.load_pattern.type`; `concurrency` vs
-    `settings.load_pattern.target_concurrency` (not for a dedicated Offline point); the runtime seeds
-    vs `settings.runtime.scheduler_random_seed` / `dataloader_random_seed`; `stream_all_chunks` vs
-    `settings.client.stream_all_chunks`. Only values present in both files are compared; no
-    config.yaml (optional as of v1.0) or nothing comparable: SKIP.
+    `settings.load_pattern.target_concurrency` (not for a dedicated Offline point);
+    `stream_all_chunks` vs `settings.client.stream_all_chunks`. Only values present in both files
+    are compared; no config.yaml (optional as of v1.0) or nothing comparable: SKIP. The seeds are
+    compared by config-seeds-match (seed family), so one wrong seed gives one finding.
     Why: config.yaml is what the client actually ran; point.yaml is hand-written and nothing derives
     one from the other (RULES.md §1.2). The official checker never reads config.yaml's content.
     How to fix: Correct point.yaml to what ran (or rerun the point with the declared settings).
@@ -318,22 +313,17 @@ def _agree(point, other, other_name: str, pairs):
 
 _RUN_CONFIG_PAIRS = (
     ("load pattern", [("runtime_settings", "load_pattern")], ("run_config", "load_pattern", "type")),
-    ("scheduler seed", [(*_RT, "scheduler_rng_seed"), (*_RT, "scheduler_random_seed")],
-     ("run_config", "scheduler_random_seed")),
-    ("sample-index seed", [(*_RT, "sample_index_rng_seed"), (*_RT, "dataloader_random_seed")],
-     ("run_config", "dataloader_random_seed")),
 )
 
 
 @rule(id="point-run-config-agreement", title="point.yaml agrees with the summary's run_config", clause="R§8.3",
       family="consistency", severity="flag", scope="point", needs=("point_yaml", "result_summary"))
 def point_run_config_agreement(point, ctx):
-    """point.yaml agrees with result_summary.json `run_config` on load pattern, target concurrency and seeds.
+    """point.yaml agrees with result_summary.json `run_config` on load pattern and target concurrency.
 
     What it checks: `runtime_settings.load_pattern` vs `run_config.load_pattern.type`; `concurrency`
-    vs `run_config.load_pattern.target_concurrency` (not for a dedicated Offline point); the runtime
-    seeds vs `run_config.scheduler_random_seed` / `dataloader_random_seed`. Only values present in
-    both are compared; nothing comparable: SKIP. Unlike config.yaml, the summary is always in the
+    vs `run_config.load_pattern.target_concurrency` (not for a dedicated Offline point). Only values
+    present in both are compared; nothing comparable: SKIP. Unlike config.yaml, the summary is always in the
     bundle, so this holds even when config.yaml was left out.
     Why: `run_config` is the client's own record of what ran (RUN-FOLDER.md §1.2); the run guide
     tells submitters to confirm the concurrency pattern at the target level there.

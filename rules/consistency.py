@@ -273,7 +273,9 @@ def point_config_agreement(point, ctx):
     """point.yaml agrees with the client's config.yaml (when present) on pattern, concurrency and streaming.
 
     What it checks: `runtime_settings.load_pattern` vs `settings.load_pattern.type`; `concurrency` vs
-    `settings.load_pattern.target_concurrency` (not for a dedicated Offline point);
+    `settings.load_pattern.target_concurrency` (not for a dedicated Offline point, nor where the
+    point carries an accuracy run: an accuracy-only run rewrites it to 1, and accuracy-concurrency
+    judges that);
     `stream_all_chunks` vs `settings.client.stream_all_chunks`. Only values present in both files
     are compared; no config.yaml (optional as of v1.0) or nothing comparable: SKIP. The seeds are
     compared by config-seeds-match (seed family), so one wrong seed gives one finding.
@@ -285,9 +287,13 @@ def point_config_agreement(point, ctx):
     if not usable(cf):
         return Skip("config.yaml is absent or not usable (optional as of v1.0)", reason="missing-input")
     pairs = list(_CONFIG_PAIRS)
-    if not point.is_dedicated_offline:
+    if not point.is_dedicated_offline and not _has_accuracy(point):
         pairs.append(("target concurrency", [("concurrency",)], ("settings", "load_pattern", "target_concurrency")))
     return _agree(point, cf, "config.yaml", pairs)
+
+
+def _has_accuracy(point) -> bool:
+    return any(point.files.get(k) is not None and point.files[k].exists for k in ("accuracy", "accuracy_legacy"))
 
 
 def _agree(point, other, other_name: str, pairs):

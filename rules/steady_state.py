@@ -114,7 +114,8 @@ def steady_state_consistency(point, ctx):
     `duration_s` >= the point's R§6.2 minimum, no gating (TPOT) metric Drifting Up, and a verdict
     other than "not found"; `insufficient_duration` needs >= 4 super-passes and a span below the
     minimum; `insufficient_passes` a window of 1-3 super-passes; `partial_dataset` less than one
-    super-pass. `window.n_samples` equals super-passes x `super_pass_size` when all are given.
+    super-pass. `window.n_samples` equals super-passes x `super_pass_size` when all are given, and the
+    window lies inside the run (span <= result_summary.json `duration_ns`, samples <= issued).
     SKIP when there is no block or its status is not recognised (steady-state-valid).
     Why: R§4.4 — the status decides whether the steady-state window or the whole-run total is the
     official result; a status that contradicts its own window picks the wrong basis.
@@ -166,11 +167,27 @@ def steady_state_consistency(point, ctx):
         size, ns = window.get("super_pass_size"), window.get("n_samples")
         if is_int(size) and is_int(ns) and size > 0 and ns != n * size:
             probs.append((("window", "n_samples"), f"window.n_samples {ns} != {n} super-passes x {size}"))
+    probs += _against_summary(point, window, dur)
     if probs:
         return Fail("steady_state: " + "; ".join(m for _, m in probs), file=lf, path=("steady_state", *probs[0][0]),
                     observed=[m for _, m in probs], expected=f"status {status!r} consistent with its window")
     desc = f"{n} super-passes" if n is not None else "no window"
     return Pass(f"status {status} agrees with its window ({desc}" + (f", {dur:,} s)" if dur is not None else ")"))
+
+
+def _against_summary(point, window, dur) -> list:
+    """The window lies inside the run: span <= whole-run duration, samples <= samples issued."""
+    sf = point.files.get("result_summary")
+    if not window or sf is None or not sf.ok or not isinstance(sf.data, dict):
+        return []
+    out = []
+    run_ns, issued, ns = sf.get("duration_ns"), sf.get("n_samples_issued"), window.get("n_samples")
+    if dur is not None and is_int(run_ns) and run_ns > 0 and dur > run_ns / 1e9 * (1 + 1e-9):
+        out.append((("window", "duration_s"), f"the window spans {dur:,} s but the whole run lasted "
+                                              f"{run_ns / 1e9:,.1f} s (result_summary.json duration_ns)"))
+    if is_int(ns) and is_int(issued) and issued >= 0 and ns > issued:
+        out.append((("window", "n_samples"), f"the window holds {ns:,} samples but only {issued:,} were issued"))
+    return out
 
 
 def _full_pass(window) -> bool:

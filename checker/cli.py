@@ -1,4 +1,4 @@
-"""Command line: ``check``, ``rules``, ``explain``, ``docs``. Exit 0 pass, 1 failures, 2 usage/input."""
+"""Command line: ``check``, ``rules``, ``explain``, ``docs``, ``regions``. Exit 0 pass, 1 failures, 2 usage/input."""
 from __future__ import annotations
 
 import os
@@ -188,3 +188,26 @@ def docs(check_only: bool, readme: str) -> None:
     if check_only and changed:
         click.echo(f"{readme}: rule list is stale; run `make docs`", err=True)
         sys.exit(1)
+
+
+@main.command("regions")
+@click.option("-M", "--max-concurrency", "c_max", type=int, required=True, help="C_max (> 32).")
+@click.option("-m", "--min-concurrency", "c_min", type=int, default=32, show_default=True, help="C_min (1..32).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def regions_cmd(c_max: int, c_min: int, fmt: str) -> None:
+    """Print the R§5.5 region table for C_max and C_min (exactly as the reference computes it)."""
+    from checker.regions import RegionInputError, as_dict, as_text, compute_regions
+
+    try:
+        regions = compute_regions(c_max, c_min)
+    except RegionInputError as exc:
+        raise InputError(f"{exc} (R§5.5 needs 1 <= C_min <= 32 < C_max)") from None
+    except (OverflowError, ValueError) as exc:
+        shown = str(c_max) if len(str(c_max)) <= 24 else f"{str(c_max)[:20]}... ({len(str(c_max))} digits)"
+        raise InputError(f"C_max {shown} is too large to compute regions for: {exc}") from None
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(as_dict(regions), indent=2))
+    else:
+        click.echo(as_text(regions), nl=False)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 
 from checker.registry import Fail, Pass, Skip, rule
-from rules.run_policy import (NEEDS, dataset_pass_size, describe, is_int, is_number, minimum_duration, model_type,
-                              stream_flag, usable)
+from rules.run_policy import (NEEDS, dataset_pass_size, describe, is_agentic, is_int, is_number, minimum_duration,
+                              model_type, stream_flag, usable)
 
 
 @rule(id="load-pattern", title="Load pattern", clause="R§6.1", family="procedure", severity="reject-points",
@@ -176,7 +176,7 @@ def min_query_count(point, ctx):
     counts failed requests as completed, RUN-FOLDER.md §7) >= the dataset size from models.yaml
     (`datasets`), looked up by point.yaml `dataset`. A WG-approved Ultra Low subset
     (`n_samples_from_dataset`) counts at concurrency <= 32 only. Unknown dataset: SKIP with reason
-    (the official checker skips silently).
+    (the official checker skips silently); inconsistent counters: SKIP (metric-consistency-accounting).
     Why: R§6.4 — minimum completed queries = one full dataset pass; R§9.1 flags the point.
     How to fix: Issue at least one full pass (`n_samples_to_issue` a multiple of the dataset size)
     and make sure requests succeed.
@@ -185,11 +185,12 @@ def min_query_count(point, ctx):
     if size is None:
         return Skip(f"dataset size unknown: {how}", reason="unknown-dataset")
     sf = point.files["result_summary"]
-    _i, completed, failed, probs = _counts(point)
-    if completed is None:
-        key, msg = next(p for p in probs if p[0] == "n_samples_completed")
-        return Fail(msg, file=sf, path=(key,), observed=describe(sf.get(key)), expected=f">= {size}")
-    ok = completed - (failed or 0)
+    counts = consistent_counts(point)
+    if counts is None:
+        return Skip("sample counts are missing or inconsistent (see metric-consistency-accounting)",
+                    reason="input-not-valid")
+    _i, completed, failed = counts
+    ok = completed - failed
     if ok < size:
         extra = f" ({completed} completed, {failed} of them failed)" if failed else ""
         return Fail(f"{ok:,} successful queries{extra}, fewer than one pass ({how})", file=sf,
@@ -205,16 +206,23 @@ def samples_whole_multiple(point, ctx):
 
     What it checks: `n_samples_issued % dataset_size == 0` and `n_samples_issued > 0`, with the
     size from models.yaml by point.yaml `dataset` (a WG-approved Ultra Low subset counts at
-    concurrency <= 32). Unknown dataset size: SKIP with reason.
+    concurrency <= 32). Unknown dataset size, inconsistent counters (metric-consistency-accounting)
+    or an agentic benchmark (samples are turns, the dataset counts trajectories): SKIP with reason.
     Why: R§6.4 requires whole passes so every sample weighs the same in the result; the official
     checker does not test it.
     How to fix: Set `settings.runtime.n_samples_to_issue` to k x dataset size and let the run finish
     (a max-duration cap that cuts the issue phase short breaks the multiple).
     """
+    if is_agentic(point, ctx):
+        return Skip("agentic benchmark: samples count turns while the dataset size counts trajectories, so a "
+                    "whole number of passes cannot be read from the counters", reason="not-applicable")
     size, how = dataset_pass_size(point, ctx)
     if size is None:
         return Skip(f"dataset size unknown: {how}", reason="unknown-dataset")
     sf = point.files["result_summary"]
+    if consistent_counts(point) is None:
+        return Skip("sample counts are missing or inconsistent (see metric-consistency-accounting)",
+                    reason="input-not-valid")
     issued = sf.get("n_samples_issued")
     if not is_int(issued) or issued <= 0:
         return Fail(f"n_samples_issued is {describe(issued)}, not a positive integer", file=sf,
@@ -229,12 +237,12 @@ def samples_whole_multiple(point, ctx):
 @rule(id="run-complete", title="Run finished", clause="R§9.1", family="procedure", severity="reject-points",
       scope="point", needs=("result_summary",))
 def run_complete(point, ctx):
-    """result_summary.json says the run finished: `complete` true, `state` "complete", sane counts.
+    """result_summary.json says the run finished: `complete` true and `state` "complete".
 
-    What it checks: `complete` is true, `state` is "complete", and
-    `n_samples_failed <= n_samples_completed <= n_samples_issued` (all recorded, non-negative
-    integers; the client counts failed requests as completed, RUN-FOLDER.md §7, so the official
-    `completed + failed == issued` test is not used here).
+    What it checks: `complete` is true and `state` is "complete" (both recorded). The sample
+    counters (`n_samples_failed <= n_samples_completed <= n_samples_issued`; the client counts
+    failed requests as completed, RUN-FOLDER.md §7) are metric-consistency-accounting's, so one
+    broken counter gives one finding; dropped requests are samples-dropped's.
     Why: `complete: false` means the run drained out or was interrupted and the point is not usable
     (seeds/run-the-points.txt "Verify"; RULES.md §12); the official checker ignores the flags.
     How to fix: Rerun the point to completion and copy the client's result_summary.json unchanged.
@@ -246,19 +254,18 @@ def run_complete(point, ctx):
         bad.append(("complete", f"complete is {describe(complete) if 'complete' in sf.data else 'not recorded'}"))
     if not (isinstance(state, str) and state.lower() == "complete"):
         bad.append(("state", f"state is {describe(state) if 'state' in sf.data else 'not recorded'}"))
-    issued, completed, failed, probs = _counts(point)
-    bad += probs
-    if failed is not None and completed is not None and failed > completed:
-        bad.append(("n_samples_failed", f"n_samples_failed {failed} > n_samples_completed {completed}"))
-    if completed is not None and issued is not None and completed > issued:
-        bad.append(("n_samples_completed", f"n_samples_completed {completed} > n_samples_issued {issued}"))
     if bad:
-        key = bad[0][0]
-        return Fail("the run did not finish cleanly: " + "; ".join(m for _, m in bad), file=sf, path=(key,),
-                    observed={k: sf.get(k) if not isinstance(sf.get(k), (dict, list)) else describe(sf.get(k))
-                              for k, _ in bad},
-                    expected="complete: true, state: complete, failed <= completed <= issued")
-    return Pass(f"run complete: {issued:,} issued, {completed:,} completed ({failed} failed)")
+        return Fail("the run did not finish cleanly: " + "; ".join(m for _, m in bad), file=sf, path=(bad[0][0],),
+                    observed={k: describe(sf.get(k)) for k, _ in bad}, expected={"complete": True, "state": "complete"})
+    return Pass("run complete (complete: true, state: complete)")
+
+
+def consistent_counts(point):
+    """(issued, completed, failed) when failed <= completed <= issued all hold, else None."""
+    issued, completed, failed, probs = _counts(point)
+    if probs or not (failed <= completed <= issued):
+        return None
+    return issued, completed, failed
 
 
 @rule(id="samples-dropped", title="No requests dropped", clause="R§6.4", family="procedure", severity="flag",
@@ -269,15 +276,17 @@ def samples_dropped(point, ctx):
     What it checks: `n_samples_issued - n_samples_completed`. A positive difference means requests
     were issued and never completed: the client's max-duration cap or an interrupt drops in-flight
     requests without an error and still reports `complete: true` (RUN-FOLDER.md §7 item 3).
-    Counts that are missing or inconsistent SKIP here (run-complete reports them).
+    Counts that are missing or inconsistent SKIP here (metric-consistency-accounting reports them).
     Why: dropped requests are left out of the metrics and break the whole-pass accounting of R§6.4;
     a reviewer should know.
     How to fix: Let the run drain instead of capping it mid-flight (raise `max_duration_ms`, or bound
     the run by `n_samples_to_issue`).
     """
-    issued, completed, _failed, probs = _counts(point)
-    if probs or issued is None or completed is None or completed > issued:
-        return Skip("sample counts are missing or inconsistent (see run-complete)", reason="input-not-valid")
+    counts = consistent_counts(point)
+    if counts is None:
+        return Skip("sample counts are missing or inconsistent (see metric-consistency-accounting)",
+                    reason="input-not-valid")
+    issued, completed, _failed = counts
     dropped = issued - completed
     if dropped > 0:
         sf = point.files["result_summary"]

@@ -185,7 +185,8 @@ def _against_summary(point, window, dur) -> list:
     if dur is not None and is_int(run_ns) and run_ns > 0 and dur > run_ns / 1e9 * (1 + 1e-9):
         out.append((("window", "duration_s"), f"the window spans {dur:,} s but the whole run lasted "
                                               f"{run_ns / 1e9:,.1f} s (result_summary.json duration_ns)"))
-    if is_int(ns) and is_int(issued) and issued >= 0 and ns > issued:
+    completed = sf.get("n_samples_completed")
+    if is_int(ns) and is_int(issued) and is_int(completed) and 0 <= completed <= issued and ns > issued:
         out.append((("window", "n_samples"), f"the window holds {ns:,} samples but only {issued:,} were issued"))
     return out
 

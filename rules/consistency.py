@@ -260,82 +260,59 @@ def point_system_desc_agreement(point, ctx):
     return Pass("point.yaml and system_desc.json agree on " + " and ".join(compared))
 
 
-#: (label, point.yaml paths (first present wins), config.yaml path). Seeds: config-seeds-match (seed family).
-_CONFIG_PAIRS = (
-    ("load pattern", [("runtime_settings", "load_pattern")], ("settings", "load_pattern", "type")),
-    ("stream_all_chunks", [("runtime_settings", "stream_all_chunks")], ("settings", "client", "stream_all_chunks")),
-)
-
-
-@rule(id="point-config-agreement", title="point.yaml agrees with config.yaml", clause="R§8.3", family="consistency",
-      severity="flag", scope="point", needs=("point_yaml",))
+@rule(id="point-config-agreement", title="point.yaml agrees with what the client ran", clause="R§8.3",
+      family="consistency", severity="flag", scope="point", needs=("point_yaml",))
 def point_config_agreement(point, ctx):
-    """point.yaml agrees with the client's config.yaml (when present) on pattern, concurrency and streaming.
+    """point.yaml agrees with the client's own records: config.yaml (when present) and the summary's run_config.
 
-    What it checks: `runtime_settings.load_pattern` vs `settings.load_pattern.type`; `concurrency` vs
-    `settings.load_pattern.target_concurrency` (not for a dedicated Offline point, nor where the
-    point carries an accuracy run: an accuracy-only run rewrites it to 1, and accuracy-concurrency
-    judges that);
-    `stream_all_chunks` vs `settings.client.stream_all_chunks`. Only values present in both files
-    are compared; no config.yaml (optional as of v1.0) or nothing comparable: SKIP. The seeds are
-    compared by config-seeds-match (seed family), so one wrong seed gives one finding.
-    Why: config.yaml is what the client actually ran; point.yaml is hand-written and nothing derives
-    one from the other (RULES.md §1.2). The official checker never reads config.yaml's content.
+    What it checks: against config.yaml, `runtime_settings.load_pattern` vs
+    `settings.load_pattern.type`, `concurrency` vs `settings.load_pattern.target_concurrency` and
+    `stream_all_chunks` vs `settings.client.stream_all_chunks`; against result_summary.json
+    `run_config`, the load pattern type and target concurrency. Target concurrency is not compared
+    for a dedicated Offline point, nor with config.yaml where the point carries an accuracy run (an
+    accuracy-only run rewrites it to 1; accuracy-concurrency judges that). Only values present on
+    both sides are compared; nothing comparable: SKIP. The seeds are config-seeds-match's.
+    Why: config.yaml and run_config are what the client actually ran; point.yaml is hand-written
+    and nothing derives one from the other (RULES.md §1.2). The official checker never reads them.
     How to fix: Correct point.yaml to what ran (or rerun the point with the declared settings).
     """
-    yf, cf = point.files["point_yaml"], point.files.get("config")
-    if not usable(cf):
-        return Skip("config.yaml is absent or not usable (optional as of v1.0)", reason="missing-input")
-    pairs = list(_CONFIG_PAIRS)
-    if not point.is_dedicated_offline and not _has_accuracy(point):
-        pairs.append(("target concurrency", [("concurrency",)], ("settings", "load_pattern", "target_concurrency")))
-    return _agree(point, cf, "config.yaml", pairs)
+    yf = point.files["point_yaml"]
+    offline = point.is_dedicated_offline
+    target = [("target concurrency", ("concurrency",))]
+    sources = []
+    cf = point.files.get("config")
+    if usable(cf):
+        pairs = [("load pattern", ("runtime_settings", "load_pattern"), ("settings", "load_pattern", "type")),
+                 ("stream_all_chunks", ("runtime_settings", "stream_all_chunks"),
+                  ("settings", "client", "stream_all_chunks"))]
+        if not offline and not _has_accuracy(point):
+            pairs += [(lab, yp, ("settings", "load_pattern", "target_concurrency")) for lab, yp in target]
+        sources.append(("config.yaml", cf, pairs))
+    sf = point.files.get("result_summary")
+    if usable(sf) and isinstance(sf.get("run_config"), dict):
+        pairs = [("load pattern", ("runtime_settings", "load_pattern"), ("run_config", "load_pattern", "type"))]
+        if not offline:
+            pairs += [(lab, yp, ("run_config", "load_pattern", "target_concurrency")) for lab, yp in target]
+        sources.append(("result_summary.json", sf, pairs))
+    diffs, compared = [], []
+    for name, other, pairs in sources:
+        for label, ypath, opath in pairs:
+            a, b = yf.get(*ypath), other.get(*opath)
+            if a is None or b is None:
+                continue
+            compared.append(f"{label} ({name})")
+            if not (a == b and type(a) is type(b)):
+                diffs.append((label, ypath, a, f"{name} {'.'.join(opath)}", b))
+    if not compared:
+        return Skip("nothing recorded in both point.yaml and config.yaml / run_config (config.yaml is optional)",
+                    reason="missing-input")
+    if diffs:
+        return Fail("; ".join(f"{lab}: point.yaml {'.'.join(yp)}={describe(a)} vs {where}={describe(b)}"
+                              for lab, yp, a, where, b in diffs),
+                    file=yf, path=diffs[0][1], observed={d[3]: describe(d[2]) for d in diffs},
+                    expected={d[3]: describe(d[4]) for d in diffs})
+    return Pass(f"agrees on {len(compared)} settings with " + " and ".join(n for n, _, _ in sources))
 
 
 def _has_accuracy(point) -> bool:
     return any(point.files.get(k) is not None and point.files[k].exists for k in ("accuracy", "accuracy_legacy"))
-
-
-def _agree(point, other, other_name: str, pairs):
-    yf = point.files["point_yaml"]
-    diffs, compared = [], []
-    for label, ypaths, cpath in pairs:
-        ypath = next((yp for yp in ypaths if yf.get(*yp) is not None), ypaths[0])
-        a, b = yf.get(*ypath), other.get(*cpath)
-        if a is None or b is None:
-            continue
-        compared.append(label)
-        if not (a == b and type(a) is type(b)):
-            diffs.append((label, ypath, a, cpath, b))
-    if not compared:
-        return Skip(f"no setting is recorded in both point.yaml and {other_name}", reason="missing-input")
-    if diffs:
-        return Fail("; ".join(f"{lab}: point.yaml {'.'.join(yp)}={describe(a)} vs {other_name} {'.'.join(cp)}="
-                              f"{describe(b)}" for lab, yp, a, cp, b in diffs),
-                    file=yf, path=diffs[0][1], observed={d[0]: describe(d[2]) for d in diffs},
-                    expected={d[0]: describe(d[4]) for d in diffs})
-    return Pass(f"point.yaml agrees with {other_name} on " + ", ".join(compared))
-
-
-_RUN_CONFIG_PAIRS = (
-    ("load pattern", [("runtime_settings", "load_pattern")], ("run_config", "load_pattern", "type")),
-)
-
-
-@rule(id="point-run-config-agreement", title="point.yaml agrees with the summary's run_config", clause="R§8.3",
-      family="consistency", severity="flag", scope="point", needs=("point_yaml", "result_summary"))
-def point_run_config_agreement(point, ctx):
-    """point.yaml agrees with result_summary.json `run_config` on load pattern and target concurrency.
-
-    What it checks: `runtime_settings.load_pattern` vs `run_config.load_pattern.type`; `concurrency`
-    vs `run_config.load_pattern.target_concurrency` (not for a dedicated Offline point). Only values
-    present in both are compared; nothing comparable: SKIP. Unlike config.yaml, the summary is always in the
-    bundle, so this holds even when config.yaml was left out.
-    Why: `run_config` is the client's own record of what ran (RUN-FOLDER.md §1.2); the run guide
-    tells submitters to confirm the concurrency pattern at the target level there.
-    How to fix: Correct point.yaml to what ran (or rerun the point with the declared settings).
-    """
-    pairs = list(_RUN_CONFIG_PAIRS)
-    if not point.is_dedicated_offline:
-        pairs.append(("target concurrency", [("concurrency",)], ("run_config", "load_pattern", "target_concurrency")))
-    return _agree(point, point.files["result_summary"], "result_summary.json", pairs)

@@ -72,7 +72,7 @@ def streaming_config(point, ctx):
     evidence = {"stream_all_chunks": chunks, "stream_all_chunks_source": chunks_src}
     note = f"stream_all_chunks={describe(chunks)} ({chunks_src}; either value allowed)"
     if point.is_dedicated_offline:
-        return Pass(f"dedicated Offline point: exempt from streaming; {note}", extra=evidence)
+        return Pass(f"dedicated Offline point: exempt; stream_all_chunks={describe(chunks)} recorded", extra=evidence)
     cf = point.files.get("config")
     if not usable(cf):
         why = "absent" if cf is None or not cf.exists else "not usable"
@@ -83,7 +83,7 @@ def streaming_config(point, ctx):
     if value is None:
         return Skip(f"config.yaml records no model_params.streaming; {note}", reason="missing-input", extra=evidence)
     if value in pol.accepted:
-        return Pass(f"model_params.streaming is {describe(value)}; {note}", extra=evidence)
+        return Pass(f"streaming on; stream_all_chunks={describe(chunks)} recorded", extra=evidence)
     if isinstance(value, str) and value in pol.auto and cf.get("type") not in ("offline",):
         return Pass(f"model_params.streaming is {value!r}, which the client resolves to on for online runs; {note}",
                     extra=evidence)
@@ -149,7 +149,8 @@ def point_duration(point, ctx):
         return Fail(f"{basis} is {seconds:,.1f} s, below the {minimum:,.0f} s minimum ({why})", file=lf, path=path,
                     observed=round(seconds, 3), expected=f">= {minimum:,.0f} s",
                     extra={"basis": basis, "minimum_s": minimum})
-    return Pass(f"{basis} is {seconds:,.1f} s >= {minimum:,.0f} s ({why})", extra={"basis": basis})
+    short = "steady-state window" if path and path[0] == "steady_state" else "whole-run duration"
+    return Pass(f"{short} {seconds:,.0f} s >= {minimum:,.0f} s", extra={"basis": basis, "minimum_s": minimum})
 
 
 def _counts(point):
@@ -195,7 +196,7 @@ def min_query_count(point, ctx):
         extra = f" ({completed} completed, {failed} of them failed)" if failed else ""
         return Fail(f"{ok:,} successful queries{extra}, fewer than one pass ({how})", file=sf,
                     path=("n_samples_completed",), observed=ok, expected=f">= {size}")
-    return Pass(f"{ok:,} successful queries >= {size:,} ({how})")
+    return Pass(f"{ok:,} successful queries >= {size:,}", extra={"dataset": how})
 
 
 @rule(id="samples-whole-multiple", title="Samples issued are whole dataset passes", clause="R§6.4",
@@ -231,7 +232,7 @@ def samples_whole_multiple(point, ctx):
         return Fail(f"{issued:,} samples issued is {issued // size} whole passes plus {issued % size:,} samples ({how})", file=sf,
                     path=("n_samples_issued",), observed=issued,
                     expected=f"a multiple of {size} (e.g. {max(1, issued // size) * size:,})")
-    return Pass(f"{issued:,} samples issued = {issued // size} x {size:,} ({how})")
+    return Pass(f"{issued:,} issued = {issued // size} x {size:,}", extra={"dataset": how})
 
 
 @rule(id="run-complete", title="Run finished", clause="R§9.1", family="procedure", severity="reject-points",

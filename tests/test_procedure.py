@@ -27,7 +27,6 @@ MY_RULES = {
     "warmup-data-source", "steady-state-valid", "steady-state-consistency", "steady-state-basis",
     "config-consistency-dataset", "config-consistency-model", "harness-consistency", "model-name-valid",
     "model-name-consistency", "point-disclosure-complete", "point-system-desc-agreement", "point-config-agreement",
-    "point-run-config-agreement",
 }
 
 

@@ -208,15 +208,15 @@ def samples_whole_multiple(point, ctx):
     What it checks: `n_samples_issued % dataset_size == 0` and `n_samples_issued > 0`, with the
     size from models.yaml by point.yaml `dataset` (a WG-approved Ultra Low subset counts at
     concurrency <= 32). Unknown dataset size, inconsistent counters (metric-consistency-accounting)
-    or an agentic benchmark (samples are turns, the dataset counts trajectories): SKIP with reason.
+    or an agentic benchmark (how samples map to trajectories is unpublished): SKIP with reason.
     Why: R§6.4 requires whole passes so every sample weighs the same in the result; the official
     checker does not test it.
     How to fix: Set `settings.runtime.n_samples_to_issue` to k x dataset size and let the run finish
     (a max-duration cap that cuts the issue phase short breaks the multiple).
     """
     if is_agentic(point, ctx):
-        return Skip("agentic benchmark: samples count turns while the dataset size counts trajectories, so a "
-                    "whole number of passes cannot be read from the counters", reason="not-applicable")
+        return Skip("agentic benchmark: how samples map to the dataset's trajectories is not published, so whole "
+                    "passes cannot be read from the counters", reason="not-applicable")
     size, how = dataset_pass_size(point, ctx)
     if size is None:
         return Skip(f"dataset size unknown: {how}", reason="unknown-dataset")

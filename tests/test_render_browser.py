@@ -139,9 +139,9 @@ def test_filters_change_what_is_visible(dump, failing_page):
     assert not any(t == "form" and "hidden" in a for t, a in dom.elements), "the script shows the filter form"
 
     dom = doms["#f:status=FAIL"]
-    assert len(dom.visible()) == len(fails) == 5
+    assert len(dom.visible()) == len(fails) >= 5
     assert {r["data-status"] for r in dom.visible()} == {"FAIL"}
-    assert dom.texts.get("filter-count") == f"Showing 5 of {n}"
+    assert dom.texts.get("filter-count") == f"Showing {len(fails)} of {n}"
 
     dom = doms["#f:severity=warn&status=FAIL"]
     assert sorted(r["data-rule"] for r in dom.visible()) == ["point-dirname-concurrency", "unexpected-entry"]

@@ -188,13 +188,15 @@ def test_check_path_does_not_import_jinja2():
 
 def test_markdown_summary(failing):
     md = render("markdown", failing)
+    n = sum(1 for f in failing.findings if f.status.value == "FAIL")
+    assert n >= 5  # the failing package's own five defects, plus what other families see in them
     assert md.startswith("## ❌ endpoints-checker: FAILED")
-    assert "**would REJECT**" in md and "### Failures (5)" in md
-    rows = [ln for ln in md.splitlines() if ln.startswith("| reject") or ln.startswith("| warn")]
-    assert len(rows) == 5 and rows[0].startswith("| reject") and rows[-1].startswith("| warn")
+    assert "**would REJECT**" in md and f"### Failures ({n})" in md
+    rows = [ln for ln in md.splitlines() if ln.startswith(("| reject", "| flag", "| warn"))]
+    assert len(rows) == n and rows[0].startswith("| reject") and rows[-1].startswith("| warn")
     assert all(ln.count(" | ") == 4 for ln in rows)
     short = render("markdown", failing, max_rows=2)
-    assert "… and 3 more failures" in short
+    assert f"… and {n - 2} more failures" in short
 
 
 def test_markdown_escaping():

@@ -63,7 +63,15 @@ def finding_row(i: int, f: Finding) -> dict:
         "fix": f.fix if f.status is Status.FAIL else None,
         "reason": f.reason,
         "key": (s.submission, s.system, s.model, s.point),
+        "own_severity": f.severity.value != _default_severity(f.rule_id),
     }
+
+
+def _default_severity(rule_id: str) -> str | None:
+    from checker.registry import REGISTRY
+
+    r = REGISTRY.get(rule_id)
+    return r.severity.value if r is not None else None
 
 
 def ordered(rows: list[dict]) -> list[dict]:
@@ -268,6 +276,7 @@ def build_view(report, back_link: str | None = None) -> dict:
             "families": families,
             "rules": sorted({r["rule"] for r in rows}),
             "rule_family": {r: f for r, f in sorted({(r["rule"], r["family"]) for r in rows})},
+            "rule_severity": {r["rule"]: _default_severity(r["rule"]) for r in rows},
             "total": len(rows),
         },
     }

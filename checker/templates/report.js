@@ -17,6 +17,7 @@
   /* rows carry status, severity and rule; the family comes from the rule (kept out of every row to keep
      the page small), and status/severity sort by rank, not alphabetically */
   var familyOf = data.rule_family || {};
+  var severityOf = data.rule_severity || {};
   var RANK = { 0: { FAIL: 0, SKIP: 1, PASS: 2 }, 1: { reject: 5, "reject-points": 6, flag: 7, warn: 8 } };
 
   Array.prototype.forEach.call(form.querySelectorAll("select[data-options]"), function (sel) {
@@ -67,7 +68,9 @@
       var ok = true;
       Object.keys(s).forEach(function (k) {
         if (!ok || k === "q" || k === "sort") { return; }
-        var v = k === "family" ? (familyOf[r.getAttribute("data-rule")] || null) : r.getAttribute("data-" + k);
+        var v = r.getAttribute("data-" + k);
+        if (v === null && k === "family") { v = familyOf[r.getAttribute("data-rule")] || null; }
+        if (v === null && k === "severity") { v = severityOf[r.getAttribute("data-rule")] || null; }
         if (v === null) { return; }
         ok = s[k].split(",").indexOf(v) >= 0;
       });

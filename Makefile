@@ -22,7 +22,7 @@ demo: $(STAMP)
 
 ## test: the whole test suite (what CI runs)
 test: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider tests
+	$(PY) -m pytest -p no:cacheprovider tests
 
 ## docs: regenerate the rule list in README.md from the registry
 docs: $(STAMP)

@@ -77,9 +77,20 @@ def main() -> None:
               help="Use this policy directory instead of the bundled rules/policy/v1.0.")
 @click.option("--max-file-size", type=click.IntRange(1), default=8 * 1024 * 1024, show_default=True,
               help="Refuse YAML/JSON files larger than this many bytes.")
-def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size) -> None:
-    """Check submission packages, organisation directories or run folders at PATHS."""
-    from checker.api import run_check
+@click.option("-j", "--jobs", type=click.IntRange(0), default=0, metavar="N",
+              help="Worker processes for a cohort (several submissions); 0 = one per core, 1 = serial.")
+@click.option("--waivers", "waivers", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Reviewed waivers (YAML): a matching FAIL becomes a SKIP counted as waived.")
+@click.option("--baseline", "baseline", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="An earlier JSON report: mark each FAIL new or unchanged and list resolved ones.")
+@click.option("--fail-on-new", is_flag=True, help="With --baseline: only new FAILs set the exit code.")
+@click.option("--cohort", "cohort", default=None, metavar="YYYY-MM-C0|C1",
+              help="The cohort under review: every point's target_cohort must match it.")
+@click.option("--today", default=None, metavar="YYYY-MM-DD", envvar="ENDPOINTS_CHECKER_TODAY",
+              help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
+def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size, jobs, waivers,
+          baseline, fail_on_new, cohort, today) -> None:
+    """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
 
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
     for _fmt, out in pairs:
@@ -87,14 +98,10 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
             parent = os.path.dirname(os.path.abspath(out))
             if not os.path.isdir(parent):
                 raise InputError(f"output directory does not exist: {parent}")
-    report = run_check(
-        list(paths),
-        select=_split(select),
-        ignore=_split(ignore),
-        fail_on=fail_on,
-        policy_dir=policy_dir,
-        max_bytes=max_file_size,
-    )
+    if fail_on_new and not baseline:
+        raise InputError("--fail-on-new needs --baseline FILE")
+    report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs,
+                  jobs=jobs, waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, cohort=cohort, today=today)
     _emit(report, pairs, quiet)
     if report.input_error:
         for p in report.package.missing_paths:
@@ -102,6 +109,23 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
         for p, why in report.package.unusable_paths:
             click.echo(f"error: nothing to check at {p}: {why}", err=True)
     sys.exit(report.exit_code())
+
+
+def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, jobs, cohort, **kw):
+    """Run the check; bad --waivers/--baseline/--today input is a usage error (exit 2)."""
+    from checker.api import run_check
+    from checker.baseline import BaselineError
+    from checker.waivers import WaiverError
+    from checker.workers import default_jobs
+
+    simple = {"text", "json", "sarif", "junit", "github", "auto"}
+    try:
+        return run_check(list(paths), select=_split(select), ignore=_split(ignore), fail_on=fail_on,
+                         policy_dir=policy_dir, max_bytes=max_file_size, options={"cohort": cohort} if cohort else None,
+                         jobs=jobs or default_jobs(), progress=sys.stderr.isatty(),
+                         keep_packages=any(fmt not in simple for fmt, _ in pairs), **kw)
+    except (WaiverError, BaselineError) as exc:
+        raise InputError(str(exc)) from exc
 
 
 def _split(values) -> list[str]:

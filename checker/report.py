@@ -25,6 +25,9 @@ class Report:
     package: Any = None  # the checked Package, for renderers that draw curves
     input_error: bool = False  # PATH missing or nothing checkable: exit 2
     policy_overrides: dict = field(default_factory=dict)
+    sections: dict = field(default_factory=dict)  # optional top-level parts: cohort, waivers, baseline
+    count_waived: bool = False  # --waivers given: summary counts waived findings separately
+    gate_new_only: bool = False  # --fail-on-new: only FAILs new since --baseline fail the run
 
     def counts(self) -> dict[str, Any]:
         by_status = {s.value: 0 for s in Status}
@@ -33,11 +36,15 @@ class Report:
             by_status[f.status.value] += 1
             if f.status is Status.FAIL:
                 by_severity[f.severity.value] += 1
-        return {"by_status": by_status, "fail_by_severity": by_severity, "total": len(self.findings)}
+        out = {"by_status": by_status, "fail_by_severity": by_severity, "total": len(self.findings)}
+        if self.count_waived:
+            out["waived"] = sum(1 for f in self.findings if (f.reason or "").startswith("waived"))
+        return out
 
     def failing(self) -> list[Finding]:
         threshold = FAIL_ON_RANK[self.fail_on]
-        return [f for f in self.findings if f.status is Status.FAIL and f.severity.rank >= threshold]
+        return [f for f in self.findings if f.status is Status.FAIL and f.severity.rank >= threshold
+                and (not self.gate_new_only or f.baseline == "new")]
 
     @property
     def week0_reject(self) -> bool:
@@ -71,4 +78,5 @@ class Report:
             },
             "rules": [r.catalogue_entry() for r in sorted(self.rules, key=lambda r: r.id)],
             "findings": [f.as_dict() for f in self.findings],
+            **{k: v for k, v in sorted(self.sections.items())},
         }

@@ -6,3 +6,5 @@ from rules import structure  # noqa: F401
 from rules import model_equivalence  # noqa: F401
 from rules import model_equivalence_runtime  # noqa: F401
 from rules import model_equivalence_params  # noqa: F401
+from rules import cohort  # noqa: F401
+from rules import waiver_rules  # noqa: F401

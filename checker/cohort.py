@@ -171,23 +171,27 @@ def digest_submission(sub, unit: Unit) -> dict:
             if desc is None:
                 continue
             name = desc.data.get("system_name")
+            nodes = desc.data.get("node_types")
+            paths = [(k,) for k in desc.data] + [("node_types", i, k) for i, n in enumerate(nodes or [])
+                                                  if isinstance(n, dict) for k in n] if isinstance(nodes, list) \
+                else [(k,) for k in desc.data]
             d["hardware"][s.name] = {
                 "key": name if isinstance(name, str) and name.strip() else s.name,
                 "data": json_safe({k: v for k, v in desc.data.items() if k != "node_types"}),
-                "node_types": json_safe(desc.data.get("node_types")),
+                "node_types": json_safe(nodes),
                 "loc": _loc(desc, ("node_types",), s.subject),
+                "positions": [(p, *desc.position(p)) for p in paths],
             }
             break
     return d
 
 
-def loc_file(loc: dict) -> LoadedFile:
-    """A stand-in LoadedFile that resolves the digest's one position (rules need no file I/O)."""
+def loc_file(loc: dict, positions=()) -> LoadedFile:
+    """A stand-in LoadedFile resolving the positions the digest kept (rules need no file I/O)."""
     lf = LoadedFile(kind="digest", rel=loc["file"], abspath=loc["file"], exists=True)
+    lf._positions = {tuple(p): (line, col) for p, line, col in positions if line}
     if loc.get("line"):
-        lf._positions = {tuple(loc["path"]): (loc["line"], loc["column"])}
-    else:
-        lf._positions = {}
+        lf._positions[tuple(loc["path"])] = (loc["line"], loc["column"])
     return lf
 
 

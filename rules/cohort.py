@@ -156,8 +156,34 @@ def _hardware(h: dict, pol: CohortPolicy) -> dict:
     return {**{k: data.get(k) for k in pol.system_fields}, "node_types": node_view}
 
 
-def _diff(a: dict, b: dict) -> list[str]:
-    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+def _diff(a: dict, b: dict) -> list[tuple]:
+    """Paths of the differing values: top-level fields, then node_types[i].<field>."""
+    out = []
+    for k in sorted(set(a) | set(b)):
+        va, vb = a.get(k), b.get(k)
+        if va == vb:
+            continue
+        if k == "node_types" and isinstance(va, list) and isinstance(vb, list) and len(va) == len(vb):
+            for i, (na, nb) in enumerate(zip(va, vb)):
+                if isinstance(na, dict) and isinstance(nb, dict):
+                    out += [(k, i, f) for f in sorted(set(na) | set(nb)) if na.get(f) != nb.get(f)]
+                elif na != nb:
+                    out.append((k, i))
+        else:
+            out.append((k,))
+    return out
+
+
+def _get(d, path):
+    for p in path:
+        d = d[p] if isinstance(d, (dict, list)) and (isinstance(d, list) or p in d) else None
+        if d is None:
+            return None
+    return d
+
+
+def _name(path: tuple) -> str:
+    return path[0] + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path[1:])
 
 
 @rule(id="cohort-hardware-consistency", title="Same hardware, same description", clause="R§9.2",
@@ -190,12 +216,17 @@ def cohort_hardware_consistency(pkg, ctx):
                 continue
             compared += 1
             ref_u, ref = first[key]
-            fields = _diff(view, ref)
-            if fields:
+            diffs = _diff(view, ref)
+            if diffs:
+                from checker.cohort import loc_file
+
+                names = [_name(p) for p in diffs]
                 outs.append(Fail(
-                    f"system {h['key']!r} is described differently than in {ref_u['label']}: {', '.join(fields)}",
-                    file=_file(h["loc"]), path=tuple(h["loc"]["path"]), subject=Subject(u["label"], sysname),
-                    observed={k: view.get(k) for k in fields}, expected={k: ref.get(k) for k in fields}))
+                    f"system {h['key']!r} is described differently than in {ref_u['label']}: {', '.join(names)}",
+                    file=loc_file(h["loc"], h.get("positions", ())), path=diffs[0],
+                    subject=Subject(u["label"], sysname),
+                    observed={n: _get(view, p) for n, p in zip(names, diffs)},
+                    expected={n: _get(ref, p) for n, p in zip(names, diffs)}))
     if outs:
         return outs
     return Pass(f"{compared} repeated system(s) described consistently" if compared

@@ -114,8 +114,6 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
 def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, jobs, cohort, **kw):
     """Run the check; bad --waivers/--baseline/--today input is a usage error (exit 2)."""
     from checker.api import run_check
-    from checker.baseline import BaselineError
-    from checker.waivers import WaiverError
     from checker.workers import default_jobs
 
     simple = {"text", "json", "sarif", "junit", "github", "auto"}
@@ -124,8 +122,13 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, jobs,
                          policy_dir=policy_dir, max_bytes=max_file_size, options={"cohort": cohort} if cohort else None,
                          jobs=jobs or default_jobs(), progress=sys.stderr.isatty(),
                          keep_packages=any(fmt not in simple for fmt, _ in pairs), **kw)
-    except (WaiverError, BaselineError) as exc:
-        raise InputError(str(exc)) from exc
+    except ValueError as exc:
+        from checker.baseline import BaselineError
+        from checker.waivers import WaiverError
+
+        if isinstance(exc, (WaiverError, BaselineError)):
+            raise InputError(str(exc)) from exc
+        raise
 
 
 def _split(values) -> list[str]:

@@ -11,15 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from checker import cohort as co
-from checker.baseline import load_baseline, mark
 from checker.discovery import Options, discover
 from checker.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.policy import load_policy
 from checker.registry import all_rules, select_matches
 from checker.report import Report
 from checker.runner import Context, evaluate, run_rules
-from checker.waivers import apply_waivers, load_waivers
-from checker.workers import Progress, run_isolated
 
 COHORT_SECTION_VERSION = "1.0"
 
@@ -30,8 +27,15 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
           progress: bool = False, keep_packages: bool = True) -> Report:
     rules = all_rules()  # registers policy models too
     policy = load_policy(policy_dir, policy_overrides)
-    ws = load_waivers(waivers, today) if waivers is not None else None
-    base = load_baseline(baseline) if baseline is not None else None
+    ws = base = None
+    if waivers is not None:
+        from checker.waivers import load_waivers
+
+        ws = load_waivers(waivers, today)
+    if baseline is not None:
+        from checker.baseline import load_baseline
+
+        base = load_baseline(baseline)
     opts = dict(options or {})
     plan = discover(paths, Options(max_bytes=max_bytes, shallow=True))
     units = co.plan_units(plan) if len(plan.submissions) + len(plan.run_folders) > 1 else []
@@ -48,11 +52,18 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
                                    max_bytes, keep_packages)
         co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
         findings, cohort_state = _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore)
-    findings = apply_waivers(findings, ws)
+    if ws is not None:
+        from checker.waivers import apply_waivers
+
+        findings = apply_waivers(findings, ws)
     ctx.options["waivers"] = ws
     findings += run_rules([r for r in rules if r.family == "waivers"], pkg, ctx, select=select, ignore=ignore)
     findings.sort(key=Finding.sort_key)
-    findings, baseline_section = mark(findings, base)
+    baseline_section = None
+    if base is not None:
+        from checker.baseline import mark
+
+        findings, baseline_section = mark(findings, base)
     nothing = not pkg.submissions and not pkg.run_folders
     report = Report(findings=findings, rules=rules, paths=list(pkg.paths), policy_edition=policy.edition,
                     policy_version=policy.version, fail_on=fail_on, package=pkg,
@@ -68,6 +79,8 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
 
 
 def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore):
+    from checker.workers import Progress, run_isolated
+
     bar = Progress(len(units), "checking submissions", progress)
     try:
         results = run_isolated(co.check_unit, [(u, settings) for u in units], jobs, on_done=bar.advance)

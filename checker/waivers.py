@@ -34,7 +34,7 @@ TODAY_ENV = "ENDPOINTS_CHECKER_TODAY"
 
 
 class Waiver(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     rule: str = Field(min_length=1, description="Rule id, or a glob over rule ids (fnmatch).")
     subject: str = Field("*", min_length=1, description="Glob over the finding's subject label, e.g. 'acme/*/H200*'.")
@@ -44,7 +44,7 @@ class Waiver(BaseModel):
 
 
 class WaiverFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     version: int = Field(1, ge=1, le=1)
     waivers: list[Waiver] = []

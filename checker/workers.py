@@ -10,11 +10,8 @@ objects). Workers are forked where the platform allows, inheriting the loaded ru
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence
 
 DIED = "the worker process died while checking this item (killed by a signal, out of memory or exited)"
@@ -29,6 +26,8 @@ def default_jobs() -> int:
 
 
 def _context():
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
@@ -69,6 +68,9 @@ def run_isolated(fn: Callable, items: Sequence[Any], jobs: int = 1,
 
 def _pool_pass(fn, items, indices, jobs, results, on_done) -> list[int]:
     """Run ``indices`` in one pool; return the indices left unfinished because the pool broke."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
     broken = False
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:

@@ -230,3 +230,17 @@ def test_runner_evaluates_cohort_rules_on_a_plain_package(tmp_path):
     found = run_rules(rules, pkg, Context(package=pkg, policy=load_policy()))
     fails = [(f.rule_id, f.subject.label()) for f in found if f.status is Status.FAIL]
     assert fails == [("submission-seed-set-single", "b")]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_report_package_holds_the_loaded_submissions_for_renderers(cohort, jobs):
+    """The HTML/Markdown renderers draw curves from report.package: workers send the packages back."""
+    report = _run([cohort], jobs=jobs)
+    subs = {s.name: s for s in report.package.submissions}
+    assert sorted(subs) == ["alpha/sub-a01", "bravo/sub-b01", "charlie/sub-c01"]
+    alpha = subs["alpha/sub-a01"]
+    assert alpha.org == "alpha" and len(alpha.points()) == 8
+    assert alpha.points()[0].curve.system.submission is alpha  # parent links survive the trip
+    assert alpha.points()[0].subject.submission == "alpha/sub-a01"
+    lean = _run([cohort], jobs=jobs, keep_packages=False)
+    assert [s.name for s in lean.package.submissions] == sorted(subs) and not lean.package.submissions[0].systems

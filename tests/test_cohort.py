@@ -40,13 +40,17 @@ def _text(report) -> str:
 def test_cohort_dir_finds_every_submission_with_org_labels(cohort):
     report = _run([cohort], jobs=1)
     subs = {f.subject.submission for f in report.findings if f.subject.submission}
-    assert subs == {"alpha/sub-a01", "bravo/sub-b01", "charlie/sub-c01"}
+    assert subs == {"alpha/sub-a01", "bravo/sub-b01", "bravo/sub-b02", "charlie/sub-c01"}
     rows = {r["label"]: r for r in report.sections["cohort"]["submissions"]}
     assert rows["alpha/sub-a01"]["verdict"] == "PASSED"
     assert rows["bravo/sub-b01"]["verdict"] == "FAILED"
+    assert rows["bravo/sub-b02"]["verdict"] == "FAILED" and not rows["bravo/sub-b02"]["week0_reject"]
     assert rows["charlie/sub-c01"]["verdict"] == "FAILED" and rows["charlie/sub-c01"]["week0_reject"]
-    assert [r["org"] for r in report.sections["cohort"]["submissions"]] == ["alpha", "bravo", "charlie"]
-    assert report.sections["cohort"]["verdicts"] == {"PASSED": 1, "FAILED": 2}
+    assert [r["org"] for r in report.sections["cohort"]["submissions"]] == ["alpha", "bravo", "bravo", "charlie"]
+    assert report.sections["cohort"]["verdicts"] == {"PASSED": 1, "FAILED": 3}
+    hw = [f for f in report.findings if f.rule_id == "cohort-hardware-consistency" and f.status is Status.FAIL]
+    assert [f.subject.label() for f in hw] == ["bravo/sub-b02/H200-SXM-141GBx8_TRT"]
+    assert "node_types[0].cooling" in hw[0].message and hw[0].location.line
 
 
 def test_hostile_and_failing_submissions_leave_the_valid_one_untouched(cohort, tmp_path):
@@ -89,7 +93,7 @@ def test_worker_that_dies_is_a_finding_for_its_submission_only(cohort, monkeypat
     original = rule.func
 
     def killer(sub, ctx):
-        if sub.name.startswith("bravo/"):
+        if sub.name == "bravo/sub-b01":
             os._exit(7)  # the worker process dies mid-check
         return original(sub, ctx)
 
@@ -99,8 +103,10 @@ def test_worker_that_dies_is_a_finding_for_its_submission_only(cohort, monkeypat
     assert [f.subject.label() for f in crashed] == ["bravo/sub-b01"]
     assert "died" in crashed[0].message
     assert not [f for f in report.findings if f.subject.submission == "bravo/sub-b01" and f is not crashed[0]]
+    # per-submission findings of the others are untouched (cross-submission ones lose b01 as a reference)
     keep = lambda r: [(f.rule_id, f.subject, f.status, f.message) for f in r.findings  # noqa: E731
-                      if f.subject.submission in ("alpha/sub-a01", "charlie/sub-c01")]
+                      if f.subject.submission in ("alpha/sub-a01", "bravo/sub-b02", "charlie/sub-c01")
+                      and f.family != "cohort"]
     assert keep(report) == keep(normal)
     row = {r["label"]: r for r in report.sections["cohort"]["submissions"]}["bravo/sub-b01"]
     assert row["checked"] is False and row["verdict"] == "FAILED"
@@ -209,7 +215,7 @@ def test_cohort_option_from_the_cli(cohort):
     doc = json.loads(p.stdout)
     bad = sorted(f["subject"]["submission"] for f in doc["findings"]
                  if f["rule_id"] == "target-cohort-matches" and f["status"] == "FAIL")
-    assert bad == ["alpha/sub-a01", "bravo/sub-b01", "charlie/sub-c01"]
+    assert bad == ["alpha/sub-a01", "bravo/sub-b01", "bravo/sub-b02", "charlie/sub-c01"]
 
 
 def test_runner_evaluates_cohort_rules_on_a_plain_package(tmp_path):
@@ -237,7 +243,7 @@ def test_report_package_holds_the_loaded_submissions_for_renderers(cohort, jobs)
     """The HTML/Markdown renderers draw curves from report.package: workers send the packages back."""
     report = _run([cohort], jobs=jobs)
     subs = {s.name: s for s in report.package.submissions}
-    assert sorted(subs) == ["alpha/sub-a01", "bravo/sub-b01", "charlie/sub-c01"]
+    assert sorted(subs) == ["alpha/sub-a01", "bravo/sub-b01", "bravo/sub-b02", "charlie/sub-c01"]
     alpha = subs["alpha/sub-a01"]
     assert alpha.org == "alpha" and len(alpha.points()) == 8
     assert alpha.points()[0].curve.system.submission is alpha  # parent links survive the trip

@@ -88,8 +88,10 @@ def main() -> None:
               help="The cohort under review: every point's target_cohort must match it.")
 @click.option("--today", default=None, metavar="YYYY-MM-DD", envvar="ENDPOINTS_CHECKER_TODAY",
               help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
+@click.option("--timeout", type=click.IntRange(0), default=600, show_default=True, metavar="SECONDS",
+              help="Per-submission time limit in worker processes (0 = none); a submission over it is a FAIL.")
 def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size, jobs, waivers,
-          baseline, fail_on_new, cohort, today) -> None:
+          baseline, fail_on_new, cohort, today, timeout) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
 
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
@@ -101,7 +103,8 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
     if fail_on_new and not baseline:
         raise InputError("--fail-on-new needs --baseline FILE")
     report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs,
-                  jobs=jobs, waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, cohort=cohort, today=today)
+                  jobs=jobs, waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, cohort=cohort, today=today,
+                  timeout=timeout)
     _emit(report, pairs, quiet)
     if report.input_error:
         for p in report.package.missing_paths:

@@ -24,7 +24,7 @@ COHORT_SECTION_VERSION = "1.0"
 def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", policy_dir=None,
           max_bytes: int = 8 * 1024 * 1024, policy_overrides=None, options: dict | None = None, *,
           jobs: int = 1, waivers=None, baseline=None, fail_on_new: bool = False, today=None,
-          progress: bool = False, keep_packages: bool = True) -> Report:
+          progress: bool = False, keep_packages: bool = True, timeout: int = 600) -> Report:
     rules = all_rules()  # registers policy models too
     policy = load_policy(policy_dir, policy_overrides)
     ws = base = None
@@ -51,7 +51,7 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
                                    tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
                                    max_bytes, keep_packages)
         co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
-        findings, cohort_state = _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore)
+        findings, cohort_state = _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout)
     if ws is not None:
         from checker.waivers import apply_waivers
 
@@ -78,12 +78,13 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
     return report
 
 
-def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore):
+def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0):
     from checker.workers import Progress, run_isolated
 
     bar = Progress(len(units), "checking submissions", progress)
     try:
-        results = run_isolated(co.check_unit, [(u, settings) for u in units], jobs, on_done=bar.advance)
+        results = run_isolated(co.check_unit, [(u, settings) for u in units], jobs, on_done=bar.advance,
+                               timeout=timeout)
     finally:
         bar.close()
     scope = {r.id: r.scope for r in rules}

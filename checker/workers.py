@@ -45,9 +45,36 @@ def _call(fn: Callable, item: Any) -> tuple[bool, Any]:
         return False, f"internal error: {_describe(exc)}"
 
 
+class ItemTimeout(Exception):
+    """An item ran longer than its time limit (raised inside the worker by SIGALRM)."""
+
+
+def _alarm(signum, frame):
+    raise ItemTimeout("the check ran longer than its time limit")
+
+
+def _with_limit(fn: Callable, timeout: int, item: Any) -> Any:
+    """Worker-side wrapper: a SIGALRM time limit per item (POSIX; ignored elsewhere)."""
+    import signal
+
+    if not timeout or not hasattr(signal, "SIGALRM"):
+        return fn(item)
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(int(timeout))
+    try:
+        return fn(item)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def run_isolated(fn: Callable, items: Sequence[Any], jobs: int = 1,
-                 on_done: Callable[[int], None] | None = None) -> list[tuple[bool, Any]]:
-    """Apply ``fn`` to every item; ``on_done(i)`` is called in the parent as each item finishes."""
+                 on_done: Callable[[int], None] | None = None, timeout: int = 0) -> list[tuple[bool, Any]]:
+    """Apply ``fn`` to every item; ``on_done(i)`` is called in the parent as each item finishes.
+
+    ``timeout`` (seconds, 0 = none) limits each item in worker processes: an item that runs longer
+    becomes ``(False, "internal error: ItemTimeout: ...")``. Serial runs have no limit.
+    """
     n = len(items)
     results: list[tuple[bool, Any] | None] = [None] * n
     if jobs <= 1 or n <= 1:
@@ -56,9 +83,9 @@ def run_isolated(fn: Callable, items: Sequence[Any], jobs: int = 1,
             if on_done:
                 on_done(i)
         return results  # type: ignore[return-value]
-    pending = _pool_pass(fn, items, list(range(n)), min(jobs, n), results, on_done)
+    pending = _pool_pass(fn, items, list(range(n)), min(jobs, n), results, on_done, timeout)
     for i in pending:  # the pool broke: re-run each unfinished item alone
-        _pool_pass(fn, items, [i], 1, results, on_done)
+        _pool_pass(fn, items, [i], 1, results, on_done, timeout)
         if results[i] is None:
             results[i] = (False, DIED)
             if on_done:
@@ -66,7 +93,7 @@ def run_isolated(fn: Callable, items: Sequence[Any], jobs: int = 1,
     return results  # type: ignore[return-value]
 
 
-def _pool_pass(fn, items, indices, jobs, results, on_done) -> list[int]:
+def _pool_pass(fn, items, indices, jobs, results, on_done, timeout=0) -> list[int]:
     """Run ``indices`` in one pool; return the indices left unfinished because the pool broke."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
@@ -74,7 +101,7 @@ def _pool_pass(fn, items, indices, jobs, results, on_done) -> list[int]:
     broken = False
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:
-            futures = {pool.submit(fn, items[i]): i for i in indices}
+            futures = {pool.submit(_with_limit, fn, timeout, items[i]): i for i in indices}
             for fut in as_completed(futures):
                 i = futures[fut]
                 try:

@@ -46,3 +46,18 @@ def test_spawn_start_method_works_too(monkeypatch):
 
 def test_default_jobs_is_positive():
     assert default_jobs() >= 1
+
+
+def slow(x):
+    import time
+
+    if x == "hang":
+        while True:
+            time.sleep(0.05)
+    return x
+
+
+def test_an_item_over_its_time_limit_fails_alone():
+    out = run_isolated(slow, [1, "hang", 2], 2, timeout=1)
+    assert out[0] == (True, 1) and out[2] == (True, 2)
+    assert out[1][0] is False and "ItemTimeout" in out[1][1]

@@ -1,4 +1,4 @@
-"""Command line: ``check``, ``rules``, ``explain``, ``docs``. Exit 0 pass, 1 failures, 2 usage/input."""
+"""Command line: ``check``, ``rules``, ``explain``, ``docs``, ``regions``. Exit 0 pass, 1 failures, 2 usage/input."""
 from __future__ import annotations
 
 import os
@@ -77,6 +77,12 @@ def main() -> None:
               help="Use this policy directory instead of the bundled rules/policy/v1.0.")
 @click.option("--max-file-size", type=click.IntRange(1), default=8 * 1024 * 1024, show_default=True,
               help="Refuse YAML/JSON files larger than this many bytes.")
+@click.option("--seed-sets", "seed_sets", metavar="FILE", envvar="MLPERF_ENDPOINTS_SEED_SETS", show_envvar=True,
+              default=None, help="Seed-set registry replacing the bundled seed_sets.yaml (published `cohort:` "
+              "shape or a bare `seed_sets:` list). Missing or malformed: seed-set-registry rejects.")
+@click.option("--approved-drafters", "approved_drafters", metavar="FILE", envvar="MLPERF_ENDPOINTS_APPROVED_DRAFTERS",
+              show_envvar=True, default=None, help="Approved-drafter list replacing the bundled "
+              "approved_drafters.yaml. Missing or malformed: drafter-list-registry rejects.")
 @click.option("-j", "--jobs", type=click.IntRange(0), default=0, metavar="N",
               help="Worker processes for a cohort (several submissions); 0 = one per core, 1 = serial.")
 @click.option("--waivers", "waivers", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -90,10 +96,9 @@ def main() -> None:
               help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
 @click.option("--timeout", type=click.IntRange(0), default=600, show_default=True, metavar="SECONDS",
               help="Per-submission time limit in worker processes (0 = none); a submission over it is a FAIL.")
-def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size, jobs, waivers,
-          baseline, fail_on_new, cohort, today, timeout) -> None:
+def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size, seed_sets,
+          approved_drafters, jobs, waivers, baseline, fail_on_new, cohort, today, timeout) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
-
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
     for _fmt, out in pairs:
         if out != "-":
@@ -102,7 +107,8 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
                 raise InputError(f"output directory does not exist: {parent}")
     if fail_on_new and not baseline:
         raise InputError("--fail-on-new needs --baseline FILE")
-    report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs,
+    overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
+    report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides,
                   jobs=jobs, waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, cohort=cohort, today=today,
                   timeout=timeout)
     _emit(report, pairs, quiet)
@@ -114,7 +120,7 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
     sys.exit(report.exit_code())
 
 
-def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, jobs, cohort, **kw):
+def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, jobs, cohort, **kw):
     """Run the check; bad --waivers/--baseline/--today input is a usage error (exit 2)."""
     from checker.api import run_check
     from checker.workers import default_jobs
@@ -122,7 +128,8 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, jobs,
     simple = {"text", "json", "sarif", "junit", "github", "auto"}
     try:
         return run_check(list(paths), select=_split(select), ignore=_split(ignore), fail_on=fail_on,
-                         policy_dir=policy_dir, max_bytes=max_file_size, options={"cohort": cohort} if cohort else None,
+                         policy_dir=policy_dir, max_bytes=max_file_size, policy_overrides=overrides,
+                         options={"cohort": cohort} if cohort else None,
                          jobs=jobs or default_jobs(), progress=sys.stderr.isatty(),
                          keep_packages=any(fmt not in simple for fmt, _ in pairs), **kw)
     except ValueError as exc:
@@ -210,3 +217,26 @@ def docs(check_only: bool, readme: str) -> None:
     if check_only and changed:
         click.echo(f"{readme}: rule list is stale; run `make docs`", err=True)
         sys.exit(1)
+
+
+@main.command("regions")
+@click.option("-M", "--max-concurrency", "c_max", type=int, required=True, help="C_max (> 32).")
+@click.option("-m", "--min-concurrency", "c_min", type=int, default=32, show_default=True, help="C_min (1..32).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def regions_cmd(c_max: int, c_min: int, fmt: str) -> None:
+    """Print the R§5.5 region table for C_max and C_min (exactly as the reference computes it)."""
+    from checker.regions import RegionInputError, as_dict, as_text, compute_regions
+
+    try:
+        regions = compute_regions(c_max, c_min)
+    except RegionInputError as exc:
+        raise InputError(f"{exc} (R§5.5 needs 1 <= C_min <= 32 < C_max)") from None
+    except (OverflowError, ValueError) as exc:
+        shown = str(c_max) if len(str(c_max)) <= 24 else f"{str(c_max)[:20]}... ({len(str(c_max))} digits)"
+        raise InputError(f"C_max {shown} is too large to compute regions for: {exc}") from None
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(as_dict(regions), indent=2))
+    else:
+        click.echo(as_text(regions), nl=False)

@@ -18,12 +18,17 @@ DEFAULT_EDITION = "v1.0"
 POLICY_ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules", "policy")
 
 POLICY_MODELS: dict[str, Any] = {}
+#: policy name -> id of the rule that reports its problems instead of policy-registry
+POLICY_REPORTERS: dict[str, str] = {}
 
 
-def register_policy(name: str, model_cls: Any) -> None:
+def register_policy(name: str, model_cls: Any, reported_by: str | None = None) -> None:
+    """Register a policy file's schema; ``reported_by`` names a dedicated registry rule (fail closed)."""
     if name in POLICY_MODELS and POLICY_MODELS[name] is not model_cls:
         raise ValueError(f"policy {name!r} registered twice")
     POLICY_MODELS[name] = model_cls
+    if reported_by:
+        POLICY_REPORTERS[name] = reported_by
 
 
 def default_policy_dir() -> str:
@@ -85,7 +90,9 @@ def load_policy(directory: str | None = None, overrides: dict[str, str] | None =
     for name in POLICY_MODELS:
         files.setdefault(name, os.path.join(directory, f"{name}.yaml"))
     for name, path in sorted(files.items()):
-        lf = read_file("policy", path, path, os.path.realpath(os.path.dirname(path)) or "/", 1 << 22)
+        # an override is the user's own file: a symlink to it anywhere is fine
+        root = "/" if name in pol.overrides else (os.path.realpath(os.path.dirname(path)) or "/")
+        lf = read_file("policy", path, path, root, 1 << 22)
         if not lf.exists:
             pol.problems[name] = PolicyProblem(path, "file not found")
             continue

@@ -42,16 +42,34 @@ class YamlLoadError(Exception):
         self.column = column
 
 
-def _parser():
+def _event_stream(text: str):
+    """Yield parse events: ruamel's C parser driven directly (its Python wrapper costs ~40 %)."""
     global _PARSER
     if _PARSER is None:
-        from ruamel.yaml import YAML
-
         try:
-            _PARSER = YAML(typ="safe", pure=False)
-        except Exception:  # pragma: no cover - clib missing: pure parser, same events
-            _PARSER = YAML(typ="safe", pure=True)
-    return _PARSER
+            from _ruamel_yaml import CParser
+
+            _PARSER = CParser
+        except ImportError:  # pragma: no cover - clib missing: the pure parser, same events
+            from ruamel.yaml import YAML
+
+            pure = YAML(typ="safe", pure=True)
+            _PARSER = lambda t: _PureAdapter(pure.parse(t))  # noqa: E731
+    parser = _PARSER(text)
+    get = parser.get_event
+    while True:
+        ev = get()
+        if ev is None:
+            return
+        yield ev
+
+
+class _PureAdapter:  # pragma: no cover - only without ruamel.yaml.clib
+    def __init__(self, gen):
+        self._gen = gen
+
+    def get_event(self):
+        return next(self._gen, None)
 
 
 def _resolve_plain(text: str, line: int, col: int) -> Any:
@@ -117,7 +135,7 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
     have_root = False
     docs = 0
     try:
-        for ev in _parser().parse(text):
+        for ev in _event_stream(text):
             cls = type(ev)
             if cls is events_mod.ScalarEvent or cls is events_mod.AliasEvent or cls in _STARTS:
                 mark = ev.start_mark

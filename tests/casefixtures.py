@@ -14,7 +14,7 @@ A case file (``fixtures/cases/<rule-id>/<case>.yaml``) reads::
       - symlink: {link: docs, target: /etc}
       - mkfifo: "{curve}/r8/point.yaml"
       - chmod: {path: "{curve}/r8", mode: 0}
-    run: {select: [...], ignore: [...], options: {...}, policy_overrides: {...}}
+    run: {select: [...], ignore: [...], options: {...}, policy_overrides: {...}}  # relative paths: repo root
     expect:
       - {rule: duplicate-point, status: FAIL, subject: "valid/{system_name}/{model_name}"}
     fails_exactly: true             # default: the run's FAIL findings are exactly the FAIL expectations
@@ -202,6 +202,9 @@ def run_case(case: dict, tmp: str):
 
     path = materialise(case, tmp)
     run = dict(case.get("run") or {})
+    if run.get("policy_overrides"):  # relative override files live under the repository (fixtures/overrides/)
+        run["policy_overrides"] = {k: v if os.path.isabs(v) else os.path.join(REPO, v)
+                                   for k, v in run["policy_overrides"].items()}
     try:
         report = run_check([path], **run)
     finally:

@@ -3,7 +3,7 @@
     cohort/alpha/sub-a01   valid
     cohort/bravo/sub-b01   failing: an unknown seed set on one point, a stray file, a point.yaml
                            field of the wrong type
-    cohort/bravo/sub-b02   the same system as sub-b01, described with another cooling
+    cohort/bravo/sub-b02   the same system as sub-b01, described with twice the host memory
     cohort/charlie/sub-c01 hostile: an alias bomb in a point.yaml, a FIFO where a summary belongs,
                            an accuracy file symlinked out of the package, Latin-1 bytes in a system_desc.json
 """
@@ -26,8 +26,8 @@ PATCHES = {
         {"write": {"file": "notes.txt", "text": "left over\n"}},
     ],
     "bravo/sub-b02": [
-        {"set": {"file": f"{{curve}}/r{c}/system_desc.json", "path": ["node_types", 0, "cooling"],
-                 "value": "direct liquid"}} for c in (1, 4, 8, 32, 64, 256, 1024, 13368)
+        {"set": {"file": f"{{curve}}/r{c}/system_desc.json", "path": ["node_types", 0, "host_memory_capacity"],
+                 "value": "4 TB"}} for c in (1, 4, 8, 32, 64, 256, 1024, 13368)
     ],
     "charlie/sub-c01": [
         {"write": {"file": "{curve}/r4/point.yaml", "text": ALIAS_BOMB}},

@@ -50,7 +50,7 @@ def test_cohort_dir_finds_every_submission_with_org_labels(cohort):
     assert report.sections["cohort"]["verdicts"] == {"PASSED": 1, "FAILED": 3}
     hw = [f for f in report.findings if f.rule_id == "cohort-hardware-consistency" and f.status is Status.FAIL]
     assert [f.subject.label() for f in hw] == ["bravo/sub-b02/H200-SXM-141GBx8_TRT"]
-    assert "node_types[0].cooling" in hw[0].message and hw[0].location.line
+    assert "node_types[0].host_memory_capacity" in hw[0].message and hw[0].location.line
 
 
 def test_hostile_and_failing_submissions_leave_the_valid_one_untouched(cohort, tmp_path):

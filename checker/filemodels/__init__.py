@@ -53,6 +53,8 @@ def _word(err: dict) -> str:
         return _TYPE_WORDS[t]
     if t.startswith("greater_than"):
         return "a larger value"
+    if t.startswith("less_than"):
+        return "a smaller value"
     return "a valid value"
 
 
@@ -113,12 +115,17 @@ def validate_lenient(model_cls, data: Any, tries: int = 8):
                 seen.add(loc)
                 observed = _value_at(current, loc)
                 dotted = ".".join(str(p) for p in loc) or "(top level)"
-                problems.append(
-                    FieldProblem(loc, f"field `{dotted}`: expected {_word(err)}, got {brief(observed)}", observed)
-                )
+                if err.get("type") in _SAY_MESSAGE:  # a model validator's own sentence, or an unknown key
+                    text = str(err.get("msg", "")).removeprefix("Value error, ")
+                    problems.append(FieldProblem(loc, f"field `{dotted}`: {text}", observed))
+                else:
+                    problems.append(
+                        FieldProblem(loc, f"field `{dotted}`: expected {_word(err)}, got {brief(observed)}", observed)
+                    )
                 current = _drop(current, loc)
     return None, problems
 
 
+_SAY_MESSAGE = {"value_error", "assertion_error", "extra_forbidden"}
 _TYPE_TAGS = {"int", "float", "str", "bool", "list", "dict", "none", "nullable", "list[str]", "dict[str,any]",
               "dict[str,union[float,none]]", "lax-or-strict", "json-or-python", "tagged-union"}

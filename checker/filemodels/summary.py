@@ -105,3 +105,63 @@ class ResultSummary(FileModel):
     def ttft_p90_ms(self) -> float | None:
         v, _ = percentile(self.ttft, 90)
         return None if v is None else v / 1e6
+
+    # --- throughput recomputation (RUN-FOLDER.md §1.2, §7 item 7) ---
+
+    @property
+    def legacy_window(self) -> bool:
+        """qps/tps were computed over the legacy LoadGen window (poisson, use_legacy_loadgen_qps_metrics)."""
+        return self.legacy_loadgen_window_duration_ns is not None
+
+    @property
+    def throughput_window_s(self) -> float | None:
+        """The window the client divides by: the legacy LoadGen window when set, else duration_ns."""
+        if self.legacy_window:
+            w = self.legacy_loadgen_window_duration_ns
+            return w / 1e9 if w and w > 0 else None
+        return self.duration_s
+
+    @property
+    def derived_qps(self) -> float | None:
+        """completed / window, or (completed - 1) / legacy window (the client's LoadGen parity)."""
+        w, n = self.throughput_window_s, self.n_samples_completed
+        if w is None or n is None:
+            return None
+        return (n - 1) / w if self.legacy_window else n / w
+
+    @property
+    def derived_tps(self) -> float | None:
+        """Output tokens over the same window as qps (the stored ``tps``)."""
+        osl, w = self.output_sequence_lengths, self.throughput_window_s
+        if osl is None or osl.total is None or w is None:
+            return None
+        return osl.total / w
+
+    @property
+    def derived_e2e_avg_interactivity(self) -> float | None:
+        """Agentic: Σ output tokens per turn / Σ e2e turn seconds (RULES.md §4.7), from the stored totals."""
+        extra = self.model_extra or {}
+        tok, sec = extra.get("output_tokens_per_turn_total"), extra.get("e2e_turn_time_seconds_total")
+        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (tok, sec)):
+            return None
+        if not math.isfinite(tok) or not math.isfinite(sec) or sec <= 0:
+            return None
+        return tok / sec
+
+
+def percentile_spellings(block: StatBlock | None) -> list[tuple[str, str]]:
+    """Pairs of keys naming the same percentile ("90" and "90.0") with different values."""
+    if block is None or not block.percentiles:
+        return []
+    groups: dict[float, list[str]] = {}
+    for k in block.percentiles:
+        try:
+            groups.setdefault(float(k), []).append(k)
+        except (TypeError, ValueError):
+            continue
+    out = []
+    for keys in groups.values():
+        vals = {repr(block.percentiles[k]) for k in keys}
+        if len(keys) > 1 and len(vals) > 1:
+            out.append((keys[0], keys[1]))
+    return sorted(out)

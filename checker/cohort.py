@@ -201,15 +201,15 @@ def failed_unit_digest(unit: Unit, why: str) -> dict:
 
 def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:
     """One row of the cohort summary: who, what, verdict and counts over the unit's own findings."""
+    from collections import Counter
+
     by_status = {s.value: 0 for s in Status}
     by_sev = {k: 0 for k in ("reject", "reject-points", "flag", "warn")}
-    waived = 0
-    for f in findings:
-        by_status[f.status.value] += 1
-        if f.status is Status.FAIL:
-            by_sev[f.severity.value] += 1
-        if (f.reason or "").startswith("waived"):
-            waived += 1
+    for (status, sev), n in Counter((f.status, f.severity) for f in findings).items():
+        by_status[status.value] += n
+        if status is Status.FAIL:
+            by_sev[sev.value] += n
+    waived = sum(1 for f in findings if f.reason and f.reason.startswith("waived"))
     failing = report_like.failing_of(findings)
     row = {
         "label": unit.label, "kind": unit.kind, "org": unit.org, "submission_id": unit.sid, "path": unit.rel,

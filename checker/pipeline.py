@@ -169,13 +169,16 @@ def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
     verdicts = {"PASSED": 0, "FAILED": 0}
     for r in rows:
         verdicts[r["verdict"]] += 1
+    from collections import Counter
+
+    default_sev = {r.id: r.severity.value for r in report.rules}
     by_rule: dict[str, dict] = {}
-    for f in report.findings:
-        e = by_rule.setdefault(f.rule_id, {"severity": f.severity.value, "PASS": 0, "FAIL": 0, "SKIP": 0,
-                                           "fail_by_severity": {}})
-        e[f.status.value] += 1
-        if f.status is Status.FAIL:
-            e["fail_by_severity"][f.severity.value] = e["fail_by_severity"].get(f.severity.value, 0) + 1
+    for (rid, status, sev), n in sorted(Counter((f.rule_id, f.status.value, f.severity.value)
+                                                for f in report.findings).items()):
+        e = by_rule.setdefault(rid, {"severity": default_sev.get(rid, sev), "PASS": 0, "FAIL": 0, "SKIP": 0, "fail_by_severity": {}})
+        e[status] += n
+        if status == "FAIL":
+            e["fail_by_severity"][sev] = e["fail_by_severity"].get(sev, 0) + n
     return {
         "version": COHORT_SECTION_VERSION,
         "submissions": rows,

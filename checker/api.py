@@ -20,7 +20,8 @@ def run_check(
     options: dict[str, Any] | None = None,
     **cohort: Any,
 ) -> Report:
-    """``cohort`` keywords: jobs, waivers, baseline, fail_on_new, today, progress, keep_packages, timeout."""
+    """``cohort`` keywords: jobs, waivers, baseline, fail_on_new, today, progress, keep_packages, timeout,
+    prerender_json."""
     from checker.pipeline import check
 
     return check(paths, select=select, ignore=ignore, fail_on=fail_on, policy_dir=policy_dir, max_bytes=max_bytes,

@@ -131,7 +131,8 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
                          policy_dir=policy_dir, max_bytes=max_file_size, policy_overrides=overrides,
                          options={"cohort": cohort} if cohort else None,
                          jobs=jobs or default_jobs(), progress=sys.stderr.isatty(),
-                         keep_packages=any(fmt not in simple for fmt, _ in pairs), **kw)
+                         keep_packages=any(fmt not in simple for fmt, _ in pairs),
+                         prerender_json=any(fmt == "json" for fmt, _ in pairs), **kw)
     except ValueError as exc:
         from checker.baseline import BaselineError
         from checker.waivers import WaiverError

@@ -14,7 +14,7 @@ path, then to a ``#N`` suffix. A single submission keeps its plain ``<submission
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from checker.findings import Finding, Status, Subject, json_safe
@@ -43,6 +43,7 @@ class UnitSettings:
     options: tuple  # sorted (name, value) pairs
     max_bytes: int
     keep_node: bool
+    prerender: bool = False  # encode each finding's JSON in the worker (the JSON report splices it in)
 
     @property
     def key(self) -> tuple:
@@ -54,7 +55,7 @@ class UnitResult:
     findings: list[Finding]
     digest: dict
     node: Any = None  # the loaded Submission/RunFolder (only when the report needs the package)
-    extra: dict = field(default_factory=dict)
+    texts: list | None = None  # JSON text per finding, same order (settings.prerender)
 
 
 def plan_units(plan) -> list[Unit]:
@@ -130,7 +131,12 @@ def check_unit(job: tuple) -> UnitResult:
     ctx = Context(package=pkg, policy=policy, options=dict(settings.options))
     findings = run_rules(unit_rules(rules), pkg, ctx, select=list(settings.select) or None,
                          ignore=list(settings.ignore) or None)
-    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None)
+    texts = None
+    if settings.prerender:
+        from checker.render.json_report import finding_json
+
+        texts = [finding_json(f) for f in findings]
+    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts)
 
 
 def base_digest(unit: Unit, crashed: str | None = None) -> dict:

@@ -24,7 +24,8 @@ COHORT_SECTION_VERSION = "1.0"
 def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", policy_dir=None,
           max_bytes: int = 8 * 1024 * 1024, policy_overrides=None, options: dict | None = None, *,
           jobs: int = 1, waivers=None, baseline=None, fail_on_new: bool = False, today=None,
-          progress: bool = False, keep_packages: bool = True, timeout: int = 600) -> Report:
+          progress: bool = False, keep_packages: bool = True, timeout: int = 600,
+          prerender_json: bool = False) -> Report:
     rules = all_rules()  # registers policy models too
     policy = load_policy(policy_dir, policy_overrides)
     ws = base = None
@@ -40,6 +41,7 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
     plan = discover(paths, Options(max_bytes=max_bytes, shallow=True))
     units = co.plan_units(plan) if len(plan.submissions) + len(plan.run_folders) > 1 else []
     cohort_state = None
+    encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
     if not units:
         pkg = discover(paths, Options(max_bytes=max_bytes))
         ctx = Context(package=pkg, policy=policy, options=opts)
@@ -49,9 +51,10 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
         ctx = Context(package=pkg, policy=policy, options=opts)
         settings = co.UnitSettings(policy_dir, tuple(sorted((policy_overrides or {}).items())),
                                    tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
-                                   max_bytes, keep_packages)
+                                   max_bytes, keep_packages, prerender_json)
         co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
-        findings, cohort_state = _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout)
+        findings, cohort_state = _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout,
+                                             encoded)
     if ws is not None:
         from checker.waivers import apply_waivers
 
@@ -69,6 +72,9 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
                     policy_version=policy.version, fail_on=fail_on, package=pkg,
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
                     count_waived=ws is not None, gate_new_only=fail_on_new)
+    if encoded:  # unchanged worker findings keep their encoded text; waived/baselined ones are re-encoded
+        report.json_cache = {id(f): encoded[id(f)] for f in findings
+                             if id(f) in encoded and encoded[id(f)][0] is f and f.baseline is None}
     if ws is not None:
         report.sections["waivers"] = _waiver_section(ws)
     if baseline_section is not None:
@@ -78,7 +84,7 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
     return report
 
 
-def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0):
+def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0, encoded=None):
     from checker.workers import Progress, run_isolated
 
     bar = Progress(len(units), "checking submissions", progress)
@@ -101,6 +107,8 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
             digests.append(co.failed_unit_digest(unit, res))
             continue
         digests.append(res.digest)
+        if res.texts is not None and encoded is not None:
+            encoded.update((id(f), (f, t)) for f, t in zip(res.findings, res.texts))
         for f in res.findings:
             if scope.get(f.rule_id) != "package":
                 findings.append(f)

@@ -28,6 +28,7 @@ class Report:
     sections: dict = field(default_factory=dict)  # optional top-level parts: cohort, waivers, baseline
     count_waived: bool = False  # --waivers given: summary counts waived findings separately
     gate_new_only: bool = False  # --fail-on-new: only FAILs new since --baseline fail the run
+    json_cache: dict = field(default_factory=dict, repr=False)  # id(finding) -> (finding, JSON text from a worker)
 
     def counts(self) -> dict[str, Any]:
         by_status = {s.value: 0 for s in Status}
@@ -61,7 +62,7 @@ class Report:
             return 2
         return 1 if self.failing() else 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, with_findings: bool = True) -> dict[str, Any]:
         return {
             "schema_version": SCHEMA_VERSION,
             "tool": {"name": TOOL_NAME, "version": __version__},
@@ -77,6 +78,6 @@ class Report:
                 "exit_code": self.exit_code(),
             },
             "rules": [r.catalogue_entry() for r in sorted(self.rules, key=lambda r: r.id)],
-            "findings": [f.as_dict() for f in self.findings],
+            "findings": [f.as_dict() for f in self.findings] if with_findings else [],
             **{k: v for k, v in sorted(self.sections.items())},
         }

@@ -250,3 +250,20 @@ def test_report_package_holds_the_loaded_submissions_for_renderers(cohort, jobs)
     assert alpha.points()[0].subject.submission == "alpha/sub-a01"
     lean = _run([cohort], jobs=jobs, keep_packages=False)
     assert [s.name for s in lean.package.submissions] == sorted(subs) and not lean.package.submissions[0].systems
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_worker_encoded_json_is_byte_identical(cohort, jobs, tmp_path):
+    """Findings encoded by the workers and spliced in give the same bytes as encoding them at the end."""
+    from checker.render import render
+
+    wf = tmp_path / "w.yaml"
+    wf.write_text("waivers:\n  - {rule: unexpected-entry, subject: '*', reason: r, approver: a, expires: 2099-01-01}\n")
+    base = tmp_path / "base.json"
+    base.write_text(render("json", _run([cohort], jobs=jobs)))
+    for kw in ({}, {"waivers": str(wf)}, {"baseline": str(base)}):
+        fast = _run([cohort], jobs=jobs, prerender_json=True, **kw)
+        assert len(fast.json_cache) > 1000
+        text = render("json", fast)
+        fast.json_cache = {}
+        assert text == render("json", fast)

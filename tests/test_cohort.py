@@ -267,3 +267,25 @@ def test_worker_encoded_json_is_byte_identical(cohort, jobs, tmp_path):
         text = render("json", fast)
         fast.json_cache = {}
         assert text == render("json", fast)
+
+
+def test_fast_indented_encoder_matches_json_dumps():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from checker.render.json_report import encode_indented
+
+    leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+    values = st.recursive(leaves, lambda kids: st.lists(kids, max_size=4) | st.tuples(kids, kids)
+                          | st.dictionaries(st.text(max_size=5), kids, max_size=4)
+                          | st.dictionaries(st.integers() | st.booleans() | st.none(), kids, max_size=3), max_leaves=20)
+
+    @settings(max_examples=300, deadline=None)
+    @given(values)
+    def check(v):
+        assert encode_indented(v) == json.dumps(v, indent=2, ensure_ascii=False, allow_nan=False)
+
+    check()
+    for bad in (float("nan"), {"x": [float("inf")]}):
+        with pytest.raises(ValueError):
+            encode_indented(bad)

@@ -9,14 +9,45 @@ compositional (a nested value is its own rendering with every later line indente
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring as _string  # the C escaper json itself uses (ensure_ascii=False)
 
 _ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False, allow_nan=False)
 _SLOT = "@@findings@@"
+_INF = float("inf")
 
 
 def finding_json(finding) -> str:
     """One finding as the report renders it at depth 0."""
-    return _ENCODER.encode(finding.as_dict())
+    return encode_indented(finding.as_dict())
+
+
+def encode_indented(v, ind: str = "") -> str:
+    """``json.dumps(v, indent=2, ensure_ascii=False, allow_nan=False)``, same bytes, about twice as fast
+    for plain values (str keys, str/int/float/bool/None leaves); anything else takes json's own path."""
+    if isinstance(v, str):
+        return _string(v)
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return int.__repr__(v)
+    if isinstance(v, float) and v == v and v != _INF and v != -_INF:
+        return float.__repr__(v)
+    if isinstance(v, dict) and all(isinstance(k, str) for k in v):
+        if not v:
+            return "{}"
+        inner = ind + "  "
+        return "{\n" + ",\n".join([inner + _string(k) + ": " + encode_indented(x, inner) for k, x in v.items()]) \
+            + "\n" + ind + "}"
+    if isinstance(v, (list, tuple)):
+        if not v:
+            return "[]"
+        inner = ind + "  "
+        return "[\n" + ",\n".join([inner + encode_indented(x, inner) for x in v]) + "\n" + ind + "]"
+    return _ENCODER.encode(v).replace("\n", "\n" + ind)
 
 
 def render(report, **_options) -> str:

@@ -51,7 +51,7 @@ def verdict_line(report) -> str:
     cohort = getattr(report, "sections", {}).get("cohort")
     if cohort:
         v = cohort["verdicts"]
-        line += f" · {len(cohort['submissions'])} submissions: {v['PASSED']} passed, {v['FAILED']} failed"
+        line += f" · cohort of {len(cohort['submissions'])}: {v['PASSED']} passed, {v['FAILED']} failed"
     return line
 
 
@@ -64,6 +64,24 @@ def resolved_lines(report) -> list[str]:
     for d in base["resolved"]:
         subj = "/".join(v for v in d["subject"].values() if v) or "(package)"
         out.append(f"  {d['rule_id']} {subj}: {d.get('message', '')}")
+    return out
+
+
+def cohort_lines(report) -> list[str]:
+    """Cohort mode: one line per submission (verdict, label, FAIL counts by severity)."""
+    cohort = getattr(report, "sections", {}).get("cohort")
+    if not cohort:
+        return []
+    rows = cohort["submissions"]
+    n_rf = sum(1 for r in rows if r["kind"] == "run-folder")
+    out = [f"== cohort: {len(rows) - n_rf} submission(s)" + (f" and {n_rf} run folder(s)" if n_rf else "")]
+    width = max(len(r["label"]) for r in cohort["submissions"])
+    for r in cohort["submissions"]:
+        c = r["counts"]
+        sev = ", ".join(f"{n} {k}" for k, n in c["fail_by_severity"].items() if n)
+        fails = f"{c['by_status']['FAIL']} FAIL" + (f" ({sev})" if sev else "")
+        extra = "" if r["checked"] else " · check did not complete"
+        out.append(f"  {r['verdict']:<6}  {r['label']:<{width}}  {fails}{extra}")
     return out
 
 
@@ -101,10 +119,10 @@ def render_plain(report, quiet: bool = False) -> str:
             lines.append(f"  {f.status.value:<4}  {f.severity.value:<13} {f.rule_id}{entry}: {f.message}")
             for d in _detail_lines(f):
                 lines.append(f"        {d}")
-    resolved = resolved_lines(report)
-    if resolved:
-        lines.append("")
-        lines.extend(resolved)
+    for block in (resolved_lines(report), cohort_lines(report)):
+        if block:
+            lines.append("")
+            lines.extend(block)
     lines.append("")
     lines.append(verdict_line(report))
     return "\n".join(lines) + "\n"
@@ -131,7 +149,7 @@ def render_rich(report, quiet: bool = False, stream=None) -> str:
                 msg.append("\n" + d, style="dim")
             table.add_row(Text(f.status.value, style=style[f.status]), f.severity.value, f.rule_id, msg)
         console.print(table)
-    for line in resolved_lines(report):
+    for line in resolved_lines(report) + cohort_lines(report):
         console.print(line, markup=False, highlight=False)
     console.print(Text(verdict_line(report), style="bold red" if report.verdict == "FAILED" else "bold green"))
     return ""

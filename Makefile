@@ -17,8 +17,8 @@ install: $(STAMP)
 
 ## demo: install into a fresh virtual environment and check the bundled example package
 demo: $(STAMP)
-	$(VENV)/bin/endpoints-checker check fixtures/valid -f text -f json -o - -o report.json; \
-	  rc=$$?; echo "wrote report.json (exit code $$rc)"; exit $$rc
+	$(VENV)/bin/endpoints-checker check fixtures/valid -f text -f json -f html -o - -o report.json -o report.html; \
+	  rc=$$?; echo "wrote report.json and report.html (exit code $$rc)"; exit $$rc
 
 ## test: the whole test suite (what CI runs)
 test: $(STAMP)
@@ -42,6 +42,7 @@ fixtures: $(STAMP)
 
 ## bench: speed benchmarks (compares with the official checker when BENCH_OFFICIAL points at it)
 bench: $(STAMP)
+	$(PY) bench/html_bench.py
 	$(PY) bench/run.py
 
 clean:

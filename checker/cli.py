@@ -8,7 +8,7 @@ import click
 
 from checker import __version__
 
-FORMATS = ["auto", "text", "json", "sarif", "junit", "github"]
+FORMATS = ["auto", "text", "json", "html", "markdown", "sarif", "junit", "github"]
 
 
 class InputError(click.UsageError):
@@ -27,6 +27,8 @@ def _pair_outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> list[tu
     for i, out in enumerate(outputs):
         if i < len(formats):
             pairs.append((formats[i], out))
+        elif _is_dir_output(out):
+            pairs.append(("html", out))  # a folder: the cohort index plus one page per submission
         else:
             ext = os.path.splitext(out)[1].lower()
             if ext not in EXTENSIONS:
@@ -53,6 +55,9 @@ def _complete_rules(ctx, param, incomplete: str):
     rules = all_rules()
     names = sorted({r.id for r in rules} | {r.family for r in rules})
     return [CompletionItem(prefix + n) for n in names if n.startswith(last)]
+def _is_dir_output(out: str) -> bool:
+    """``-o DIR/`` (trailing slash) or an existing directory: a folder of HTML pages."""
+    return out != "-" and (out.endswith(("/", os.sep)) or os.path.isdir(out))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -66,7 +71,8 @@ def main() -> None:
 @click.option("-f", "--format", "formats", multiple=True, type=click.Choice(FORMATS, case_sensitive=False),
               help="Output format; repeat for several (pair each with -o, in order).")
 @click.option("-o", "--output", "outputs", multiple=True, metavar="FILE",
-              help="Write the matching --format to FILE ('-' = stdout). Repeatable.")
+              help="Write the matching --format to FILE ('-' = stdout). Repeatable. With --format html, "
+                   "a directory (DIR/) gets index.html plus one page per submission.")
 @click.option("--select", "select", multiple=True, metavar="RULES", shell_complete=_complete_rules,
               help="Only evaluate these rules: ids, families or id prefixes (comma-separated or repeated).")
 @click.option("--ignore", "ignore", multiple=True, metavar="RULES", shell_complete=_complete_rules, help="Skip these rules (ids, families, prefixes).")
@@ -83,8 +89,17 @@ def main() -> None:
 @click.option("--approved-drafters", "approved_drafters", metavar="FILE", envvar="MLPERF_ENDPOINTS_APPROVED_DRAFTERS",
               show_envvar=True, default=None, help="Approved-drafter list replacing the bundled "
               "approved_drafters.yaml. Missing or malformed: drafter-list-registry rejects.")
-@click.option("-j", "--jobs", type=click.IntRange(0), default=0, metavar="N",
-              help="Worker processes for a cohort (several submissions); 0 = one per core, 1 = serial.")
+@click.option("--point", "point_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Run folders: the point.yaml that describes them (else a point.yaml beside the folder).")
+@click.option("--max-concurrency", type=click.IntRange(1), default=None, metavar="N",
+              help="Run folders: the system's declared C_max, to place the point in a region.")
+@click.option("--seed-set", default=None, metavar="ID", help="Run folders: the bound seed set (e.g. A).")
+@click.option("--dataset-size", type=click.IntRange(1), default=None, metavar="N",
+              help="Run folders: the performance dataset's size (one full pass).")
+@click.option("--no-events", is_flag=True, help="Run folders: skip the events.jsonl audit.")
+@click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N",
+              help="Worker processes: submissions of a cohort, run-folder audits (default: the core count; "
+                   "1 = serial).")
 @click.option("--waivers", "waivers", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Reviewed waivers (YAML): a matching FAIL becomes a SKIP counted as waived.")
 @click.option("--baseline", "baseline", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -97,10 +112,13 @@ def main() -> None:
 @click.option("--timeout", type=click.IntRange(0), default=600, show_default=True, metavar="SECONDS",
               help="Per-submission time limit in worker processes (0 = none); a submission over it is a FAIL.")
 def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size, seed_sets,
-          approved_drafters, jobs, waivers, baseline, fail_on_new, cohort, today, timeout) -> None:
+          approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events, jobs, waivers, baseline,
+          fail_on_new, cohort, today, timeout) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
-    for _fmt, out in pairs:
+    for fmt, out in pairs:
+        if out != "-" and _is_dir_output(out) and fmt != "html":
+            raise InputError(f"{out!r} is a directory: only --format html writes a folder (index + one page per submission)")
         if out != "-":
             parent = os.path.dirname(os.path.abspath(out))
             if not os.path.isdir(parent):
@@ -108,9 +126,11 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
     if fail_on_new and not baseline:
         raise InputError("--fail-on-new needs --baseline FILE")
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
-    report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides,
-                  jobs=jobs, waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, cohort=cohort, today=today,
-                  timeout=timeout)
+    options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events, jobs)
+    if cohort:
+        options["cohort"] = cohort
+    report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
+                  jobs=jobs, waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, today=today, timeout=timeout)
     _emit(report, pairs, quiet)
     if report.input_error:
         for p in report.package.missing_paths:
@@ -120,7 +140,7 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
     sys.exit(report.exit_code())
 
 
-def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, jobs, cohort, **kw):
+def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options, jobs, **kw):
     """Run the check; bad --waivers/--baseline/--today input is a usage error (exit 2)."""
     from checker.api import run_check
     from checker.workers import default_jobs
@@ -129,7 +149,7 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
     try:
         return run_check(list(paths), select=_split(select), ignore=_split(ignore), fail_on=fail_on,
                          policy_dir=policy_dir, max_bytes=max_file_size, policy_overrides=overrides,
-                         options={"cohort": cohort} if cohort else None,
+                         options=options,
                          jobs=jobs or default_jobs(), progress=sys.stderr.isatty(),
                          keep_packages=any(fmt not in simple for fmt, _ in pairs),
                          prerender_json=any(fmt == "json" for fmt, _ in pairs), **kw)
@@ -140,6 +160,16 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
         if isinstance(exc, (WaiverError, BaselineError)):
             raise InputError(str(exc)) from exc
         raise
+
+
+def _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events, jobs) -> dict:
+    """The optional run-folder context; only given values are set, so rules can say what is missing."""
+    opts = {"events": not no_events}
+    for key, value in (("point", point_file), ("max_concurrency", max_concurrency), ("seed_set", seed_set),
+                       ("dataset_size", dataset_size), ("jobs", jobs)):
+        if value is not None:
+            opts[key] = value
+    return opts
 
 
 def _split(values) -> list[str]:
@@ -157,6 +187,10 @@ def _emit(report, pairs, quiet: bool) -> None:
             if text:
                 sys.stdout.write(text)
                 sys.stdout.flush()
+        elif fmt == "html" and _is_dir_output(out):
+            from checker.render.cohort_html import write_cohort
+
+            write_cohort(report, out)
         else:
             text = render(fmt, report, quiet=quiet, tty=False)
             with open(out, "w", encoding="utf-8") as fh:

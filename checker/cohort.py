@@ -129,6 +129,10 @@ def check_unit(job: tuple) -> UnitResult:
         pkg.run_folders.append(node)
         digest = base_digest(unit)
     ctx = Context(package=pkg, policy=policy, options=dict(settings.options))
+    if pkg.run_folders:  # the events audit runs in this worker: no nested pool, no second progress bar
+        from checker.runfolder import prepare_run_folders
+
+        prepare_run_folders(pkg, {**ctx.options, "jobs": 1, "progress": False}, settings.max_bytes)
     findings = run_rules(unit_rules(rules), pkg, ctx, select=list(settings.select) or None,
                          ignore=list(settings.ignore) or None)
     texts = None

@@ -25,13 +25,13 @@ POINT_FILES = {
     "config.yaml": "config",
 }
 
-#: run-folder files read eagerly (events.jsonl is streamed by the run-folder audit, never loaded)
+#: run-folder files read eagerly (events.jsonl and sample_idx_map.json grow with the samples: the
+#: run-folder family streams them, checker.runfolder)
 RUN_FOLDER_FILES = {
     "config.yaml": "config",
     "performance/result_summary.json": "result_summary",
     "accuracy/accuracy_results.json": "accuracy",
     "metrics/final_snapshot.json": "final_snapshot",
-    "sample_idx_map.json": "sample_idx_map",
     "point.yaml": "point_yaml",
     "system_desc.json": "system_desc",
     "system_power.json": "power",

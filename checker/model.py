@@ -176,6 +176,9 @@ class RunFolder(Node):
     files: dict[str, LoadedFile] = {}
     layout: str = "standard"  # standard | flat
     refused: list = []
+    events_audit: Any = None  # checker.events.EventsAudit, filled before the rules run (None: not audited)
+    idx_map: Any = None  # checker.idxmap.IdxMap: per-phase sample counts of sample_idx_map.json
+    context: dict = {}  # where the optional context came from: {"point_yaml": "beside"|"--point", ...}
 
     @property
     def subject(self) -> Subject:

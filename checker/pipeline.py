@@ -45,6 +45,10 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
     if not units:
         pkg = discover(paths, Options(max_bytes=max_bytes))
         ctx = Context(package=pkg, policy=policy, options=opts)
+        if pkg.run_folders:
+            from checker.runfolder import prepare_run_folders
+
+            prepare_run_folders(pkg, ctx.options, max_bytes)
         findings = run_rules(co.unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
     else:
         pkg = plan
@@ -71,7 +75,7 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
     report = Report(findings=findings, rules=rules, paths=list(pkg.paths), policy_edition=policy.edition,
                     policy_version=policy.version, fail_on=fail_on, package=pkg,
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
-                    count_waived=ws is not None, gate_new_only=fail_on_new)
+                    count_waived=ws is not None, gate_new_only=fail_on_new, context=ctx)
     if encoded:  # unchanged worker findings keep their encoded text; waived/baselined ones are re-encoded
         report.json_cache = {id(f): encoded[id(f)] for f in findings
                              if id(f) in encoded and encoded[id(f)][0] is f and f.baseline is None}

@@ -29,6 +29,7 @@ class Report:
     count_waived: bool = False  # --waivers given: summary counts waived findings separately
     gate_new_only: bool = False  # --fail-on-new: only FAILs new since --baseline fail the run
     json_cache: dict = field(default_factory=dict, repr=False)  # id(finding) -> (finding, JSON text from a worker)
+    context: Any = None  # the runner Context (package, policy, options): renderers compute per-point metrics
 
     def counts(self) -> dict[str, Any]:
         by_status = {s.value: 0 for s in Status}

@@ -108,6 +108,9 @@ def check_stored(s, lf, key: str, derived, rel: float, how: str):
         return Skip(f"no stored {key} to compare (derived: {shown})", reason="not-applicable")
     if not math.isfinite(stored):
         return Fail(f"stored {key} is {stored}", file=lf, path=(key,), observed=stored, expected="a finite number")
+    if derived is None and any(p.path for p in (getattr(lf, "field_errors", None) or [])):
+        return Skip(f"stored {key} {fmt(stored)} not compared: an input of {how} has the wrong type "
+                    "(see result-file-valid)", reason="input-not-valid")
     if derived is None:
         return Fail(f"stored {key} {fmt(stored)} cannot be derived: {how} is not available", file=lf, path=(key,),
                     observed=stored, expected=how)

@@ -412,26 +412,3 @@ def unexpected_entry(pkg, ctx):
                         outs.append(Fail(f"{name}: {why}", file=f"{p.rel}/{name}", subject=p.subject, entry=name,
                                          observed=name, expected="the point's files"))
     return outs or Pass("no unexpected entries")
-
-
-@rule(id="run-folder-recognised", title="Run folder recognised", clause="R§8.1", family="run-folder",
-      severity="warn", scope="run-folder")
-def run_folder_recognised(rf, ctx):
-    """PATH is a run folder written by the reference client (`inference-endpoint`).
-
-    What it checks: the folder holds performance/result_summary.json (or the flat layout's
-    result_summary.json, or events.jsonl with config.yaml); reports which phases it holds.
-    Why: run folders are checked before bundling; this says what was recognised.
-    How to fix: Point the checker at the run folder itself (the directory holding config.yaml).
-    """
-    phases = []
-    if rf.files["result_summary"].exists:
-        phases.append("performance")
-    if rf.files["accuracy"].exists:
-        phases.append("accuracy")
-    if rf.layout == "flat":
-        return Fail("flat layout: result_summary.json sits at the top of the run folder",
-                    file=rf.files["flat_result_summary"], observed="result_summary.json",
-                    expected="performance/result_summary.json",
-                    fix="Move result_summary.json into performance/ (the layout the client writes).")
-    return Pass(f"run folder with phases: {', '.join(phases) or 'none'}")

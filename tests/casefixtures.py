@@ -14,6 +14,8 @@ A case file (``fixtures/cases/<rule-id>/<case>.yaml``) reads::
       - symlink: {link: docs, target: /etc}
       - mkfifo: "{curve}/r8/point.yaml"
       - chmod: {path: "{curve}/r8", mode: 0}
+      - sub: {file: events.jsonl, pattern: '^.*"sample.complete".*\\n', repl: "", count: 3}   # regex, multiline
+      - truncate: {file: events.jsonl, bytes: -40}    # cut to N bytes (negative: drop from the end)
     run: {select: [...], ignore: [...], options: {...}, policy_overrides: {...}}  # relative paths: repo root
     expect:
       - {rule: duplicate-point, status: FAIL, subject: "valid/{system_name}/{model_name}"}
@@ -35,7 +37,17 @@ import yaml
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(REPO, "fixtures")
 CASES = os.path.join(FIXTURES, "cases")
-REAL_RUNS = os.path.normpath(os.path.join(REPO, "..", "shared", "real-runs"))
+
+def _real_runs() -> str:
+    """<repo>/../shared/real-runs (CI and the main checkout); a worktree one level deeper looks one up."""
+    for up in (("..",), ("..", "..")):
+        cand = os.path.normpath(os.path.join(REPO, *up, "shared", "real-runs"))
+        if os.path.isdir(cand):
+            return cand
+    return os.path.normpath(os.path.join(REPO, "..", "shared", "real-runs"))
+
+
+REAL_RUNS = _real_runs()
 
 SYSTEM_NAME = "H200-SXM-141GBx8_TRT"
 MODEL_NAME = "llama3_1-8b"
@@ -71,9 +83,20 @@ def materialise(case: dict, tmp: str) -> str:
     name = case.get("name") or os.path.basename(base.rstrip("/"))
     dest = os.path.join(tmp, name)
     shutil.copytree(base_dir(base), dest, symlinks=True)
+    make_writable(dest)  # shared/real-runs is read-only (in CI too); its copy must take patches
     for op in case.get("patch") or []:
         apply_patch(dest, op)
     return dest
+
+
+def make_writable(root: str) -> None:
+    """Give the owner write permission on a copied tree (copytree keeps read-only modes)."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            p = os.path.join(dirpath, name)
+            if not os.path.islink(p):
+                os.chmod(p, os.stat(p).st_mode | 0o200)
+    os.chmod(root, os.stat(root).st_mode | 0o200)
 
 
 def _load_data(path: str):
@@ -135,6 +158,20 @@ def apply_patch(root: str, op: dict) -> None:
             payload = payload * int(arg["repeat"])
         with open(f, "ab" if kind == "append" else "wb") as fh:
             fh.write(payload)
+    elif kind == "sub":  # regex substitution on a text file: {file, pattern, repl, count (0 = all)}
+        import re
+
+        f = j(arg["file"])
+        with open(f, encoding="utf-8") as fh:
+            text = fh.read()
+        text = re.sub(arg["pattern"], arg.get("repl", ""), text, count=int(arg.get("count", 0)), flags=re.M)
+        with open(f, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    elif kind == "truncate":  # cut a file to its first N bytes: {file, bytes}; negative N cuts from the end
+        f = j(arg["file"])
+        size = os.path.getsize(f)
+        n = int(arg["bytes"])
+        os.truncate(f, n if n >= 0 else size + n)
     elif kind == "copy":
         src, dst = j(arg["from"]), j(arg["to"])
         if os.path.isdir(src):

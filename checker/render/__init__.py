@@ -10,6 +10,8 @@ RENDERERS = {
     "sarif": "checker.render.sarif",
     "junit": "checker.render.junit",
     "github": "checker.render.github",
+    "html": "checker.render.html",
+    "markdown": "checker.render.markdown",
 }
 
 #: output file extension -> format, for ``-o FILE`` without ``--format``
@@ -18,6 +20,9 @@ EXTENSIONS = {
     ".txt": "text",
     ".sarif": "sarif",
     ".xml": "junit",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
 }
 
 

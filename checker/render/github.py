@@ -47,16 +47,7 @@ def render(report, **_options) -> str:
 
 
 def step_summary(report) -> str:
-    """Markdown for $GITHUB_STEP_SUMMARY (the markdown renderer when present)."""
-    from checker.render import RENDERERS, render as _render
+    """Markdown for $GITHUB_STEP_SUMMARY: the markdown renderer's compact summary."""
+    from checker.render import render as _render
 
-    if "markdown" in RENDERERS:
-        return _render("markdown", report)
-    from checker.render.text import verdict_line
-
-    rows = [f"| {f.severity.value} | `{f.rule_id}` | {f.subject.label()} | {f.message} |"
-            for f in report.findings if f.status is Status.FAIL]
-    head = f"### endpoints-checker: {verdict_line(report)}\n\n"
-    if not rows:
-        return head + "No failures.\n"
-    return head + "| Severity | Rule | Subject | Message |\n|---|---|---|---|\n" + "\n".join(rows) + "\n"
+    return _render("markdown", report)

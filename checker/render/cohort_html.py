@@ -1,0 +1,193 @@
+"""Cohort HTML: an index page (one row per submission, combined Pareto charts per benchmark model)
+plus each submission's own report page, written together into one output folder.
+
+Takes per-submission Reports (what parallel workers produce) or one Report holding several
+submissions (split here), so either way of running a cohort can write the same folder. Page file
+names are derived from a running number and a sanitised name, never from raw submitter strings.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections import Counter
+
+from checker.findings import Status
+from checker.pointmetrics import metrics_for
+from checker.render import svg
+from checker.render.view import uses_interactivity
+
+MAX_WORST = 3
+
+
+def _slug(s: str, limit: int = 40) -> str:
+    out = re.sub(r"[^A-Za-z0-9._-]+", "_", s or "").strip("._-")[:limit]
+    return out or "x"
+
+
+def _sub_id(sub) -> str:
+    """The submission id without the ``<org>/`` that cohort mode puts in its subject label."""
+    name, org = sub.name, sub.org or ""
+    return name[len(org) + 1:] if org and name.startswith(org + "/") else name
+
+
+def split_report(report) -> list:
+    """One Report per submission: its findings, a Package holding only it, the same policy/context."""
+    from checker.model import Package
+
+    pkg = report.package
+    subs = list(getattr(pkg, "submissions", None) or [])
+    if len(subs) <= 1:
+        return [report] if subs else []
+    out = []
+    for sub in subs:
+        part = Package.model_construct(paths=[sub.rel], missing_paths=[], unusable_paths=[], submissions=[sub],
+                                       run_folders=[], junk=[])
+        findings = [f for f in report.findings if f.subject.submission == sub.name]
+        out.append(dataclasses.replace(report, findings=findings, package=part, paths=[sub.rel], input_error=False))
+    return out
+
+
+def cohort_level_findings(report) -> list:
+    """Findings about no single submission (package, cohort and run-folder subjects)."""
+    return [f for f in report.findings if not f.subject.submission]
+
+
+def _division(sub) -> str:
+    vals = sorted({p.yaml.division for c in sub.curves() for p in c.loaded_points
+                   if isinstance(p.yaml.division, str) and p.yaml.division})
+    return ", ".join(vals) or "—"
+
+
+def _ctx(report):
+    from checker.render.view import _context
+
+    return _context(report)
+
+
+def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
+    ctx = _ctx(sub_report)
+    fails = {(f.subject.system, f.subject.model, f.subject.point) for f in sub_report.findings
+             if f.status is Status.FAIL and f.subject.submission == sub.name}
+    out = []
+    for system in sub.systems:
+        for curve in system.curves:
+            agentic = uses_interactivity(curve)
+            marks = []
+            for p in curve.points:
+                m = metrics_for(p, ctx)
+                x = m.get("tps_per_user")
+                if agentic:
+                    x = getattr(p.summary, "e2e_avg_interactivity", None) if p.summary is not None else None
+                failing = (system.name, curve.name, p.name) in fails
+                label = f"{sub.org + '/' if sub.org else ''}{_sub_id(sub)}/{system.name} {p.name}"
+                tip = (f"{label} · concurrency {svg.fmt_num(p.concurrency)}\nsystem TPS {svg.fmt_num(m.get('system_tps'))}"
+                       f" · {'interactivity' if agentic else 'TPS/user'} {svg.fmt_num(x)}"
+                       + (" · has a failing check" if failing else ""))
+                marks.append(svg.Mark(p.name, x, m.get("system_tps"), "unknown",
+                                      p.offline if p.offline in ("dedicated", "elected") else "", failing, tip))
+            label = f"{sub.org + ' / ' if sub.org else ''}{_sub_id(sub)} / {system.name}"
+            out.append((curve.name, agentic, svg.Series(label, marks, href)))
+    return out
+
+
+def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
+    """The index page's view: rows, combined charts per model, cohort-level findings."""
+    from checker import __version__
+    from checker.render.view import finding_row, ordered
+    from checker.report import TOOL_NAME
+
+    rows, by_model = [], {}
+    for i, (rep, page) in enumerate(zip(reports, pages)):
+        sub = rep.package.submissions[0]
+        c = rep.counts()
+        fails = sorted((f for f in rep.findings if f.status is Status.FAIL), key=lambda f: -f.severity.rank)
+        rows.append({
+            "i": i, "org": sub.org or "—", "name": _sub_id(sub), "rel": sub.rel, "page": page,
+            "systems": [s.name for s in sub.systems],
+            "models": sorted({cv.name for cv in sub.curves()}),
+            "division": _division(sub), "verdict": rep.verdict, "week0_reject": rep.week0_reject,
+            "counts": c["by_status"], "sev": c["fail_by_severity"],
+            "worst": [{"rule": f.rule_id, "severity": f.severity.value, "subject": f.subject.label(),
+                       "message": f.message if len(f.message) <= 160 else f.message[:159] + "…"}
+                      for f in fails[:MAX_WORST]],
+            "more": max(0, len(fails) - MAX_WORST),
+        })
+        for model, agentic, series in _series(rep, sub, page):
+            by_model.setdefault(model, []).append((agentic, series))
+    charts = []
+    for mi, model in enumerate(sorted(by_model)):
+        items = by_model[model]
+        series = [s for _a, s in items]
+        kinds = {a for a, _s in items}
+        xlabel = ("Interactivity, e2e_avg_interactivity (tok/s)" if kinds == {True}
+                  else "TPS per user (tok/s)" if kinds == {False} else "TPS per user / interactivity (mixed curves)")
+        legend = []
+        for si, s in enumerate(series):
+            pts = [m for m in s.marks if svg.finite(m.x) and svg.finite(m.y) and m.offline != "dedicated"]
+            legend.append({"swatch": svg.legend_swatch(si), "label": s.label, "href": s.href, "n": len(s.marks),
+                           "front": len(svg.frontier([(m.x, m.y) for m in pts])),
+                           "max_tps": svg.fmt_num(max((m.y for m in pts), default=None)),
+                           "max_x": svg.fmt_num(max((m.x for m in pts), default=None)),
+                           "points": [(m.label, svg.fmt_num(m.x), svg.fmt_num(m.y), m.failing) for m in s.marks]})
+        charts.append({"model": model, "anchor": f"m{mi}", "xlabel": xlabel, "legend": legend,
+                       "svg": svg.overlay_chart(series, f"m{mi}-overlay",
+                                                f"Pareto curves for {model}, {len(series)} curves overlaid",
+                                                xlabel, "System TPS (tok/s)")})
+    verdicts = Counter(r["verdict"] for r in rows)
+    base = cohort_report or (reports[0] if reports else None)
+    others = [finding_row(i, f) for i, f in enumerate(cohort_level_findings(cohort_report))] if cohort_report else []
+    return {
+        "tool": {"name": TOOL_NAME, "version": __version__},
+        "policy": {"edition": getattr(base, "policy_edition", ""), "version": getattr(base, "policy_version", "")},
+        "generated_at": getattr(base, "generated_at", ""),
+        "paths": sorted({p for r in reports for p in r.paths}) if cohort_report is None else list(cohort_report.paths),
+        "rows": rows,
+        "verdicts": dict(sorted(verdicts.items())),
+        "week0_rejects": sum(1 for r in rows if r["week0_reject"]),
+        "charts": charts,
+        "other_findings": ordered(others),
+        "data": {"orgs": sorted({r["org"] for r in rows}), "divisions": sorted({r["division"] for r in rows}),
+                 "models": sorted(by_model), "total": len(rows)},
+    }
+
+
+def _flatten(reports, cohort=None) -> tuple[list, object]:
+    """Accept one Report or a list; split multi-submission Reports; sort by organisation and name.
+
+    ``cohort`` is the Report whose submission-less findings (package, cohort rules, run folders) the
+    index lists; by default the single Report given, if only one was.
+    """
+    if not isinstance(reports, (list, tuple)):
+        reports = [reports]
+    cohort_report = cohort if cohort is not None else (reports[0] if len(reports) == 1 else None)
+    flat = [part for r in reports for part in split_report(r)]
+    flat.sort(key=lambda r: (r.package.submissions[0].org, r.package.submissions[0].name,
+                             r.package.submissions[0].rel))
+    return flat, cohort_report
+
+
+def render_cohort(reports, cohort=None) -> dict[str, str]:
+    """File name -> HTML for the whole folder: ``index.html`` plus one page per submission."""
+    from checker.render import html
+
+    flat, cohort_report = _flatten(reports, cohort)
+    pages = [f"{i + 1:03d}-{_slug(r.package.submissions[0].org)}-{_slug(_sub_id(r.package.submissions[0]))}.html"
+             for i, r in enumerate(flat)]
+    out = {page: html.render(rep, back_link="index.html") for rep, page in zip(flat, pages)}
+    view = index_view(flat, pages, cohort_report)
+    out["index.html"] = html.environment().get_template("cohort.html.j2").render(v=view, **html.page_assets())
+    return out
+
+
+def write_cohort(reports, outdir: str, cohort=None) -> list[str]:
+    """Write the cohort folder (created if missing); return the written paths, index first."""
+    os.makedirs(outdir, exist_ok=True)
+    files = render_cohort(reports, cohort)
+    written = []
+    for name in ["index.html"] + sorted(n for n in files if n != "index.html"):
+        path = os.path.join(outdir, name)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(files[name])
+        written.append(path)
+    return written

@@ -1,0 +1,282 @@
+"""The report view model: plain dicts the HTML templates (single and cohort) render.
+
+Built once from a Report: header facts, findings rows, the submission > system > curve tree
+with per-point metrics (``checker.pointmetrics``), computed regions and charts, and the rule
+catalogue. Templates only format; escaping is Jinja's (autoescape) except for the SVG strings,
+which ``checker.render.svg`` escapes itself.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from types import SimpleNamespace
+from typing import Any
+
+from checker.findings import Finding, Status, json_safe, point_sort_key
+from checker.pointmetrics import POINT_METRICS, metrics_for
+from checker.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
+from checker.render import svg
+
+STATUS_RANK = {"FAIL": 0, "SKIP": 1, "PASS": 2}
+
+#: point metric key -> data-path keys whose FAIL marks that cell (a rule may also set extra={"metric": key})
+METRIC_FIELDS = {
+    "concurrency": {"concurrency", "max_supported_concurrency"},
+    "region_declared": {"region"},
+    "region_computed": {"region", "max_supported_concurrency"},
+    "offline": {"offline"},
+    "duration_s": {"duration_ns", "duration_s", "min_duration_ms"},
+    "samples": {"n_samples_completed", "n_samples_issued", "min_sample_count"},
+    "system_tps": {"system_tps", "output_sequence_lengths", "tps"},
+    "tps_per_user": {"tpot", "tps_per_user"},
+    "ttft_p90_ms": {"ttft", "ttft_p90_ms"},
+    "provisioned_power_kw": {"provisioned_power_kw", "node_sets", "components"},
+    "system_tps_per_kw": {"system_tps_per_kw"},
+    "accuracy": {"accuracy_scores", "average_accuracy", "score"},
+}
+
+
+def _short(v: Any, limit: int = 300) -> str | None:
+    if v is None:
+        return None
+    s = v if isinstance(v, str) else json.dumps(json_safe(v), ensure_ascii=False, sort_keys=False)
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def finding_row(i: int, f: Finding) -> dict:
+    s = f.subject
+    return {
+        "i": i,
+        "status": f.status.value,
+        "srank": STATUS_RANK[f.status.value],
+        "severity": f.severity.value,
+        "rank": f.severity.rank,
+        "family": f.family,
+        "rule": f.rule_id,
+        "title": f.title,
+        "subject": s.label(),
+        "kind": s.kind,
+        "message": f.message,
+        "loc": f.location.short() if f.location is not None else "",
+        "observed": _short(f.observed),
+        "expected": _short(f.expected),
+        "fix": f.fix if f.status is Status.FAIL else None,
+        "reason": f.reason,
+        "key": (s.submission, s.system, s.model, s.point),
+        "own_severity": f.severity.value != _default_severity(f.rule_id),
+    }
+
+
+def _default_severity(rule_id: str) -> str | None:
+    from checker.registry import REGISTRY
+
+    r = REGISTRY.get(rule_id)
+    return r.severity.value if r is not None else None
+
+
+def ordered(rows: list[dict]) -> list[dict]:
+    """FAIL first, most severe first, then the report's subject order."""
+    return sorted(rows, key=lambda r: (r["srank"], -r["rank"] if r["status"] == "FAIL" else 0, r["i"]))
+
+
+def _context(report):
+    ctx = getattr(report, "context", None)
+    if ctx is not None:
+        return ctx
+    return SimpleNamespace(package=report.package, policy=None, options={}, opt=lambda n, d=None: d)
+
+
+def _int(v) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def curve_regions(curve):
+    """(Regions or None, why-not): C_max from point.yaml max_supported_concurrency, C_min derived."""
+    cmaxes = Counter(_int(p.yaml.max_supported_concurrency) for p in curve.loaded_points)
+    cmaxes.pop(None, None)
+    if not cmaxes:
+        return None, "no point declares max_supported_concurrency"
+    c_max = sorted(cmaxes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    c_min = derive_c_min([p.concurrency for p in curve.points if not p.is_dedicated_offline])
+    if c_min is None:
+        return None, "no fixed-concurrency point to derive C_min from"
+    try:
+        return compute_regions(c_max, c_min), ""
+    except RegionInputError as exc:
+        return None, str(exc)
+
+
+def _marked_cells(findings: list[Finding]) -> set[str]:
+    cells = set()
+    for f in findings:
+        if f.status is not Status.FAIL:
+            continue
+        if isinstance(f.extra, dict) and isinstance(f.extra.get("metric"), str):
+            cells.add(f.extra["metric"])
+        path = {str(p) for p in (f.location.path if f.location is not None else ())}
+        for key, fields in METRIC_FIELDS.items():
+            if path & fields:
+                cells.add(key)
+    return cells
+
+
+def uses_interactivity(curve) -> bool:
+    """Agentic curves plot e2e_avg_interactivity when their summaries report it, else TPS/user."""
+    if not curve.is_agentic:
+        return False
+    return any(p.summary is not None and svg.finite(p.summary.e2e_avg_interactivity) for p in curve.points)
+
+
+def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> dict:
+    m = metrics_for(point, ctx)
+    c = point.concurrency
+    if point.is_dedicated_offline:
+        region = "offline"
+    elif regions is not None and _int(c) is not None:
+        region = regions.region_of(c) or "out_of_range"
+    else:
+        region = "unknown"
+    fails = [f for f in findings if f.status is Status.FAIL]
+    summ = point.summary
+    x = m.get("tps_per_user")
+    if agentic:
+        x = getattr(summ, "e2e_avg_interactivity", None) if summ is not None else None
+    verdict = ("FAIL: " + ", ".join(sorted({f.rule_id for f in fails}))) if fails else "no failures"
+    cells = {k: svg.fmt_num(v) if not isinstance(v, str) else v for k, v in m.items()}
+    tip = (f"{point.name} · concurrency {svg.fmt_num(c)} · region {svg.REGION_LABELS.get(region, region)}"
+           + (f" (declared {m.get('region_declared')})" if m.get("region_declared") else "")
+           + f"\nsystem TPS {svg.fmt_num(m.get('system_tps'))} · "
+           + (f"interactivity {svg.fmt_num(x)}" if agentic else f"TPS/user {svg.fmt_num(x)}")
+           + f" · TTFT p90 {svg.fmt_num(m.get('ttft_p90_ms'))} ms\n{verdict}")
+    offline = point.offline if point.offline in ("dedicated", "elected") else ""
+    return {
+        "name": point.name,
+        "region": region,
+        "region_label": svg.REGION_LABELS.get(region, region),
+        "cells": cells,
+        "marked": _marked_cells(fails),
+        "failing": bool(fails),
+        "n_fail": len(fails),
+        "verdict": verdict,
+        "x_text": svg.fmt_num(x),
+        "mark": svg.Mark(point.name, x, m.get("system_tps"), region, offline, bool(fails), tip),
+        "cmark": svg.Mark(point.name, c, m.get("system_tps"), region, offline, bool(fails), tip),
+        "tmark": svg.Mark(point.name, c, m.get("ttft_p90_ms"), region, offline, bool(fails), tip),
+    }
+
+
+def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str) -> dict:
+    regions, why = curve_regions(curve)
+    agentic = bool(curve.is_agentic)
+    inter = uses_interactivity(curve)
+    sub, system = curve.system.submission.name, curve.system.name
+    points = sorted(curve.points, key=lambda p: point_sort_key(p.name))
+    pviews = [point_view(p, ctx, regions, by_key.get((sub, system, curve.name, p.name), []), inter)
+              for p in points]
+    xlabel = ("Interactivity, e2e_avg_interactivity (tok/s)" if inter else
+              "TPS per user (tok/s; no e2e_avg_interactivity reported)" if agentic else "TPS per user (tok/s)")
+    bands = [(n, *regions.bounds[n]) for n in REGION_ORDER] if regions is not None else []
+    label = f"{system} / {curve.name}"
+    charts = {
+        "pareto": svg.pareto_chart([p["mark"] for p in pviews], f"{anchor}-pareto",
+                                   f"Pareto curve, {label}: system TPS against "
+                                   + ("interactivity" if inter else "TPS per user"),
+                                   xlabel, "System TPS (tok/s)"),
+        "tps": svg.concurrency_chart([p["cmark"] for p in pviews], f"{anchor}-tps",
+                                     f"System TPS against concurrency, {label}", "System TPS (tok/s)", bands),
+        "ttft": svg.concurrency_chart([p["tmark"] for p in pviews], f"{anchor}-ttft",
+                                      f"TTFT p90 against concurrency, {label}", "TTFT p90 (ms)", bands),
+    }
+    rows = []
+    for key, rs in rows_by_key.items():
+        if key[:3] == (sub, system, curve.name):
+            rows.extend(rs)
+    present = {r["region"] for r in pviews}
+    return {
+        "name": curve.name,
+        "anchor": anchor,
+        "agentic": agentic,
+        "interactivity": inter,
+        "regions": regions.as_rows() if regions is not None else [],
+        "c_max": regions.c_max if regions is not None else None,
+        "c_min": regions.c_min if regions is not None else None,
+        "regions_why": why,
+        "points": pviews,
+        "charts": charts,
+        "legend": [(r, svg.REGION_LABELS[r], svg.region_swatch(r))
+                   for r in list(REGION_ORDER) + ["offline", "out_of_range", "unknown"] if r in present],
+        "findings": ordered(rows),
+        "n_fail": sum(1 for r in rows if r["status"] == "FAIL"),
+        "n_failing_points": sum(1 for p in pviews if p["failing"]),
+        "series_marks": [p["mark"] for p in pviews],
+    }
+
+
+def _counts(rows: list[dict]) -> dict:
+    c = Counter(r["status"] for r in rows)
+    return {"FAIL": c["FAIL"], "SKIP": c["SKIP"], "PASS": c["PASS"]}
+
+
+def build_view(report, back_link: str | None = None) -> dict:
+    """Everything the report template needs, in display order."""
+    from checker import __version__
+    from checker.report import TOOL_NAME
+
+    ctx = _context(report)
+    rows = [finding_row(i, f) for i, f in enumerate(report.findings)]
+    by_key: dict = {}
+    rows_by_key: dict = {}
+    for f, r in zip(report.findings, rows):
+        by_key.setdefault(r["key"], []).append(f)
+        rows_by_key.setdefault(r["key"], []).append(r)
+    subs = []
+    pkg = report.package
+    for si, sub in enumerate(getattr(pkg, "submissions", []) or []):
+        systems = []
+        for yi, system in enumerate(sub.systems):
+            curves = [curve_view(c, ctx, by_key, rows_by_key, f"s{si}-y{yi}-c{ci}") for ci, c in enumerate(system.curves)]
+            own = [r for r in rows_by_key.get((sub.name, system.name, "", ""), [])]
+            systems.append({"name": system.name, "anchor": f"s{si}-y{yi}", "curves": curves,
+                            "findings": ordered(own), "n_fail": sum(1 for r in own if r["status"] == "FAIL")
+                            + sum(c["n_fail"] for c in curves)})
+        own = [r for r in rows if r["key"][0] == sub.name and not r["key"][1]]
+        sub_rows = [r for r in rows if r["key"][0] == sub.name]
+        subs.append({"name": sub.name, "org": sub.org, "rel": sub.rel, "anchor": f"s{si}", "systems": systems,
+                     "findings": ordered(own), "counts": _counts(sub_rows)})
+    others = [r for r in rows if not r["key"][0]]
+    counts = report.counts()
+    families = sorted({r["family"] for r in rows if r["family"]})
+    rules_used = Counter(r["rule"] for r in rows if r["status"] == "FAIL")
+    catalogue = [{
+        "id": r.id, "title": r.title, "family": r.family, "severity": r.severity.value, "scope": r.scope,
+        "clause": r.clause, "official": r.official, "summary": r.summary, "what": r.section("What it checks"),
+        "why": r.section("Why"), "fix": r.section("How to fix"), "fails": rules_used.get(r.id, 0),
+    } for r in sorted(report.rules, key=lambda r: r.id)]
+    metrics = [(k, label, unit) for k, label, unit, _f in POINT_METRICS]
+    return {
+        "tool": {"name": TOOL_NAME, "version": __version__},
+        "policy": {"edition": report.policy_edition, "version": report.policy_version,
+                   "overrides": sorted(report.policy_overrides.items())},
+        "paths": list(report.paths),
+        "generated_at": report.generated_at,
+        "verdict": report.verdict,
+        "week0_reject": report.week0_reject,
+        "fail_on": report.fail_on,
+        "counts": counts,
+        "findings": ordered(rows),
+        "submissions": subs,
+        "other_findings": ordered(others),
+        "metrics": metrics,
+        "own_region": not any(k == "region_computed" for k, _l, _u in metrics),  # until the region family adds it
+        "catalogue": catalogue,
+        "back_link": back_link,
+        "data": {
+            "statuses": ["FAIL", "SKIP", "PASS"],
+            "severities": [s for s in counts["fail_by_severity"]],
+            "families": families,
+            "rules": sorted({r["rule"] for r in rows}),
+            "rule_family": {r: f for r, f in sorted({(r["rule"], r["family"]) for r in rows})},
+            "rule_severity": {r["rule"]: _default_severity(r["rule"]) for r in rows},
+            "total": len(rows),
+        },
+    }

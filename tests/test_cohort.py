@@ -289,3 +289,16 @@ def test_fast_indented_encoder_matches_json_dumps():
     for bad in (float("nan"), {"x": [float("inf")]}):
         with pytest.raises(ValueError):
             encode_indented(bad)
+
+
+def test_cohort_html_folder_serial_equals_parallel(cohort, tmp_path):
+    from checker.render.cohort_html import write_cohort
+
+    pages = []
+    for jobs in (1, 2):
+        out = tmp_path / f"out{jobs}"
+        written = write_cohort(_run([cohort], jobs=jobs), str(out))
+        pages.append({os.path.basename(w): scrub(open(w, encoding="utf-8").read()) for w in written})
+    assert pages[0] == pages[1]
+    assert sorted(pages[0]) == ["001-alpha-sub-a01.html", "002-bravo-sub-b01.html", "003-bravo-sub-b02.html",
+                                "004-charlie-sub-c01.html", "index.html"]

@@ -112,7 +112,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
             continue
         digests.append(res.digest)
         if res.texts is not None and encoded is not None:
-            encoded.update((id(f), (f, t)) for f, t in zip(res.findings, res.texts))
+            encoded.update(zip(map(id, res.findings), zip(res.findings, res.texts)))
         for f in res.findings:
             if scope.get(f.rule_id) != "package":
                 findings.append(f)
@@ -185,9 +185,10 @@ def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
 
     default_sev = {r.id: r.severity.value for r in report.rules}
     by_rule: dict[str, dict] = {}
-    for (rid, status, sev), n in sorted(Counter((f.rule_id, f.status.value, f.severity.value)
-                                                for f in report.findings).items()):
-        e = by_rule.setdefault(rid, {"severity": default_sev.get(rid, sev), "PASS": 0, "FAIL": 0, "SKIP": 0, "fail_by_severity": {}})
+    counted = Counter((f.rule_id, f.status, f.severity) for f in report.findings)
+    for rid, status, sev, n in sorted((r, st.value, sv.value, n) for (r, st, sv), n in counted.items()):
+        e = by_rule.setdefault(rid, {"severity": default_sev.get(rid, sev), "PASS": 0, "FAIL": 0, "SKIP": 0,
+                                     "fail_by_severity": {}})
         e[status] += n
         if status == "FAIL":
             e["fail_by_severity"][sev] = e["fail_by_severity"].get(sev, 0) + n

@@ -34,10 +34,12 @@ class Report:
     def counts(self) -> dict[str, Any]:
         by_status = {s.value: 0 for s in Status}
         by_severity = {s: 0 for s in SEVERITY_ORDER}
-        for f in self.findings:
-            by_status[f.status.value] += 1
-            if f.status is Status.FAIL:
-                by_severity[f.severity.value] += 1
+        from collections import Counter
+
+        for (status, severity), n in Counter((f.status, f.severity) for f in self.findings).items():
+            by_status[status.value] += n
+            if status is Status.FAIL:
+                by_severity[severity.value] += n
         out = {"by_status": by_status, "fail_by_severity": by_severity, "total": len(self.findings)}
         if self.count_waived:
             out["waived"] = sum(1 for f in self.findings if (f.reason or "").startswith("waived"))

@@ -98,12 +98,23 @@ def main() -> None:
               help="Run folders: the performance dataset's size (one full pass).")
 @click.option("--no-events", is_flag=True, help="Run folders: skip the events.jsonl audit.")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N",
-              help="Audit this many run folders in parallel (default: the core count).")
+              help="Worker processes: submissions of a cohort, run-folder audits (default: the core count; "
+                   "1 = serial).")
+@click.option("--waivers", "waivers", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Reviewed waivers (YAML): a matching FAIL becomes a SKIP counted as waived.")
+@click.option("--baseline", "baseline", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="An earlier JSON report: mark each FAIL new or unchanged and list resolved ones.")
+@click.option("--fail-on-new", is_flag=True, help="With --baseline: only new FAILs set the exit code.")
+@click.option("--cohort", "cohort", default=None, metavar="YYYY-MM-C0|C1",
+              help="The cohort under review: every point's target_cohort must match it.")
+@click.option("--today", default=None, metavar="YYYY-MM-DD", envvar="ENDPOINTS_CHECKER_TODAY",
+              help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
+@click.option("--timeout", type=click.IntRange(0), default=600, show_default=True, metavar="SECONDS",
+              help="Per-submission time limit in worker processes (0 = none); a submission over it is a FAIL.")
 def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size, seed_sets,
-          approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events, jobs) -> None:
-    """Check submission packages, organisation directories or run folders at PATHS."""
-    from checker.api import run_check
-
+          approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events, jobs, waivers, baseline,
+          fail_on_new, cohort, today, timeout) -> None:
+    """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
     for fmt, out in pairs:
         if out != "-" and _is_dir_output(out) and fmt != "html":
@@ -112,16 +123,14 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
             parent = os.path.dirname(os.path.abspath(out))
             if not os.path.isdir(parent):
                 raise InputError(f"output directory does not exist: {parent}")
-    report = run_check(
-        list(paths),
-        select=_split(select),
-        ignore=_split(ignore),
-        fail_on=fail_on,
-        policy_dir=policy_dir,
-        max_bytes=max_file_size,
-        policy_overrides={k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v},
-        options=_run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events, jobs),
-    )
+    if fail_on_new and not baseline:
+        raise InputError("--fail-on-new needs --baseline FILE")
+    overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
+    options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events, jobs)
+    if cohort:
+        options["cohort"] = cohort
+    report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
+                  jobs=jobs, waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, today=today, timeout=timeout)
     _emit(report, pairs, quiet)
     if report.input_error:
         for p in report.package.missing_paths:
@@ -129,6 +138,28 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
         for p, why in report.package.unusable_paths:
             click.echo(f"error: nothing to check at {p}: {why}", err=True)
     sys.exit(report.exit_code())
+
+
+def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options, jobs, **kw):
+    """Run the check; bad --waivers/--baseline/--today input is a usage error (exit 2)."""
+    from checker.api import run_check
+    from checker.workers import default_jobs
+
+    simple = {"text", "json", "sarif", "junit", "github", "auto"}
+    try:
+        return run_check(list(paths), select=_split(select), ignore=_split(ignore), fail_on=fail_on,
+                         policy_dir=policy_dir, max_bytes=max_file_size, policy_overrides=overrides,
+                         options=options,
+                         jobs=jobs or default_jobs(), progress=sys.stderr.isatty(),
+                         keep_packages=any(fmt not in simple for fmt, _ in pairs),
+                         prerender_json=any(fmt == "json" for fmt, _ in pairs), **kw)
+    except ValueError as exc:
+        from checker.baseline import BaselineError
+        from checker.waivers import WaiverError
+
+        if isinstance(exc, (WaiverError, BaselineError)):
+            raise InputError(str(exc)) from exc
+        raise
 
 
 def _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events, jobs) -> dict:

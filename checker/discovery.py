@@ -55,8 +55,10 @@ KNOWN_POINT_ENTRIES = set(POINT_FILES) | {
 class Options:
     """Loader options shared by the walk."""
 
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES):
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False):
         self.max_bytes = max_bytes
+        #: cohort planning: find submission roots and run folders, but load nothing inside them
+        self.shallow = shallow
 
 
 def junk_reason(name: str) -> str | None:
@@ -215,15 +217,18 @@ def _dir_entry_ok(path: str, root_real: str, subject: Subject, name: str, refuse
     return True
 
 
-def load_submission(path: str, display: str, options: Options, org: str = "") -> Submission:
+def load_submission(path: str, display: str, options: Options, org: str = "", name: str | None = None) -> Submission:
+    """Load one submission root; ``name`` overrides the subject label (cohort mode: ``<org>/<id>``)."""
     abspath = os.path.abspath(path)
     root_real = os.path.realpath(abspath)
-    name = os.path.basename(os.path.normpath(abspath))
+    name = name or os.path.basename(os.path.normpath(abspath))
     sub = Submission.model_construct(
         name=name, rel=display, abspath=abspath, dir_error=None, junk=[], org=org,
         results_state="missing", docs_state="missing", src_state="missing", dir_problems={},
         src_impls=[], systems=[], files={}, refused=[],
     )
+    if options.shallow:
+        return sub
     entries, err = _scandir(abspath)
     if err is not None:
         sub.dir_error = err
@@ -400,6 +405,8 @@ def load_run_folder(path: str, display: str, options: Options) -> RunFolder:
     name = os.path.basename(os.path.normpath(abspath))
     rf = RunFolder.model_construct(name=name, rel=display, abspath=abspath, dir_error=None, junk=[],
                                    files={}, layout="standard", refused=[])
+    if options.shallow:
+        return rf
     for relname, kind in RUN_FOLDER_FILES.items():
         lf = read_file(kind, os.path.join(display, relname), os.path.join(abspath, relname), root_real,
                        options.max_bytes)

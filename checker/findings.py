@@ -103,6 +103,7 @@ class Finding:
     fix: str | None = None
     reason: str | None = None  # SKIP reason code: missing-input, not-applicable, deselected, ...
     extra: dict = field(default_factory=dict)
+    baseline: str | None = None  # --baseline: "new" | "unchanged" (FAIL findings only)
 
     def sort_key(self) -> tuple:
         s = self.subject
@@ -127,6 +128,8 @@ class Finding:
             d["reason"] = self.reason
         if self.extra:
             d["extra"] = json_safe(self.extra)
+        if self.baseline:
+            d["baseline"] = self.baseline
         return d
 
 

@@ -25,20 +25,30 @@ class Report:
     package: Any = None  # the checked Package, for renderers that draw curves
     input_error: bool = False  # PATH missing or nothing checkable: exit 2
     policy_overrides: dict = field(default_factory=dict)
+    sections: dict = field(default_factory=dict)  # optional top-level parts: cohort, waivers, baseline
+    count_waived: bool = False  # --waivers given: summary counts waived findings separately
+    gate_new_only: bool = False  # --fail-on-new: only FAILs new since --baseline fail the run
+    json_cache: dict = field(default_factory=dict, repr=False)  # id(finding) -> (finding, JSON text from a worker)
     context: Any = None  # the runner Context (package, policy, options): renderers compute per-point metrics
 
     def counts(self) -> dict[str, Any]:
         by_status = {s.value: 0 for s in Status}
         by_severity = {s: 0 for s in SEVERITY_ORDER}
-        for f in self.findings:
-            by_status[f.status.value] += 1
-            if f.status is Status.FAIL:
-                by_severity[f.severity.value] += 1
-        return {"by_status": by_status, "fail_by_severity": by_severity, "total": len(self.findings)}
+        from collections import Counter
+
+        for (status, severity), n in Counter((f.status, f.severity) for f in self.findings).items():
+            by_status[status.value] += n
+            if status is Status.FAIL:
+                by_severity[severity.value] += n
+        out = {"by_status": by_status, "fail_by_severity": by_severity, "total": len(self.findings)}
+        if self.count_waived:
+            out["waived"] = sum(1 for f in self.findings if (f.reason or "").startswith("waived"))
+        return out
 
     def failing(self) -> list[Finding]:
         threshold = FAIL_ON_RANK[self.fail_on]
-        return [f for f in self.findings if f.status is Status.FAIL and f.severity.rank >= threshold]
+        return [f for f in self.findings if f.status is Status.FAIL and f.severity.rank >= threshold
+                and (not self.gate_new_only or f.baseline == "new")]
 
     @property
     def week0_reject(self) -> bool:
@@ -55,7 +65,7 @@ class Report:
             return 2
         return 1 if self.failing() else 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, with_findings: bool = True) -> dict[str, Any]:
         return {
             "schema_version": SCHEMA_VERSION,
             "tool": {"name": TOOL_NAME, "version": __version__},
@@ -71,5 +81,6 @@ class Report:
                 "exit_code": self.exit_code(),
             },
             "rules": [r.catalogue_entry() for r in sorted(self.rules, key=lambda r: r.id)],
-            "findings": [f.as_dict() for f in self.findings],
+            "findings": [f.as_dict() for f in self.findings] if with_findings else [],
+            **{k: v for k, v in sorted(self.sections.items())},
         }

@@ -30,6 +30,12 @@ def generated() -> dict[str, dict]:
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     doc["title"] = "result_summary.json (inference-endpoint performance summary)"
     out["result_summary.schema.json"] = doc
+    from checker.waivers import WaiverFile
+
+    doc = WaiverFile.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["title"] = "waivers.yaml (endpoints-checker --waivers)"
+    out["waivers.schema.json"] = doc
     return out
 
 

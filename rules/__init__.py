@@ -25,3 +25,5 @@ from rules import metrics, metrics_curve  # noqa: F401
 from rules import run_folder  # noqa: F401
 from rules import run_folder_run  # noqa: F401
 from rules import run_folder_events  # noqa: F401
+from rules import cohort  # noqa: F401
+from rules import waiver_rules  # noqa: F401

@@ -13,6 +13,8 @@ def golden_cases():
     return [
         ("valid.json", "json", ["fixtures/valid"]),
         ("valid.txt", "text", ["fixtures/valid"]),
+        ("cohort.json", "json", [COHORT]),  # tests/cohortfixture.py, built in a temporary directory
+        ("cohort.txt", "text", [COHORT]),
     ]
 
 
@@ -22,14 +24,28 @@ def scrub(text: str) -> str:
     return text
 
 
+COHORT = "<three-organisation cohort>"
+
+
 def render_case(fmt: str, paths: list) -> str:
+    import tempfile
+
     from checker.api import run_check
     from checker.render import render
 
     cwd = os.getcwd()
-    os.chdir(REPO)
+    tmp = None
+    if paths == [COHORT]:
+        from cohortfixture import build_cohort
+
+        tmp = tempfile.TemporaryDirectory(prefix="golden-cohort-")
+        build_cohort(tmp.name)
+        paths = ["cohort"]
+    os.chdir(tmp.name if tmp else REPO)
     try:
-        report = run_check(paths)
+        report = run_check(paths, jobs=2) if tmp else run_check(paths)
         return scrub(render(fmt, report, tty=False))
     finally:
         os.chdir(cwd)
+        if tmp is not None:
+            tmp.cleanup()

@@ -225,7 +225,7 @@ def test_two_submissions_in_an_org_dir_are_both_checked(tmp_path):
 
     report = run_check([str(org)])
     subs = {f.subject.submission for f in report.findings if f.subject.submission}
-    assert subs == {"sub-001", "sub-002"}
+    assert subs == {"acme/sub-001", "acme/sub-002"}  # cohort mode labels submissions <org>/<id> (issue 10)
     assert not [f for f in report.findings if f.rule_id == "required-dir" and f.status.value == "FAIL"]
 
 

@@ -25,6 +25,12 @@ def _slug(s: str, limit: int = 40) -> str:
     return out or "x"
 
 
+def _sub_id(sub) -> str:
+    """The submission id without the ``<org>/`` that cohort mode puts in its subject label."""
+    name, org = sub.name, sub.org or ""
+    return name[len(org) + 1:] if org and name.startswith(org + "/") else name
+
+
 def split_report(report) -> list:
     """One Report per submission: its findings, a Package holding only it, the same policy/context."""
     from checker.model import Package
@@ -74,13 +80,13 @@ def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
                 if agentic:
                     x = getattr(p.summary, "e2e_avg_interactivity", None) if p.summary is not None else None
                 failing = (system.name, curve.name, p.name) in fails
-                label = f"{sub.org + '/' if sub.org else ''}{sub.name}/{system.name} {p.name}"
+                label = f"{sub.org + '/' if sub.org else ''}{_sub_id(sub)}/{system.name} {p.name}"
                 tip = (f"{label} · concurrency {svg.fmt_num(p.concurrency)}\nsystem TPS {svg.fmt_num(m.get('system_tps'))}"
                        f" · {'interactivity' if agentic else 'TPS/user'} {svg.fmt_num(x)}"
                        + (" · has a failing check" if failing else ""))
                 marks.append(svg.Mark(p.name, x, m.get("system_tps"), "unknown",
                                       p.offline if p.offline in ("dedicated", "elected") else "", failing, tip))
-            label = f"{sub.org + ' / ' if sub.org else ''}{sub.name} / {system.name}"
+            label = f"{sub.org + ' / ' if sub.org else ''}{_sub_id(sub)} / {system.name}"
             out.append((curve.name, agentic, svg.Series(label, marks, href)))
     return out
 
@@ -97,7 +103,7 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
         c = rep.counts()
         fails = sorted((f for f in rep.findings if f.status is Status.FAIL), key=lambda f: -f.severity.rank)
         rows.append({
-            "i": i, "org": sub.org or "—", "name": sub.name, "rel": sub.rel, "page": page,
+            "i": i, "org": sub.org or "—", "name": _sub_id(sub), "rel": sub.rel, "page": page,
             "systems": [s.name for s in sub.systems],
             "models": sorted({cv.name for cv in sub.curves()}),
             "division": _division(sub), "verdict": rep.verdict, "week0_reject": rep.week0_reject,
@@ -166,7 +172,7 @@ def render_cohort(reports, cohort=None) -> dict[str, str]:
     from checker.render import html
 
     flat, cohort_report = _flatten(reports, cohort)
-    pages = [f"{i + 1:03d}-{_slug(r.package.submissions[0].org)}-{_slug(r.package.submissions[0].name)}.html"
+    pages = [f"{i + 1:03d}-{_slug(r.package.submissions[0].org)}-{_slug(_sub_id(r.package.submissions[0]))}.html"
              for i, r in enumerate(flat)]
     out = {page: html.render(rep, back_link="index.html") for rep, page in zip(flat, pages)}
     view = index_view(flat, pages, cohort_report)

@@ -40,8 +40,49 @@ def verdict_line(report) -> str:
     sev = ", ".join(f"{n} {k}" for k, n in c["fail_by_severity"].items() if n)
     fails = f"{c['by_status']['FAIL']} FAIL" + (f" ({sev})" if sev else "")
     week0 = "Week-0 check would REJECT" if report.week0_reject else "Week-0 check would accept"
-    return (f"{report.verdict} — {fails}, {c['by_status']['PASS']} PASS, {c['by_status']['SKIP']} SKIP"
+    skips = f"{c['by_status']['SKIP']} SKIP" + (f" ({c['waived']} waived)" if "waived" in c else "")
+    line = (f"{report.verdict} — {fails}, {c['by_status']['PASS']} PASS, {skips}"
             f" · {week0} · fail-on {report.fail_on}")
+    base = getattr(report, "sections", {}).get("baseline")
+    if base:
+        n = base["counts"]
+        line += (f" · baseline: {n['new']} new, {n['unchanged']} unchanged, {n['resolved']} resolved"
+                 + (" (only new FAILs gate)" if getattr(report, "gate_new_only", False) else ""))
+    cohort = getattr(report, "sections", {}).get("cohort")
+    if cohort:
+        v = cohort["verdicts"]
+        line += f" · cohort of {len(cohort['submissions'])}: {v['PASSED']} passed, {v['FAILED']} failed"
+    return line
+
+
+def resolved_lines(report) -> list[str]:
+    """--baseline: the FAILs of the baseline that are gone, one line each."""
+    base = getattr(report, "sections", {}).get("baseline")
+    if not base or not base["resolved"]:
+        return []
+    out = [f"== resolved since the baseline ({len(base['resolved'])})"]
+    for d in base["resolved"]:
+        subj = "/".join(v for v in d["subject"].values() if v) or "(package)"
+        out.append(f"  {d['rule_id']} {subj}: {d.get('message', '')}")
+    return out
+
+
+def cohort_lines(report) -> list[str]:
+    """Cohort mode: one line per submission (verdict, label, FAIL counts by severity)."""
+    cohort = getattr(report, "sections", {}).get("cohort")
+    if not cohort:
+        return []
+    rows = cohort["submissions"]
+    n_rf = sum(1 for r in rows if r["kind"] == "run-folder")
+    out = [f"== cohort: {len(rows) - n_rf} submission(s)" + (f" and {n_rf} run folder(s)" if n_rf else "")]
+    width = max(len(r["label"]) for r in cohort["submissions"])
+    for r in cohort["submissions"]:
+        c = r["counts"]
+        sev = ", ".join(f"{n} {k}" for k, n in c["fail_by_severity"].items() if n)
+        fails = f"{c['by_status']['FAIL']} FAIL" + (f" ({sev})" if sev else "")
+        extra = "" if r["checked"] else " · check did not complete"
+        out.append(f"  {r['verdict']:<6}  {r['label']:<{width}}  {fails}{extra}")
+    return out
 
 
 def header_line(report) -> str:
@@ -78,6 +119,10 @@ def render_plain(report, quiet: bool = False) -> str:
             lines.append(f"  {f.status.value:<4}  {f.severity.value:<13} {f.rule_id}{entry}: {f.message}")
             for d in _detail_lines(f):
                 lines.append(f"        {d}")
+    for block in (resolved_lines(report), cohort_lines(report)):
+        if block:
+            lines.append("")
+            lines.extend(block)
     lines.append("")
     lines.append(verdict_line(report))
     return "\n".join(lines) + "\n"
@@ -104,6 +149,8 @@ def render_rich(report, quiet: bool = False, stream=None) -> str:
                 msg.append("\n" + d, style="dim")
             table.add_row(Text(f.status.value, style=style[f.status]), f.severity.value, f.rule_id, msg)
         console.print(table)
+    for line in resolved_lines(report) + cohort_lines(report):
+        console.print(line, markup=False, highlight=False)
     console.print(Text(verdict_line(report), style="bold red" if report.verdict == "FAILED" else "bold green"))
     return ""
 

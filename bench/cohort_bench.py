@@ -1,0 +1,98 @@
+"""Cohort speed: a generated cohort of N submissions x P points, checked as one process.
+
+Builds one P-point submission with fixtures/make_valid.py (``build(root, spread_points(P))``) and
+copies it N times under <tmp>/<org>/<submission_id>/ (10 organisations), then runs
+``endpoints-checker check COHORT -f json -o report.json --jobs J`` as a separate process and
+reports wall time and peak memory (the process and its workers, from ``resource``'s RUSAGE
+values: the largest single process, since workers run side by side).
+
+    python bench/cohort_bench.py                 # 100 x 32, jobs = cores
+    BENCH_SUBS=50 BENCH_POINTS=16 BENCH_JOBS=1 python bench/cohort_bench.py
+    python bench/cohort_bench.py --scaling       # 100 x {8, 16, 32}: time grows linearly with points
+
+Target (issue 10): 100 submissions x 32 points under 10 s wall on 2 cores, under 1 GB.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "fixtures"))
+
+
+def build_cohort(root: str, subs: int, points: int, orgs: int = 10) -> None:
+    import make_valid
+
+    template = os.path.join(root, "_template")
+    make_valid.build(template, make_valid.spread_points(points))
+    for i in range(subs):
+        dest = os.path.join(root, "cohort", f"org{i % orgs:02d}", f"sub{i:03d}")
+        shutil.copytree(template, dest)
+    shutil.rmtree(template)
+
+
+def exe() -> list[str]:
+    found = shutil.which("endpoints-checker", path=os.path.dirname(sys.executable))
+    return [found] if found else [sys.executable, "-m", "checker"]
+
+
+def run_once(cohort: str, jobs: int, out: str) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS MiB of the largest process, exit code)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(exe() + ["check", cohort, "-f", "json", "-o", out, "--jobs", str(jobs)],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"check failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    peak = max(after.ru_maxrss, before.ru_maxrss) / 1024.0
+    return wall, peak, proc.returncode
+
+
+def bench(subs: int, points: int, jobs: int, runs: int) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory(prefix="cohort-bench-") as tmp:
+        t0 = time.perf_counter()
+        build_cohort(tmp, subs, points)
+        built = time.perf_counter() - t0
+        cohort = os.path.join(tmp, "cohort")
+        out = os.path.join(tmp, "report.json")
+        walls, peaks = [], []
+        for _ in range(runs):
+            wall, peak, rc = run_once(cohort, jobs, out)
+            walls.append(wall)
+            peaks.append(peak)
+        size = os.path.getsize(out) / 1e6
+        print(f"{subs} submissions x {points} points, jobs={jobs}: wall min {min(walls):.2f} s, "
+              f"median {sorted(walls)[len(walls) // 2]:.2f} s; peak RSS {max(peaks):.0f} MiB; "
+              f"report {size:.1f} MB; exit {rc}; (cohort built in {built:.1f} s; load {os.getloadavg()[0]:.1f})")
+        return min(walls), max(peaks)
+
+
+def main() -> int:
+    subs = int(os.environ.get("BENCH_SUBS", "100"))
+    points = int(os.environ.get("BENCH_POINTS", "32"))
+    jobs = int(os.environ.get("BENCH_JOBS", "0")) or len(os.sched_getaffinity(0))
+    runs = int(os.environ.get("BENCH_RUNS", "3"))
+    print(f"cores: {len(os.sched_getaffinity(0))}; load average {os.getloadavg()}")
+    if "--scaling" in sys.argv:
+        rows = [(p, bench(subs, p, jobs, runs)[0]) for p in (8, 16, 32)]
+        base_p, base_t = rows[0]
+        for p, t in rows:
+            print(f"  {p:>2} points: {t:.2f} s ({t / base_t:.2f}x time for {p / base_p:.1f}x points)")
+        return 0
+    wall, peak = bench(subs, points, jobs, runs)
+    ok = wall < 10.0 and peak < 1024
+    print("target (under 10 s, under 1 GB):", "met" if ok else "NOT met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,10 +1,16 @@
 """Command line: ``check``, ``rules``, ``explain``, ``docs``, ``regions``. Exit 0 pass, 1 failures, 2 usage/input."""
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
-import click
+# A check is a short process that allocates many small objects (parse events, model instances,
+# findings): the default GC threshold (700) runs collections thousands of times for nothing and costs
+# ~15 % of a 32-point check. A higher threshold keeps memory bounded (cycles are still collected).
+gc.set_threshold(100_000, 50, 1000)
+
+import click  # noqa: E402
 
 from checker import __version__
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from checker.findings import Finding, Status, Subject, json_safe
 from checker.loader import LoadedFile
+from checker.runner import unit_rules
 
 #: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking
 _WORKER_STATE: dict[tuple, tuple] = {}
@@ -103,9 +104,6 @@ def _state(settings: UnitSettings):
     return _WORKER_STATE[settings.key]
 
 
-def unit_rules(rules) -> list:
-    """Rules a unit evaluates: everything but the cohort scope and the waivers family (run once, in the parent)."""
-    return [r for r in rules if r.scope != "cohort" and r.family != "waivers"]
 
 
 def check_unit(job: tuple) -> UnitResult:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from checker import cohort as co
 from checker.discovery import Options, discover
 from checker.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.policy import load_policy
 from checker.registry import all_rules, select_matches
 from checker.report import Report
-from checker.runner import Context, evaluate, run_rules
+from checker.runner import Context, evaluate, run_rules, unit_rules
 
 COHORT_SECTION_VERSION = "1.0"
 
@@ -39,7 +38,11 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
         base = load_baseline(baseline)
     opts = dict(options or {})
     plan = discover(paths, Options(max_bytes=max_bytes, shallow=True))
-    units = co.plan_units(plan) if len(plan.submissions) + len(plan.run_folders) > 1 else []
+    units = []
+    if len(plan.submissions) + len(plan.run_folders) > 1:  # cohort machinery only when it is needed
+        from checker import cohort as co
+
+        units = co.plan_units(plan)
     cohort_state = None
     encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
     if not units:
@@ -49,7 +52,7 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
             from checker.runfolder import prepare_run_folders
 
             prepare_run_folders(pkg, ctx.options, max_bytes)
-        findings = run_rules(co.unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
+        findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
     else:
         pkg = plan
         ctx = Context(package=pkg, policy=policy, options=opts)
@@ -89,6 +92,7 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
 
 
 def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0, encoded=None):
+    from checker import cohort as co
     from checker.workers import Progress, run_isolated
 
     bar = Progress(len(units), "checking submissions", progress)
@@ -99,7 +103,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
         bar.close()
     scope = {r.id: r.scope for r in rules}
     plan = ctx.package
-    shell = run_rules([r for r in co.unit_rules(rules) if r.scope == "package"], plan, ctx, select=select,
+    shell = run_rules([r for r in unit_rules(rules) if r.scope == "package"], plan, ctx, select=select,
                       ignore=ignore)
     findings: list[Finding] = []
     package_level: dict[str, list[Finding]] = {}
@@ -165,6 +169,8 @@ class _Gate:
 
 
 def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
+    from checker import cohort as co
+
     gate = _Gate(report)
     own: dict[int, list[Finding]] = {i: [] for i in range(len(units))}
     index = {(u.kind == "submission", u.label): i for i, u in enumerate(units)}

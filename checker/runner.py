@@ -140,6 +140,12 @@ def evaluate(rule: Rule, obj: Any, ctx: Context, selected: bool = True) -> list[
             reason="rule-error"))]
 
 
+def unit_rules(rules) -> list:
+    """Rules one submission or run folder evaluates: all but the cohort scope and the waivers family
+    (those run once, over the whole invocation)."""
+    return [r for r in rules if r.scope != "cohort" and r.family != "waivers"]
+
+
 def run_rules(rules: Iterable[Rule], pkg: Package, ctx: Context, select: list[str] | None = None,
               ignore: list[str] | None = None) -> list[Finding]:
     findings: list[Finding] = []

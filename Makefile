@@ -44,6 +44,8 @@ fixtures: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/html_bench.py
 	$(PY) bench/run.py
+	$(PY) bench/cohort_bench.py
+	$(PY) bench/events_bench.py
 
 clean:
 	rm -rf $(VENV) report.json report.html build *.egg-info

@@ -6,7 +6,7 @@ benchmark and turn "the block is absent" into the same SKIP for every point rule
 """
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Any, Literal, NamedTuple, Optional
 
 from pydantic import BaseModel, ConfigDict
 
@@ -98,6 +98,30 @@ def absent_skip(point, parsed: Parsed):
     if parsed.model is None:
         return Skip("the model_equivalence block is not a valid mapping (see me-block-valid)", reason="input-not-valid")
     return None
+
+
+class Prepared(NamedTuple):
+    parsed: Parsed
+    pol: ModelEquivalencePolicy
+    div: str
+    full: bool
+    note: str
+
+
+def prepare(point, ctx, standardized_only: str | None = None):
+    """What each rule starts from: the parsed block (or the SKIP of a point without one), the policy
+    and the point's division. With ``standardized_only`` (the rule covering Serviced/RDI, or ""),
+    a Serviced or RDI point SKIPs here: augmentation is allowed there with disclosure."""
+    parsed = block(point)
+    skip = absent_skip(point, parsed)
+    if skip:
+        return skip
+    pol = policy(ctx)
+    div, full, note = division(point, pol)
+    if standardized_only is not None and not full:
+        by = f" ({standardized_only})" if standardized_only else ""
+        return Skip(f"{div}: augmentation is allowed with disclosure{by}", reason="not-applicable")
+    return Prepared(parsed, pol, div, full, note)
 
 
 def division(point, pol: ModelEquivalencePolicy) -> tuple[str, bool, str]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from checker.registry import Fail, Pass, Skip, rule
-from rules.me_common import (FAMILY, NEEDS, absent_skip, benchmark, block, dataset_names, division, filled,
-                             is_url, lf, listing, path, policy)
+from checker.registry import Fail, Outcome, Pass, Skip, rule
+from rules.me_common import (FAMILY, NEEDS, absent_skip, benchmark, block, dataset_names, filled, is_url, lf,
+                              listing, path, prepare)
 from checker.filemodels.model_equivalence import norm_name
 
 _CHECKSUM = re.compile(r"^sha256:[0-9a-fA-F]{64}$")
@@ -83,12 +83,10 @@ def me_disallowed_technique(point, ctx):
         model_equivalence:
           techniques: [lora]
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
-    pol = policy(ctx)
-    div, full, note = division(point, pol)
+    p = prepare(point, ctx)
+    if isinstance(p, Outcome):
+        return p
+    parsed, pol, div, full, note = p
     banned = [(t, pol.disallowed(t.name)) for t in parsed.techniques if t.name]
     banned = [(t, tid) for t, tid in banned if tid]
     permitted = sorted({t.name for t in parsed.techniques if t.name} - {t.name for t, _ in banned})
@@ -144,12 +142,10 @@ def me_checkpoint_disclosed(point, ctx):
         model_equivalence:
           checkpoint: {source: my-own-weights}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
-    pol = policy(ctx)
-    div, full, note = division(point, pol)
+    p = prepare(point, ctx)
+    if isinstance(p, Outcome):
+        return p
+    parsed, pol, div, full, note = p
     ck = parsed.model.checkpoint
     if ck is None:
         return Fail("no `checkpoint` disclosure: reviewers cannot tie the points to an artifact", file=lf(point),
@@ -199,12 +195,10 @@ def me_checkpoint_provenance(point, ctx):
         model_equivalence:
           checkpoint: {source: derived, components_retained: false}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
-    pol = policy(ctx)
-    div, full, note = division(point, pol)
+    p = prepare(point, ctx)
+    if isinstance(p, Outcome):
+        return p
+    parsed, pol, div, full, note = p
     ck = parsed.model.checkpoint
     if ck is None or ck.source not in pol.checkpoint_sources:
         return Skip("checkpoint source not disclosed (see me-checkpoint-disclosed)", reason="missing-input")
@@ -317,15 +311,10 @@ def me_calibration_set(point, ctx):
         model_equivalence:
           quantization: {method: AWQ, formats: [INT4], calibration_set: cnn_dailymail}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
-    pol = policy(ctx)
-    div, full, _ = division(point, pol)
-    if not full:
-        return Skip(f"{div}: augmentation is allowed with disclosure (me-quantization-disclosed)",
-                    reason="not-applicable")
+    p = prepare(point, ctx, standardized_only="me-quantization-disclosed")
+    if isinstance(p, Outcome):
+        return p
+    parsed, pol, div, full, _ = p
     q = parsed.model.quantization
     if q is None:
         return Pass("no post-training quantization declared")

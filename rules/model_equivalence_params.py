@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from checker.filemodels.model_equivalence import parse
-from checker.registry import Fail, Pass, Skip, rule
-from rules.me_common import (FAMILY, NEEDS, absent_skip, benchmark, block, division, lf, listing, path, policy)
+from checker.registry import Fail, Outcome, Pass, Skip, rule
+from rules.me_common import (FAMILY, NEEDS, benchmark, lf, listing, path, prepare)
 from rules.model_equivalence_runtime import decoding_of
 
 _SAMPLING_KEYS = ("temperature", "top_k", "top_p", "repetition_penalty", "max_output_tokens", "stop")
@@ -58,12 +58,10 @@ def me_fixed_sampling(point, ctx):
         model_equivalence:
           sampling: {temperature: 0.0, top_k: 1, top_p: 1.0, repetition_penalty: 1.0, max_output_tokens: 96}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
-    pol = policy(ctx)
-    div, full, note = division(point, pol)
+    p = prepare(point, ctx)
+    if isinstance(p, Outcome):
+        return p
+    parsed, pol, div, full, note = p
     s = parsed.model.sampling
     if not full:
         if s is None:
@@ -137,14 +135,10 @@ def me_chat_template_flags(point, ctx):
         model_equivalence:
           chat_template_flags: {enable_thinking: true}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
-    pol = policy(ctx)
-    div, full, note = division(point, pol)
-    if not full:
-        return Skip(f"{div}: augmentation is allowed with disclosure", reason="not-applicable")
+    p = prepare(point, ctx, standardized_only="")
+    if isinstance(p, Outcome):
+        return p
+    parsed, pol, div, full, note = p
     bid = benchmark(point, ctx)
     fixed = pol.benchmarks.get(bid) if bid else None
     if fixed is None or fixed.chat_template_flags is None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import math
 
 from checker.filemodels.model_equivalence import norm_name
-from checker.registry import Fail, Pass, Skip, rule
-from rules.me_common import (FAMILY, NEEDS, absent_skip, benchmark, block, dataset_names, division, filled, is_url,
-                             lf, listing, path, policy)
+from checker.registry import Fail, Outcome, Pass, Skip, rule
+from rules.me_common import (FAMILY, NEEDS, absent_skip, benchmark, block, dataset_names, filled, is_url, lf,
+                              listing, path, policy, prepare)
 
 
 @rule(id="me-kv-cache-disclosed", title="KV-cache precision and compression disclosed", clause="R§2.9.5",
@@ -139,14 +139,10 @@ def me_sparsity_calibration(point, ctx):
         model_equivalence:
           runtime_sparsity: {method: activation thresholding, calibration: cnn_dailymail}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
-    pol = policy(ctx)
-    div, full, _ = division(point, pol)
-    if not full:
-        return Skip(f"{div}: augmentation is allowed with disclosure (me-sparsity-disclosed)", reason="not-applicable")
+    p = prepare(point, ctx, standardized_only="me-sparsity-disclosed")
+    if isinstance(p, Outcome):
+        return p
+    parsed, pol, div, full, _ = p
     sp = parsed.model.runtime_sparsity
     if sp is None:
         return Pass("no run-time sparsity declared")
@@ -219,12 +215,10 @@ def me_softmax_elision(point, ctx):
           softmax_elision: true
           sampling: {temperature: 0.7, top_p: 0.95}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
-    pol = policy(ctx)
-    div, full, _ = division(point, pol)
+    p = prepare(point, ctx)
+    if isinstance(p, Outcome):
+        return p
+    parsed, pol, div, full, _ = p
     me = parsed.model
     declared = me.softmax_elision is True or any(
         t.name in ("softmax-elision", "vocabulary-softmax-elision") for t in parsed.techniques)

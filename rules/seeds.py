@@ -347,7 +347,7 @@ def config_seeds_match(point, ctx):
         diffs.append((ckey, pkey, craw, praw, f"settings.runtime.{ckey} {c_txt} vs point.yaml {pkey} {p_txt}"))
     if diffs:
         ckey = diffs[0][0]
-        return Fail(f"config.yaml seeds differ from point.yaml: " + "; ".join(d[4] for d in diffs),
+        return Fail("config.yaml seeds differ from point.yaml: " + "; ".join(d[4] for d in diffs),
                     file=cfg, path=("settings", "runtime", ckey),
                     observed={d[0]: evidence(d[2]) for d in diffs}, expected={d[0]: evidence(d[3]) for d in diffs})
     return Pass("config.yaml scheduler and dataloader seeds equal point.yaml's")

@@ -1,5 +1,4 @@
 """Golden whole-package reports: what they contain and how volatile fields are scrubbed."""
-import json
 import os
 import re
 

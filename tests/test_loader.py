@@ -6,7 +6,6 @@ import math
 import os
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

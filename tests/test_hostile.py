@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -98,16 +97,28 @@ def _build(tmp_path, name):
 
 
 def _run_limited(args, cwd=None, timeout=20):
-    """Run the CLI in a child; return (rc, stdout, stderr, CPU seconds, max RSS MB of the child).
+    """Run the CLI in a child; return (rc, stdout, stderr, CPU seconds, max RSS MB of THIS child).
 
-    CPU time (user + system) rather than wall time, so a loaded machine cannot fail the test;
-    the subprocess timeout still catches a hang (a blocked read uses no CPU)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run([sys.executable, "-m", "checker", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return proc.returncode, proc.stdout, proc.stderr, cpu, max(after.ru_maxrss, before.ru_maxrss) / 1024
+    The child is reaped with os.wait4 so its own rusage is read (RUSAGE_CHILDREN would report the
+    largest child the test session ever had). CPU time rather than wall time, so a loaded machine
+    cannot fail the test; the timeout still catches a hang (a blocked read uses no CPU)."""
+    import tempfile
+    import threading
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([sys.executable, "-m", "checker", *args], stdout=out, stderr=err, cwd=cwd)
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        try:
+            _pid, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    assert proc.returncode != -9, f"killed after {timeout} s (hang)"
+    return proc.returncode, stdout, stderr, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))

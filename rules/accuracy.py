@@ -5,7 +5,7 @@ The gate itself (thresholds, sample counts, agentic targets) is in ``rules/accur
 from __future__ import annotations
 
 from checker.filemodels.accuracy import accuracy_file, has_accuracy_run, point_accuracy
-from checker.regions import RegionInputError, compute_regions, derive_c_min
+from checker.regions import curve_regions as shared_curve_regions
 from checker.registry import Fail, Pass, Skip, rule
 from rules.accuracy_policy import is_agentic
 
@@ -19,32 +19,13 @@ def _int(v) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
-def curve_c_max(curve) -> int | None:
-    """C_max: the points' declared max_supported_concurrency (point.yaml, else system_desc.json)."""
-    vals = [_int(p.yaml.max_supported_concurrency) for p in curve.points if p.yaml is not None]
-    vals += [_int(p.sysdesc.max_supported_concurrency) for p in curve.points if p.sysdesc is not None]
-    vals = [v for v in vals if v is not None]
-    return max(set(vals), key=lambda v: (vals.count(v), -v)) if vals else None
-
-
 def curve_regions(curve):
-    """(Regions or None, why-not) for the curve, memoised: C_min derived from fixed-concurrency points."""
-
-    def compute():
-        c_max = curve_c_max(curve)
-        if c_max is None:
-            return None, "no point declares max_supported_concurrency (C_max)"
-        overrides = {_int(p.sysdesc.c_min_override) for p in curve.points if p.sysdesc is not None} - {None}
-        fixed = [p.concurrency for p in curve.points if not p.is_dedicated_offline]
-        c_min = min(overrides) if len(overrides) == 1 else derive_c_min(fixed)
-        if c_min is None:
-            return None, "no fixed-concurrency point to derive C_min from"
-        try:
-            return compute_regions(c_max, c_min), ""
-        except RegionInputError as exc:
-            return None, f"regions cannot be computed: {exc}"
-
-    return curve.cached("accuracy:regions", compute)
+    """(Regions or None, why-not): the curve family's derivation (``checker.regions.curve_regions``,
+    memoised on the curve), so accuracy bands and region rules can never disagree."""
+    cr = shared_curve_regions(curve)
+    if cr.regions is None:
+        return None, cr.error or "regions cannot be computed"
+    return cr.regions, ""
 
 
 def point_bands(point, regions, agentic: bool) -> set[str]:

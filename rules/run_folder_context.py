@@ -32,12 +32,6 @@ class Tolerances(_Strict):
     timestamp_backstep_ns: int
 
 
-class SeedSet(_Strict):
-    scheduler_rng_seed: int
-    sample_index_rng_seed: int
-    model_seed: int
-
-
 class RunFolderPolicy(_Strict):
     """Run-folder thresholds (R§6), agreement tolerances and the published seed sets."""
 
@@ -49,7 +43,6 @@ class RunFolderPolicy(_Strict):
     warmup_max_s: int
     tolerances: Tolerances
     secret_key_patterns: list[str]
-    seed_sets: dict[str, SeedSet]
 
 
 register_policy("run_folder", RunFolderPolicy)

@@ -6,6 +6,7 @@ given SKIPs and names the flag that would enable it.
 from __future__ import annotations
 
 from checker.registry import Fail, Pass, Skip, rule
+from rules.seedvalues import adoption_cohorts, registry
 from rules.run_folder_context import (FIXED_PATTERNS, SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
                                       is_int,
                                       load_pattern, point, region_minimum, run_kind, seed_set, summary)
@@ -136,7 +137,8 @@ def run_folder_seeds(rf, ctx):
 
     What it checks: settings.runtime.scheduler_random_seed and dataloader_random_seed (config.yaml)
     agree with run_config's copies, and equal the bound set's scheduler_rng_seed and
-    sample_index_rng_seed. The set comes from --seed-set or point.yaml `seed_set`.
+    sample_index_rng_seed. The set comes from --seed-set or point.yaml `seed_set`; the values from
+    the seed-set registry (rules/policy/v1.0/seed_sets.yaml, or --seed-sets).
     Why: R§2.1.1 / R§9.1: every point runs with the published seeds of its one bound set.
     How to fix: Copy the bound set's seeds into settings.runtime and rerun.
     """
@@ -151,13 +153,16 @@ def run_folder_seeds(rf, ctx):
     set_id, where = seed_set(rf, ctx)
     if set_id is None:
         return Skip(where, reason="missing-context")
-    sets = ctx.policy.get("run_folder").seed_sets
+    reg, unusable = registry(ctx)  # the same seed-set registry (and --seed-sets override) as the package rules
+    if unusable is not None:
+        return unusable
+    sets = reg.bound_sets(adoption_cohorts(ctx))
     if set_id not in sets:
         return Fail(f"seed set {set_id!r} ({where}) is not a published set", file=lf, observed=set_id,
                     expected=sorted(sets))
     bound = sets[set_id]
     for key, skey in SEED_KEYS.items():
-        have, want = lf.get("settings", "runtime", key), getattr(bound, skey)
+        have, want = lf.get("settings", "runtime", key), bound.seeds[skey]
         if have != want:
             return Fail(f"{key} is {have!r}, seed set {set_id} ({where}) has {skey} {want}", file=lf,
                         path=("settings", "runtime", key), observed=have, expected=want)

@@ -77,7 +77,7 @@ def make_hostile(tmp: str, name: str = "hostile") -> str:
     return root
 
 
-GOLDEN_RULE_MODULES = ("rules.loading", "rules.structure")
+GOLDEN_RULE_MODULES = ("rules.loading", "rules.structure", "rules.parsing")
 GOLDEN_METRICS = ("concurrency", "region_declared", "offline", "duration_s", "samples", "system_tps",
                   "tps_per_user", "ttft_p90_ms")
 

@@ -10,8 +10,10 @@ import re
 import stat
 
 from checker.findings import Subject
+from checker.filemodels import attach_model
 from checker.loader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_problem, read_file
-from checker.model import Curve, Package, Point, RunFolder, Submission, System
+from checker.model import Curve, Package, Point, Submission, System
+from checker.runfolder_files import load_run_folder
 
 POINT_DIR_RE = re.compile(r"^r(\d+)$")
 
@@ -25,31 +27,9 @@ POINT_FILES = {
     "config.yaml": "config",
 }
 
-#: run-folder files read eagerly (events.jsonl and sample_idx_map.json grow with the samples: the
-#: run-folder family streams them, checker.runfolder)
-RUN_FOLDER_FILES = {
-    "config.yaml": "config",
-    "performance/result_summary.json": "result_summary",
-    "accuracy/accuracy_results.json": "accuracy",
-    "metrics/final_snapshot.json": "final_snapshot",
-    "point.yaml": "point_yaml",
-    "system_desc.json": "system_desc",
-    "system_power.json": "power",
-    "result_summary.json": "flat_result_summary",
-}
 
-#: typed model per file kind: (module, class)
-FILE_MODELS = {
-    "point_yaml": ("checker.filemodels.point", "PointYaml"),
-    "result_summary": ("checker.filemodels.summary", "ResultSummary"),
-    "system_desc": ("checker.filemodels.system_desc", "SystemDesc"),
-}
 
 JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thumbs.db", "desktop.ini"}
-KNOWN_POINT_ENTRIES = set(POINT_FILES) | {
-    "server_configs", "README.md", "events.jsonl", "report.txt", "sample_idx_map.json", "metrics",
-    "performance", "accuracy", "src", "documentation", "system_power.json",
-}
 
 
 class Options:
@@ -183,7 +163,7 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
             point.files[kind] = LoadedFile(kind=kind, rel=rel, abspath=abspath)
             continue
         lf = read_file(kind, rel, abspath, root_real, options.max_bytes)
-        _validate_model(lf)
+        attach_model(lf)
         point.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
             refused.append((point.subject, name, lf.error))
@@ -195,18 +175,6 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
             problem = entry_problem(os.path.join(point.abspath, e.name), root_real)
             if problem is not None and e.name not in POINT_FILES:
                 refused.append((point.subject, e.name, problem))
-
-
-def _validate_model(lf: LoadedFile) -> None:
-    if not lf.ok or lf.kind not in FILE_MODELS:
-        return
-    import importlib
-
-    from checker.filemodels import validate_lenient
-
-    mod, cls = FILE_MODELS[lf.kind]
-    model_cls = getattr(importlib.import_module(mod), cls)
-    lf.model, lf.field_errors = validate_lenient(model_cls, lf.data)
 
 
 def _dir_entry_ok(path: str, root_real: str, subject: Subject, name: str, refused: list) -> bool:
@@ -397,23 +365,3 @@ def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options)
         _load_point_files(point, point.files, root_real, options, sub.refused)
     curve.points.sort(key=lambda p: (p.dir_concurrency if p.dir_concurrency is not None else 1 << 62, p.name))
     curve.duplicate_points = [(n, names) for n, names in sorted(by_n.items()) if len(names) > 1]
-
-
-def load_run_folder(path: str, display: str, options: Options) -> RunFolder:
-    abspath = os.path.abspath(path)
-    root_real = os.path.realpath(abspath)
-    name = os.path.basename(os.path.normpath(abspath))
-    rf = RunFolder.model_construct(name=name, rel=display, abspath=abspath, dir_error=None, junk=[],
-                                   files={}, layout="standard", refused=[])
-    if options.shallow:
-        return rf
-    for relname, kind in RUN_FOLDER_FILES.items():
-        lf = read_file(kind, os.path.join(display, relname), os.path.join(abspath, relname), root_real,
-                       options.max_bytes)
-        _validate_model(lf)
-        rf.files[kind] = lf
-        if lf.error is not None and lf.error.code != "parse-error":
-            rf.refused.append((rf.subject, relname, lf.error))
-    if rf.files["flat_result_summary"].exists and not rf.files["result_summary"].exists:
-        rf.layout = "flat"
-    return rf

@@ -84,13 +84,13 @@ def _total_bytes(todo) -> int:
 
 
 def _load_point_option(pkg: Package, path: str, max_bytes: int) -> None:
-    from checker.discovery import _validate_model
+    from checker.filemodels import attach_model
     from checker.loader import read_file
 
     abspath = os.path.abspath(path)
     lf = read_file("point_yaml", os.path.normpath(path), abspath, os.path.realpath(os.path.dirname(abspath)),
                    max_bytes)
-    _validate_model(lf)
+    attach_model(lf)
     for rf in pkg.run_folders:
         rf.files["point_yaml"] = lf
         rf.context["point_yaml"] = "--point"

@@ -17,6 +17,25 @@ class FieldProblem:
     observed: Any = None
 
 
+#: typed model per file kind: (module, class)
+FILE_MODELS = {
+    "point_yaml": ("checker.filemodels.point", "PointYaml"),
+    "result_summary": ("checker.filemodels.summary", "ResultSummary"),
+    "system_desc": ("checker.filemodels.system_desc", "SystemDesc"),
+}
+
+
+def attach_model(lf) -> None:
+    """Validate a loaded file into its kind's typed model (when the kind has one), keeping the problems."""
+    if not lf.ok or lf.kind not in FILE_MODELS:
+        return
+    import importlib
+
+    mod, cls = FILE_MODELS[lf.kind]
+    model_cls = getattr(importlib.import_module(mod), cls)
+    lf.model, lf.field_errors = validate_lenient(model_cls, lf.data)
+
+
 def brief(value: Any, limit: int = 60) -> str:
     """A short, bounded description of a value (never repr() a whole container)."""
     if isinstance(value, dict):

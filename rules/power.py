@@ -5,6 +5,7 @@ The file is parsed and its total recomputed once per system (``power_calc``); th
 """
 from __future__ import annotations
 
+from checker.filemodels import dotted
 from checker.registry import Fail, Pass, Skip, rule
 from rules.power_calc import PowerCalc, classify_cooling, compute_power
 
@@ -151,7 +152,7 @@ def power_estimated(system, ctx):
     calc = power_calc(system, ctx)
     if not calc.estimated:
         return Pass("no Appendix D default in the total")
-    items = [f"{e.label} at {_dotted(e.path)} = {e.value}" + (f" (Appendix {e.subsection})" if e.subsection else "")
+    items = [f"{e.label} at {dotted(e.path)} = {e.value}" + (f" (Appendix {e.subsection})" if e.subsection else "")
              for e in calc.estimated]
     return Fail("MLC Estimated Power: " + "; ".join(items), file=lf, path=calc.estimated[0].path,
                 observed=items, expected="every value sourced from public evidence")
@@ -218,11 +219,6 @@ def power_cooling_consistency(system, ctx):
     return Pass(f"cooling {cooling!r} agrees with the system description")
 
 
-def _dotted(path: tuple) -> str:
-    out = ""
-    for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out or "(top level)"
 
 
 @rule(id="power-node-sets-match", title="Power node sets match the system description", clause="R§4.5.2",

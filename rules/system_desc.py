@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import datetime
 from typing import Optional
-from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict
 
+from checker.filemodels import is_http_url
 from checker.policy import register_policy
 from checker.registry import Fail, Pass, Skip, rule
 
@@ -54,14 +54,6 @@ def _blank(v) -> bool:
     return v is None or (isinstance(v, str) and not v.strip()) or (isinstance(v, (list, dict)) and not v)
 
 
-def is_http_url(v) -> bool:
-    if not isinstance(v, str):
-        return False
-    try:
-        u = urlparse(v.strip())
-    except ValueError:
-        return False
-    return u.scheme in ("http", "https") and bool(u.netloc)
 
 
 def _is_iso_date(v) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from checker.filemodels import dotted
 from checker.registry import Fail, Pass, Skip, rule
 
 MAX_LISTED = 12
@@ -32,11 +33,6 @@ def diff(a: Any, b: Any, path: tuple = ()) -> list[tuple[tuple, Any, Any]]:
     return []
 
 
-def dotted(path: tuple) -> str:
-    out = ""
-    for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out or "(top level)"
 
 
 def _short(v: Any) -> str:

@@ -36,6 +36,27 @@ def attach_model(lf) -> None:
     lf.model, lf.field_errors = validate_lenient(model_cls, lf.data)
 
 
+def is_http_url(v: Any) -> bool:
+    """An http(s) URL with a host (sources of sourced values, availability links)."""
+    from urllib.parse import urlparse
+
+    if not isinstance(v, str):
+        return False
+    try:
+        u = urlparse(v.strip())
+    except ValueError:
+        return False
+    return u.scheme in ("http", "https") and bool(u.netloc)
+
+
+def dotted(path: tuple) -> str:
+    """A data path as written in messages: node_types[0].cooling."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top level)"
+
+
 def brief(value: Any, limit: int = 60) -> str:
     """A short, bounded description of a value (never repr() a whole container)."""
     if isinstance(value, dict):

@@ -14,21 +14,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlparse
+
+from checker.filemodels import dotted, is_http_url
 
 FLAT_KEYS = ("provisioned_power_w", "rack_power_w", "rack_nodes", "submitted_nodes", "cpu", "accelerator",
              "compute", "scale_up_network", "scale_out_network")
 SOURCED_KEYS = {"value_w", "value_kw", "value_pj", "source_type", "source"}
 POWER_METHODS = ("component_sum", "published_system", "node_scaling")
 SCALE_UP_METHODS = ("declared_tdp", "bandwidth_estimate", "none")
-#: flat-shape group -> (count spellings, per-unit spellings)
-FLAT_GROUPS = {
-    "cpu": (("num_cpu", "count"), ("tdp_per_cpu", "tdp_per_unit")),
-    "accelerator": (("num_accelerator", "count"), ("tdp_per_accelerator", "tdp_per_unit")),
-    "compute": (("num_compute", "count"), ("tdp_per_compute", "tdp_per_unit")),
-    "scale_up_network": (("num_switches", "count"), ("tdp_per_switch", "tdp_per_unit")),
-    "scale_out_network": (("num_switches", "count"), ("tdp_per_switch", "tdp_per_unit")),
-}
 
 
 @dataclass(slots=True)
@@ -128,7 +121,7 @@ class _P:
         if v is None:
             return None
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
-            self.bad(path + (key,), f"`{_dotted(path + (key,))}` must be {what}, got {_brief(v)}")
+            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be {what}, got {_brief(v)}")
             return None
         return float(v)
 
@@ -137,7 +130,7 @@ class _P:
         if v is None:
             return None
         if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
-            self.bad(path + (key,), f"`{_dotted(path + (key,))}` must be a whole number >= {minimum}, got {_brief(v)}")
+            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be a whole number >= {minimum}, got {_brief(v)}")
             return None
         return v
 
@@ -145,7 +138,7 @@ class _P:
         if d is None:
             return None
         if not isinstance(d, dict):
-            self.bad(path, f"`{_dotted(path)}` must be a mapping, got {_brief(d)}")
+            self.bad(path, f"`{dotted(path)}` must be a mapping, got {_brief(d)}")
             return None
         return d
 
@@ -156,35 +149,35 @@ class _P:
             return None
         extra = sorted(set(v) - SOURCED_KEYS, key=str)
         if extra:
-            self.bad(p, f"`{_dotted(p)}` has unknown key(s) {', '.join(map(str, extra))}; a sourced value holds "
+            self.bad(p, f"`{dotted(p)}` has unknown key(s) {', '.join(map(str, extra))}; a sourced value holds "
                         "one of value_w/value_kw/value_pj, source_type and source")
         vals = [k for k in ("value_w", "value_kw", "value_pj") if v.get(k) is not None]
         out = Sourced(p)
         if len(vals) != 1:
-            self.bad(p, f"`{_dotted(p)}` must give exactly one of value_w, value_kw, value_pj (found "
+            self.bad(p, f"`{dotted(p)}` must give exactly one of value_w, value_kw, value_pj (found "
                         f"{', '.join(vals) or 'none'})")
         else:
             x = self.num(v, vals[0], p)
             if vals[0] == "value_pj":
                 out.pj = x
                 if want == "power":
-                    self.bad(p + ("value_pj",), f"`{_dotted(p)}` is a power: give value_w or value_kw, not energy per bit")
+                    self.bad(p + ("value_pj",), f"`{dotted(p)}` is a power: give value_w or value_kw, not energy per bit")
             else:
                 out.watts = None if x is None else (x * 1000.0 if vals[0] == "value_kw" else x)
                 if want == "energy":
-                    self.bad(p + (vals[0],), f"`{_dotted(p)}` is an energy per bit: give value_pj")
+                    self.bad(p + (vals[0],), f"`{dotted(p)}` is an energy per bit: give value_pj")
         st, src = v.get("source_type"), v.get("source")
         out.source_type = st if isinstance(st, str) else None
         out.source = src if isinstance(src, str) else None
         if st not in self.source_types:
-            self.bad(p + ("source_type",), f"`{_dotted(p)}.source_type` must be one of {', '.join(self.source_types)}, "
+            self.bad(p + ("source_type",), f"`{dotted(p)}.source_type` must be one of {', '.join(self.source_types)}, "
                                            f"got {_brief(st)}")
         elif st == "mlc_default":
             if src not in self.subsections:
-                self.bad(p + ("source",), f"`{_dotted(p)}.source` must name an Appendix D subsection "
+                self.bad(p + ("source",), f"`{dotted(p)}.source` must name an Appendix D subsection "
                                           f"({', '.join(self.subsections)}) for mlc_default, got {_brief(src)}")
-        elif not _is_url(src):
-            self.bad(p + ("source",), f"`{_dotted(p)}.source` must be an http(s) URL of the evidence, got {_brief(src)}")
+        elif not is_http_url(src):
+            self.bad(p + ("source",), f"`{dotted(p)}.source` must be an http(s) URL of the evidence, got {_brief(src)}")
         return out
 
 
@@ -196,7 +189,9 @@ def parse_power(data: Any, source_types: list[str], subsections: list[str]) -> P
         doc.problems.append(Problem((), f"the file must hold a JSON object, not {_brief(data)}"))
         return doc
     if "node_sets" not in data and any(k in data for k in FLAT_KEYS):
-        doc = _parse_flat(data, r)
+        from checker.filemodels.power_flat import parse_flat
+
+        doc = parse_flat(data, r)
     else:
         doc = _parse_appendix_e(data, r)
     doc.overhead_fraction = r.num(data, "overhead_fraction", (), "a number >= 0")
@@ -230,27 +225,27 @@ def _node_set(raw: Any, path: tuple, r: _P) -> NodeSet | None:
     d = r.mapping(raw, path)
     if d is None:
         if raw is None:
-            r.bad(path, f"`{_dotted(path)}` is empty")
+            r.bad(path, f"`{dotted(path)}` is empty")
         return None
     ns = NodeSet(path, node_set_id=d.get("node_set_id"), ensemble_id=d.get("system_node_ensemble_id"))
     if not isinstance(ns.node_set_id, (str, int)) or isinstance(ns.node_set_id, bool) or ns.node_set_id == "":
-        r.bad(path + ("node_set_id",), f"`{_dotted(path)}.node_set_id` must be a non-empty id")
+        r.bad(path + ("node_set_id",), f"`{dotted(path)}.node_set_id` must be a non-empty id")
         ns.node_set_id = None
     ns.nodes = r.count(d, "nodes_provisioned", path, minimum=1)
     if d.get("nodes_provisioned") is None:
-        r.bad(path + ("nodes_provisioned",), f"`{_dotted(path)}.nodes_provisioned` is missing (whole nodes, >= 1)")
+        r.bad(path + ("nodes_provisioned",), f"`{dotted(path)}.nodes_provisioned` is missing (whole nodes, >= 1)")
     ns.method = d.get("power_method")
     if ns.method not in POWER_METHODS:
-        r.bad(path + ("power_method",), f"`{_dotted(path)}.power_method` must be one of {', '.join(POWER_METHODS)}, "
+        r.bad(path + ("power_method",), f"`{dotted(path)}.power_method` must be one of {', '.join(POWER_METHODS)}, "
                                         f"got {_brief(ns.method)}")
         ns.method = None
     if ns.method in ("published_system", "node_scaling"):
         ns.published = r.sourced(d, "published_power", path)
         if ns.published is None:
-            r.bad(path + ("published_power",), f"`{_dotted(path)}.published_power` is required by {ns.method}")
+            r.bad(path + ("published_power",), f"`{dotted(path)}.published_power` is required by {ns.method}")
         ns.nodes_in_published = r.count(d, "nodes_in_published_rack", path, minimum=1)
         if ns.method == "node_scaling" and d.get("nodes_in_published_rack") is None:
-            r.bad(path + ("nodes_in_published_rack",), f"`{_dotted(path)}.nodes_in_published_rack` is required by "
+            r.bad(path + ("nodes_in_published_rack",), f"`{dotted(path)}.nodes_in_published_rack` is required by "
                                                        "node_scaling")
         if (ns.method == "published_system" and ns.nodes_in_published is not None and ns.nodes is not None
                 and ns.nodes_in_published != ns.nodes):
@@ -259,7 +254,7 @@ def _node_set(raw: Any, path: tuple, r: _P) -> NodeSet | None:
     elif ns.method == "component_sum":
         comps = r.mapping(d.get("components"), path + ("components",))
         if comps is None:
-            r.bad(path + ("components",), f"`{_dotted(path)}.components` is required by component_sum")
+            r.bad(path + ("components",), f"`{dotted(path)}.components` is required by component_sum")
         else:
             _components(comps, path + ("components",), ns, r)
     return ns
@@ -274,31 +269,31 @@ def _components(comps: dict, path: tuple, ns: NodeSet, r: _P) -> None:
         p = path + (name,)
         c = r.mapping(comps.get(name), p)
         if c is None:
-            r.bad(p, f"`{_dotted(p)}` is missing")
+            r.bad(p, f"`{dotted(p)}` is missing")
             continue
         comp = Component(name, p, count=r.count(c, "count_per_node", p), unit=r.sourced(c, "tdp_per_unit", p))
         if c.get("count_per_node") is None:
-            r.bad(p + ("count_per_node",), f"`{_dotted(p)}.count_per_node` is missing")
+            r.bad(p + ("count_per_node",), f"`{dotted(p)}.count_per_node` is missing")
         ns.components[name] = comp
     p = path + ("scale_up_network",)
     c = r.mapping(comps.get("scale_up_network"), p)
     if c is None:
-        r.bad(p, f"`{_dotted(p)}` is missing (write {{\"method\": \"none\"}} when the nodes have no scale-up switch)")
+        r.bad(p, f"`{dotted(p)}` is missing (write {{\"method\": \"none\"}} when the nodes have no scale-up switch)")
         return
     comp = Component("scale_up_network", p, method=c.get("method"))
     if comp.method not in SCALE_UP_METHODS:
-        r.bad(p + ("method",), f"`{_dotted(p)}.method` must be one of {', '.join(SCALE_UP_METHODS)}, "
+        r.bad(p + ("method",), f"`{dotted(p)}.method` must be one of {', '.join(SCALE_UP_METHODS)}, "
                                f"got {_brief(comp.method)}")
         comp.method = None
     elif comp.method == "declared_tdp":
         comp.count = r.count(c, "count_per_node", p)
         if c.get("count_per_node") is None:
-            r.bad(p + ("count_per_node",), f"`{_dotted(p)}.count_per_node` is required by declared_tdp")
+            r.bad(p + ("count_per_node",), f"`{dotted(p)}.count_per_node` is required by declared_tdp")
         comp.unit = r.sourced(c, "tdp_per_unit", p)
     elif comp.method == "bandwidth_estimate":
         comp.bandwidth_tbps = r.num(c, "bandwidth_tbps", p)
         if c.get("bandwidth_tbps") is None:
-            r.bad(p + ("bandwidth_tbps",), f"`{_dotted(p)}.bandwidth_tbps` (per node) is required by bandwidth_estimate")
+            r.bad(p + ("bandwidth_tbps",), f"`{dotted(p)}.bandwidth_tbps` (per node) is required by bandwidth_estimate")
         comp.energy = r.sourced(c, "energy_per_bit", p, want="energy")
     ns.components["scale_up_network"] = comp
 
@@ -347,7 +342,7 @@ def _scale_out(data: dict, doc: PowerDoc, r: _P) -> None:
                     count=r.count(d, "count", p), bandwidth_tbps=r.num(d, "bandwidth_tbps", p),
                     power=r.sourced(d, "power_per_switch", p))
         if d.get("count") is None:
-            r.bad(p + ("count",), f"`{_dotted(p)}.count` is missing")
+            r.bad(p + ("count",), f"`{dotted(p)}.count` is missing")
         doc.switches.append(sw)
 
 
@@ -367,50 +362,6 @@ def _declared_totals(data: dict, doc: PowerDoc, r: _P) -> None:
                 doc.declared.append((("computed", key), f"computed.{key}", v * scale))
     elif comp is not None:
         r.bad(("computed",), f"`computed` must be a mapping (e.g. {{\"total_kw\": ...}}), got {_brief(comp)}")
-
-
-def _parse_flat(data: dict, r: _P) -> PowerDoc:
-    doc = PowerDoc("flat", system_desc_id=data.get("system_desc_id"), cooling=data.get("cooling"))
-    w = r.num(data, "provisioned_power_w", ())
-    if w is not None:
-        doc.declared.append((("provisioned_power_w",), "provisioned_power_w", w))
-    rack = [r.num(data, "rack_power_w", ()), r.count(data, "rack_nodes", (), 1), r.count(data, "submitted_nodes", (), 1)]
-    if all(x is not None for x in rack):
-        doc.rack = tuple(rack)
-    elif any(data.get(k) is not None for k in ("rack_power_w", "rack_nodes", "submitted_nodes")):
-        r.bad(("rack_power_w",), "rack scaling needs all of rack_power_w, rack_nodes and submitted_nodes "
-                                 "(whole nodes)")
-    for name, (counts, units) in FLAT_GROUPS.items():
-        g = r.mapping(data.get(name), (name,))
-        if g is None:
-            continue
-        ck = next((k for k in counts if k in g), counts[0])
-        uk = next((k for k in units if k in g), units[0])
-        comp = Component(name, (name,), count=r.count(g, ck, (name,)))
-        x = r.num(g, uk, (name,))
-        comp.unit = None if x is None else Sourced((name, uk), watts=x, source_type="flat",
-                                                   source=g.get("link") or g.get("public_specification"))
-        doc.groups[name] = comp
-    if "compute" in doc.groups and ("cpu" in doc.groups or "accelerator" in doc.groups):
-        r.bad(("compute",), "`compute` replaces `cpu` and `accelerator`; give one or the other")
-    return doc
-
-
-def _is_url(v: Any) -> bool:
-    if not isinstance(v, str):
-        return False
-    try:
-        u = urlparse(v.strip())
-    except ValueError:
-        return False
-    return u.scheme in ("http", "https") and bool(u.netloc)
-
-
-def _dotted(path: tuple) -> str:
-    out = ""
-    for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out or "(top level)"
 
 
 def _brief(v: Any) -> str:

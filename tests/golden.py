@@ -14,6 +14,13 @@ def golden_cases():
         ("valid.txt", "text", ["fixtures/valid"]),
         ("cohort.json", "json", [COHORT]),  # tests/cohortfixture.py, built in a temporary directory
         ("cohort.txt", "text", [COHORT]),
+        # CI formats (issue 11), on the valid fixture and on the failing package of the HTML goldens
+        ("valid.sarif", "sarif", ["fixtures/valid"]),
+        ("valid.junit.xml", "junit", ["fixtures/valid"]),
+        ("valid.github.txt", "github", ["fixtures/valid"]),
+        ("failing.sarif", "sarif", [FAILING]),
+        ("failing.junit.xml", "junit", [FAILING]),
+        ("failing.github.txt", "github", [FAILING]),
     ]
 
 
@@ -24,6 +31,7 @@ def scrub(text: str) -> str:
 
 
 COHORT = "<three-organisation cohort>"
+FAILING = "<failing package>"  # tests/golden_render.py make_failing(), built in a temporary directory
 
 
 def render_case(fmt: str, paths: list) -> str:
@@ -40,9 +48,15 @@ def render_case(fmt: str, paths: list) -> str:
         tmp = tempfile.TemporaryDirectory(prefix="golden-cohort-")
         build_cohort(tmp.name)
         paths = ["cohort"]
+    elif paths == [FAILING]:
+        from golden_render import make_failing
+
+        tmp = tempfile.TemporaryDirectory(prefix="golden-failing-")
+        make_failing(tmp.name)
+        paths = ["failing"]
     os.chdir(tmp.name if tmp else REPO)
     try:
-        report = run_check(paths, jobs=2) if tmp else run_check(paths)
+        report = run_check(paths, jobs=2) if paths == ["cohort"] else run_check(paths)
         return scrub(render(fmt, report, tty=False))
     finally:
         os.chdir(cwd)

@@ -12,7 +12,7 @@ from checker import cohorts
 from checker.findings import Severity
 from checker.registry import Fail, Pass, Skip, rule
 from rules.drafterdecl import BLOCK, DISABLED, declaration, describe_identity, match
-from rules.seedvalues import no_point_yaml, point_yaml, raw_value, registry_source
+from rules.seedvalues import no_point_yaml, point_yaml, raw_value, registry_failure, registry_source
 
 FAMILY = "drafters"
 
@@ -66,11 +66,7 @@ def drafter_list_registry(pkg, ctx):
     reg, _ = _drafters(ctx)
     src = registry_source(ctx, "approved_drafters")
     if reg is None:
-        prob = ctx.policy.problems.get("approved_drafters")
-        msg = prob.message if prob else "not loaded"
-        where = f"{prob.file}:{prob.line}" if prob and prob.line else (prob.file if prob else src)
-        return Fail(f"the approved-drafter list cannot be used: {msg} ({where})", file=prob.file if prob else src,
-                    observed=msg, expected="a mapping with a `drafters:` list")
+        return registry_failure(ctx, "approved_drafters", "approved-drafter list", "a mapping with a `drafters:` list")
     if not reg.drafters:
         return Pass(f"approved-drafter list {src} is empty: no drafter is approved for any benchmark")
     per = {}

@@ -13,7 +13,7 @@ from checker import cohorts
 from checker.findings import Severity
 from checker.registry import Fail, Pass, Skip, rule
 from rules.binding_policy import SEED_KEYS
-from rules.seedvalues import (MISSING, adoption_cohorts, declared_seeds, evidence, no_point_yaml, point_yaml,
+from rules.seedvalues import (MISSING, adoption_cohorts, registry_failure, declared_seeds, evidence, no_point_yaml, point_yaml,
                               raw_value, registry, registry_source, seed_problem, show)
 
 FAMILY = "seeds"
@@ -39,11 +39,8 @@ def seed_set_registry(pkg, ctx):
     reg, _ = registry(ctx)
     src = registry_source(ctx, "seed_sets")
     if reg is None:
-        prob = ctx.policy.problems.get("seed_sets")
-        msg = prob.message if prob else "not loaded"
-        where = f"{prob.file}:{prob.line}" if prob and prob.line else (prob.file if prob else src)
-        return Fail(f"the seed-set registry cannot be used: {msg} ({where})", file=prob.file if prob else src,
-                    observed=msg, expected="a seed-set file in the published `cohort:` shape or a bare `seed_sets:` list")
+        return registry_failure(ctx, "seed_sets", "seed-set registry",
+                                "a seed-set file in the published `cohort:` shape or a bare `seed_sets:` list")
     n = adoption_cohorts(ctx) if ctx.policy.available("cohort_rules") else 4
     sets = reg.bound_sets(n)
     parts = []

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from checker.registry import Skip
+from checker.registry import Fail, Skip
 from rules.binding_policy import SEED_KEYS, U64_MAX
 
 RUNTIME = ("runtime_settings", "runtime")
@@ -137,3 +137,13 @@ def registry_source(ctx, name: str) -> str:
     if path:
         return path
     return f"bundled rules/policy/{ctx.policy.edition}/{name}.yaml"
+
+
+def registry_failure(ctx, name: str, what: str, expected: str):
+    """The FAIL of a registry rule whose file cannot be used: the problem and where it sits."""
+    src = registry_source(ctx, name)
+    prob = ctx.policy.problems.get(name)
+    msg = prob.message if prob else "not loaded"
+    where = f"{prob.file}:{prob.line}" if prob and prob.line else (prob.file if prob else src)
+    return Fail(f"the {what} cannot be used: {msg} ({where})", file=prob.file if prob else src,
+                observed=msg, expected=expected)

@@ -1,6 +1,6 @@
 """Materialise a fixture case: a base package plus a list of patches, checked against expectations.
 
-A case file (``fixtures/cases/<rule-id>/<case>.yaml``) reads::
+A case file (``rules/<family>/cases/<rule-id>/<case>.yaml``) reads::
 
     description: r08 beside r8 is two directories for one concurrency
     base: valid                     # fixtures/<base>; or a path under shared/real-runs: "real-runs/<name>"
@@ -36,7 +36,9 @@ import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(REPO, "fixtures")
-CASES = os.path.join(FIXTURES, "cases")
+RULES_DIR = os.path.join(REPO, "rules")
+#: a case lives in its family: rules/<family>/cases/<rule-id>/<case>.yaml
+CASES = RULES_DIR
 
 def _real_runs() -> str:
     """<repo>/../shared/real-runs (CI and the main checkout); a worktree one level deeper looks one up."""
@@ -235,7 +237,7 @@ def check_case(case: dict, report) -> list[str]:
 
 
 def run_case(case: dict, tmp: str):
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     path = materialise(case, tmp)
     run = dict(case.get("run") or {})
@@ -260,10 +262,27 @@ def _restore_perms(root: str) -> None:
                     pass
 
 
+def case_roots() -> list[str]:
+    """Every family's cases folder (rules/<family>/cases)."""
+    roots = []
+    for fam in sorted(os.listdir(RULES_DIR)):
+        d = os.path.join(RULES_DIR, fam, "cases")
+        if os.path.isdir(d):
+            roots.append(d)
+    return roots
+
+
+def case_rel(path: str) -> str:
+    """``<rule-id>/<case>.yaml``: a case file's name inside its family's cases folder."""
+    parts = os.path.normpath(path).split(os.sep)
+    return os.path.join(*parts[parts.index("cases") + 1:])
+
+
 def all_case_files() -> list[str]:
     out = []
-    for dirpath, _d, files in os.walk(CASES):
-        for fn in files:
-            if fn.endswith(".yaml"):
-                out.append(os.path.join(dirpath, fn))
-    return sorted(out)
+    for root in case_roots():
+        for dirpath, _d, files in os.walk(root):
+            for fn in files:
+                if fn.endswith(".yaml"):
+                    out.append(os.path.join(dirpath, fn))
+    return sorted(out, key=case_rel)

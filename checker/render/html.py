@@ -11,7 +11,7 @@ import base64
 import hashlib
 import os
 
-TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 _ENV = None
 _ASSETS: dict[str, str] = {}
 

@@ -3,7 +3,7 @@
 A case file (``rules/<family>/cases/<rule-id>/<case>.yaml``) reads::
 
     description: r08 beside r8 is two directories for one concurrency
-    base: valid                     # fixtures/<base>; or a path under shared/real-runs: "real-runs/<name>"
+    base: valid                     # fixtures/<base>; or a real run folder: "real-runs/<name>" (fixtures/real-runs)
     patch:
       - copy: {from: "{curve}/r8", to: "{curve}/r08"}
       - set: {file: "{curve}/r8/point.yaml", path: [concurrency], value: 9}
@@ -41,12 +41,8 @@ RULES_DIR = os.path.join(REPO, "rules")
 CASES = RULES_DIR
 
 def _real_runs() -> str:
-    """<repo>/../shared/real-runs (CI and the main checkout); a worktree one level deeper looks one up."""
-    for up in (("..",), ("..", "..")):
-        cand = os.path.normpath(os.path.join(REPO, *up, "shared", "real-runs"))
-        if os.path.isdir(cand):
-            return cand
-    return os.path.normpath(os.path.join(REPO, "..", "shared", "real-runs"))
+    """Real run folders written by the reference client, copied into the repository (fixtures/real-runs)."""
+    return os.path.join(FIXTURES, "real-runs")
 
 
 REAL_RUNS = _real_runs()
@@ -85,7 +81,7 @@ def materialise(case: dict, tmp: str) -> str:
     name = case.get("name") or os.path.basename(base.rstrip("/"))
     dest = os.path.join(tmp, name)
     shutil.copytree(base_dir(base), dest, symlinks=True)
-    make_writable(dest)  # shared/real-runs is read-only (in CI too); its copy must take patches
+    make_writable(dest)  # the source may be read-only (a packaged checkout); its copy must take patches
     for op in case.get("patch") or []:
         apply_patch(dest, op)
     return dest
@@ -237,7 +233,7 @@ def check_case(case: dict, report) -> list[str]:
 
 
 def run_case(case: dict, tmp: str):
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     path = materialise(case, tmp)
     run = dict(case.get("run") or {})

@@ -34,14 +34,14 @@ def assert_valid_report(doc: dict) -> None:
 @pytest.fixture(autouse=True)
 def _validate_every_report(monkeypatch):
     """Every Report built in-process during the suite is validated against the report schema."""
-    import checker.engine.api as api
+    import checker.engine.pipeline as pipeline
 
-    original = api.run_check
+    original = pipeline.check
 
     def checked(*args, **kwargs):
         report = original(*args, **kwargs)
         assert_valid_report(_json.loads(_json.dumps(report.to_dict(), allow_nan=False)))
         return report
 
-    monkeypatch.setattr(api, "run_check", checked)
+    monkeypatch.setattr(pipeline, "check", checked)
     yield

@@ -83,7 +83,7 @@ GOLDEN_METRICS = ("concurrency", "region_declared", "offline", "duration_s", "sa
 
 
 def run(path_in_cwd: str):
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     report = run_check([path_in_cwd])
     report.generated_at = SCRUBBED_TIME
@@ -92,20 +92,18 @@ def run(path_in_cwd: str):
 
 def run_pinned(path_in_cwd: str):
     """``run`` with only the pinned rules and metrics registered (restored afterwards)."""
-    from checker.domain import point_metrics as pointmetrics
-    from checker.core import rule as registry
+    from checker.engine.catalogue import load_catalogue
 
-    registry.all_rules()
-    saved_rules, saved_metrics = dict(registry.REGISTRY), list(pointmetrics.POINT_METRICS)
+    cat = load_catalogue()
+    saved_rules, saved_ids, saved_metrics = cat.rules, cat.by_id, cat.point_metrics
     try:
-        registry.REGISTRY.clear()
-        registry.REGISTRY.update({k: r for k, r in saved_rules.items() if r.func.__module__ in GOLDEN_RULE_MODULES})
-        pointmetrics.POINT_METRICS[:] = [m for m in saved_metrics if m[0] in GOLDEN_METRICS]
+        cat.rules = [r for r in saved_rules if r.module in GOLDEN_RULE_MODULES]
+        cat.by_id = {r.id: r for r in cat.rules}
+        cat.point_metrics = [m for m in saved_metrics if m[0] in GOLDEN_METRICS]
         return run(path_in_cwd)
     finally:
-        registry.REGISTRY.clear()
-        registry.REGISTRY.update(saved_rules)
-        pointmetrics.POINT_METRICS[:] = saved_metrics
+        cat.rules, cat.by_id = saved_rules, saved_ids
+        cat.point_metrics = saved_metrics
 
 
 def outputs() -> dict[str, str]:

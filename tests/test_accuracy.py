@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from casefixtures import FIXTURES
-from checker.engine.api import run_check
+from checker.engine.pipeline import run_check
 from checker.load.models.accuracy import parse_accuracy
 from checker.load.reader import read_file
 from checker.engine.policy import load_policy
@@ -20,13 +20,10 @@ from rules.accuracy.policy import entry_scale
 
 
 def real_runs() -> str:
-    """shared/real-runs beside the checkout (main) or two levels up (a worktree under wt/)."""
-    from casefixtures import REAL_RUNS, REPO
+    """The real run folders in fixtures/real-runs."""
+    from casefixtures import REAL_RUNS
 
-    for cand in (REAL_RUNS, os.path.join(REPO, "..", "..", "shared", "real-runs")):
-        if os.path.isdir(cand):
-            return os.path.normpath(cand)
-    pytest.skip("shared/real-runs is not available")
+    return REAL_RUNS
 
 
 def _pol():
@@ -186,7 +183,10 @@ def test_accuracy_metric_shown_per_point():
     rep = run_check([os.path.join(FIXTURES, "valid")], select=["accuracy-gate"])
     pkg = rep.package
     ctx = Context(package=pkg, policy=load_policy())
-    pts = {p.name: metrics_for(p, ctx) for p in pkg.submissions[0].points()}
+    from checker.engine.catalogue import load_catalogue
+
+    metrics = load_catalogue().point_metrics
+    pts = {p.name: metrics_for(p, ctx, metrics) for p in pkg.submissions[0].points()}
     assert pts["r32"]["accuracy"] == pytest.approx(38.91)
     assert pts["r8"]["accuracy"] is None
     assert pts["r64"]["tpot_p90_ms"] == pytest.approx(8.61)

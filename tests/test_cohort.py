@@ -20,7 +20,7 @@ def cohort(tmp_path_factory):
 
 
 def _run(paths, **kw):
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     return run_check(paths, **kw)
 
@@ -86,7 +86,7 @@ def test_cli_jobs_serial_and_parallel_identical(cohort):
 
 
 def test_worker_that_dies_is_a_finding_for_its_submission_only(cohort, monkeypatch):
-    from checker.core.rule import all_rules
+    from checker.engine.catalogue import all_rules
 
     normal = _run([cohort], jobs=2)
     rule = next(r for r in all_rules() if r.id == "required-dir")
@@ -148,8 +148,8 @@ def test_mixed_paths_submission_org_dir_and_run_folder(tmp_path):
     shutil.copytree(os.path.join(FIXTURES, "valid"), tmp_path / "org1" / "s1")
     shutil.copytree(os.path.join(FIXTURES, "valid"), tmp_path / "org2" / "s2")
     shutil.copytree(os.path.join(FIXTURES, "valid"), tmp_path / "org2" / "s3")
-    run = os.path.join(os.path.dirname(REPO), "shared", "real-runs", "var_poisson_perf")
-    paths = [str(tmp_path / "org1" / "s1"), str(tmp_path / "org2")] + ([run] if os.path.isdir(run) else [])
+    run = os.path.join(FIXTURES, "real-runs", "var_poisson_perf")
+    paths = [str(tmp_path / "org1" / "s1"), str(tmp_path / "org2"), run]
     report = _run(paths, jobs=2)
     rows = report.sections["cohort"]["submissions"]
     labels = [r["label"] for r in rows if r["kind"] == "submission"]
@@ -224,7 +224,7 @@ def test_runner_evaluates_cohort_rules_on_a_plain_package(tmp_path):
 
     from checker.load.discovery import discover
     from checker.engine.policy import load_policy
-    from checker.core.rule import all_rules
+    from checker.engine.catalogue import all_rules
     from checker.engine.evaluate import Context, run_rules
 
     shutil.copytree(os.path.join(FIXTURES, "valid"), tmp_path / "o" / "a")

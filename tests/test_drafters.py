@@ -1,5 +1,5 @@
 """Drafter declarations and matching against the approved list (R§2.9.4)."""
-from checker.core.rule import all_rules
+from checker.engine.catalogue import all_rules
 from rules.shared.binding import ApprovedDraftersPolicy
 from rules.drafters.declaration import Decl, match
 from rules.shared.seed_values import MISSING

@@ -9,7 +9,8 @@ import pytest
 
 from casefixtures import FIXTURES
 from checker.core.findings import Status
-from checker.core.rule import DOC_SECTIONS, REGISTRY, Outcome, all_rules, doc_section, rule, select_matches
+from checker.core.rule import DOC_SECTIONS, Outcome, doc_section, rule
+from checker.engine.catalogue import all_rules, get_rule, load_catalogue, select_matches
 
 VALID = os.path.join(FIXTURES, "valid")
 
@@ -39,16 +40,38 @@ def test_doc_sections_parse():
     assert set(DOC_SECTIONS) >= {"What it checks", "Why", "How to fix"}
 
 
-def test_duplicate_and_bad_ids_rejected():
-    all_rules()
+def test_duplicate_and_bad_ids_rejected(monkeypatch):
     with pytest.raises(ValueError):
-        rule(id="path-exists", title="x", clause="x", family="x", severity="warn", scope="package")(lambda p, c: None)
+        rule(id="Bad_Id", title="x", clause="x", severity="warn", scope="package")
     with pytest.raises(ValueError):
-        rule(id="Bad_Id", title="x", clause="x", family="x", severity="warn", scope="package")(lambda p, c: None)
+        rule(id="bad-scope", title="x", clause="x", severity="warn", scope="galaxy")
+    # a second function declaring an existing id is refused when the catalogue is built
+    import rules.structure.layout as layout
+
+    @rule(id="path-exists", title="x", clause="x", severity="warn", scope="package")
+    def twin(pkg, ctx):
+        return None
+
+    twin.__module__ = layout.__name__
+    monkeypatch.setattr(layout, "twin", twin, raising=False)
+    load_catalogue.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="duplicate rule id 'path-exists'"):
+            load_catalogue()
+    finally:
+        monkeypatch.undo()
+        load_catalogue.cache_clear()
+        load_catalogue()
+
+
+def test_family_comes_from_the_package():
+    for r in all_rules():
+        pkg = r.module.split(".")[1]
+        assert __import__(f"rules.{pkg}", fromlist=["NAME"]).NAME == r.family, r.id
 
 
 def _report(paths=None, **kw):
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     return run_check(paths or [VALID], **kw)
 
@@ -73,7 +96,7 @@ def test_exactly_one_finding_per_rule_and_subject():
 
 
 def test_exception_in_a_rule_becomes_one_fail(monkeypatch):
-    target = REGISTRY["src-readme"]
+    target = get_rule("src-readme")
 
     def boom(sub, ctx):
         raise ZeroDivisionError("bad maths")
@@ -97,7 +120,7 @@ def test_select_and_ignore_skip_with_reason():
 
 
 def test_select_matches_id_family_prefix():
-    r = REGISTRY["point-config-valid"]
+    r = get_rule("point-config-valid")
     assert select_matches(r, ["point-config-valid"])
     assert select_matches(r, ["parsing"])
     assert select_matches(r, ["point-"])

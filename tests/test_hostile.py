@@ -158,7 +158,7 @@ def test_hostile_input_ends_in_a_report(name, tmp_path):
 
 def test_fifo_is_never_opened(tmp_path):
     root = _build(tmp_path, "fifo-point-yaml")
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     t0 = time.perf_counter()
     report = run_check([str(root)])
@@ -199,7 +199,7 @@ def test_unreadable_directory_and_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(disc.os, "scandir", fake_scandir)
     monkeypatch.setattr(loader.os, "open", fake_open)
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     report = run_check([str(root)])
     fails = {(f.subject.point, f.subject.entry) for f in report.findings
@@ -248,7 +248,7 @@ def test_two_submissions_in_an_org_dir_are_both_checked(tmp_path):
     org = tmp_path / "acme"
     shutil.copytree(os.path.join(FIXTURES, "valid"), org / "sub-001")
     shutil.copytree(os.path.join(FIXTURES, "valid"), org / "sub-002")
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     report = run_check([str(org)])
     subs = {f.subject.submission for f in report.findings if f.subject.submission}

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from casefixtures import FIXTURES
-from checker.engine.api import run_check
+from checker.engine.pipeline import run_check
 from checker.load.models import validate_lenient
 from checker.load.models.accuracy import parse_accuracy
 from checker.load.models.summary import ResultSummary

@@ -24,7 +24,7 @@ from checker.load.models.model_equivalence import norm_name, parse_block
 from checker.load.models.point import PointYaml
 from checker.core.findings import Status
 from checker.engine.policy import load_policy
-from checker.core.rule import all_rules
+from checker.engine.catalogue import all_rules
 from checker.engine.evaluate import Context, evaluate
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

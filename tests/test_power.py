@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from checker.load.models.system_desc import SystemDesc
 from checker.engine.policy import load_policy
-from checker.core.rule import all_rules
+from checker.engine.catalogue import all_rules
 from rules.power.arithmetic import compute_power
 
 all_rules()

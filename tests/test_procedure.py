@@ -148,7 +148,7 @@ def test_steady_state_exempt_for_agentic_and_offline(ctx):
 
 def _check(tmp_path, points):
     import make_valid
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     root = os.path.join(str(tmp_path), "pkg")
     make_valid.build(root, points=points)
@@ -182,7 +182,7 @@ def _set(path, keys, value):
 def test_agentic_curve_needs_2400_s_above_32(tmp_path):
     """An agentic curve (all agentic_inference, no Offline point): 2,400 s above 32, 600 s at or below."""
     import make_valid
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     pts = {c: s for c, s in make_valid.POINTS.items() if s[1] != "dedicated"}
     root = os.path.join(str(tmp_path), "pkg")
@@ -220,7 +220,7 @@ def test_no_internal_errors_on_wrong_types(tmp_path, weird):
     import json
 
     import make_valid
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     root = os.path.join(str(tmp_path), "pkg")
     make_valid.build(root)

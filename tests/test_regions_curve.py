@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from casefixtures import FIXTURES, apply_patch
-from checker.engine.api import run_check
+from checker.engine.pipeline import run_check
 from checker.domain.point_metrics import metrics_for
 from checker.domain.regions import curve_regions
 
@@ -106,7 +106,10 @@ def test_region_computed_metric(tmp_path):
     from checker.load.discovery import Options, discover
 
     pkg = discover([build(tmp_path, make_valid.POINTS)], Options())
-    got = {p.name: metrics_for(p, None)["region_computed"] for p in pkg.submissions[0].points()}
+    from checker.engine.catalogue import load_catalogue
+
+    metrics = load_catalogue().point_metrics
+    got = {p.name: metrics_for(p, None, metrics)["region_computed"] for p in pkg.submissions[0].points()}
     assert got == {"r1": "low_latency", "r4": "low_concurrency", "r8": "low_concurrency", "r32": "med_concurrency",
                    "r64": "med_concurrency", "r256": "high_concurrency", "r1024": "high_concurrency",
                    "r13368": "offline"}

@@ -3,8 +3,9 @@ import os
 import re
 
 from casefixtures import materialise
-from checker.engine.api import run_check
-from checker.domain.point_metrics import POINT_METRICS, point_metric
+from checker.engine.pipeline import run_check
+from checker.domain.point_metrics import point_metric
+from checker.engine.catalogue import load_catalogue
 from checker.render import render
 from checker.render.view import build_view
 
@@ -55,6 +56,9 @@ def test_family_metrics_show_and_errors_are_blank(tmp_path):
     def _broken(point, ctx):
         raise RuntimeError("boom")
 
+    cat = load_catalogue()
+    saved = cat.point_metrics
+    cat.point_metrics = saved + [("zz_test_kw", "Test kW", "kW", _kw), ("zz_test_broken", "Broken metric", "", _broken)]
     try:
         report = run_check([os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "valid")])
         html = render("html", report)
@@ -62,7 +66,7 @@ def test_family_metrics_show_and_errors_are_blank(tmp_path):
         row = re.search(r'<tr><th scope="row">r4</th>.*?</tr>', html, re.S).group(0)
         assert ">6.00<" in row and ">—<" in row
     finally:
-        POINT_METRICS[:] = [m for m in POINT_METRICS if not m[0].startswith("zz_test_")]
+        cat.point_metrics = saved
 
 
 def test_report_without_context_or_package_renders(tmp_path):

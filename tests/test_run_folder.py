@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from casefixtures import REAL_RUNS, make_writable
-from checker.engine.api import run_check
+from checker.engine.pipeline import run_check
 from checker.cli.main import main
-from checker.engine.parallel import Progress, run_parallel
+from checker.engine.pool import Progress, run_parallel
 
 RUNS = ("echo_accuracy_only", "var_concurrency_allchunks", "var_poisson_perf")
 
@@ -29,7 +29,7 @@ def _copy(name, tmp_path):
 
 @pytest.fixture(scope="module")
 def real_report():
-    return run_check([os.path.join(REAL_RUNS, n) for n in RUNS], options={"jobs": 1})
+    return run_check([os.path.join(REAL_RUNS, n) for n in RUNS], jobs=1)
 
 
 def test_concurrency_run_fails_what_run_folder_md_predicts(real_report):
@@ -78,8 +78,8 @@ def test_context_skips_name_the_flag(real_report):
 
 def test_parallel_output_identical_to_serial():
     paths = [os.path.join(REAL_RUNS, n) for n in RUNS]
-    serial = run_check(paths, options={"jobs": 1}).to_dict()
-    parallel = run_check(paths, options={"jobs": 3}).to_dict()
+    serial = run_check(paths, jobs=1).to_dict()
+    parallel = run_check(paths, jobs=3).to_dict()
     for d in (serial, parallel):
         d.pop("generated_at")
     assert serial == parallel

@@ -5,10 +5,10 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from checker.engine.api import run_check
+from checker.engine.pipeline import run_check
 from checker.cli.main import main
 from checker.engine.policy import load_policy
-from checker.core.rule import all_rules
+from checker.engine.catalogue import all_rules
 from rules.shared.seed_values import MISSING, seed_problem
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -10,7 +10,7 @@ from checker.load.models import validate_lenient
 from checker.load.models.system_desc import SystemDesc
 from checker.load.reader import LoadedFile
 from checker.engine.policy import load_policy
-from checker.core.rule import all_rules
+from checker.engine.catalogue import all_rules
 from rules.system_description.fields import validity_problems
 from rules.system_description.consistency import diff, dotted
 

@@ -18,7 +18,7 @@ TODAY = "2026-11-29"
 
 
 def _run(paths, **kw):
-    from checker.engine.api import run_check
+    from checker.engine.pipeline import run_check
 
     return run_check(paths, **kw)
 

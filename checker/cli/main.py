@@ -54,7 +54,7 @@ def _complete_rules(ctx, param, incomplete: str):
     """Shell completion for rule ids and families (click's built-in completion)."""
     from click.shell_completion import CompletionItem
 
-    from checker.core.rule import all_rules
+    from checker.engine.catalogue import all_rules
 
     head, _, last = incomplete.rpartition(",")
     prefix = head + "," if head else ""
@@ -132,7 +132,7 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
     if fail_on_new and not baseline:
         raise InputError("--fail-on-new needs --baseline FILE")
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
-    options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events, jobs)
+    options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
     if cohort:
         options["cohort"] = cohort
     report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
@@ -148,17 +148,18 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
 
 def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options, jobs, **kw):
     """Run the check; bad --waivers/--baseline/--today input is a usage error (exit 2)."""
-    from checker.engine.api import run_check
+    from checker.engine.config import RunConfig
+    from checker.engine.pipeline import check as run_pipeline
     from checker.engine.pool import default_jobs
 
     simple = {"text", "json", "sarif", "junit", "github", "auto"}
     try:
-        return run_check(list(paths), select=_split(select), ignore=_split(ignore), fail_on=fail_on,
-                         policy_dir=policy_dir, max_bytes=max_file_size, policy_overrides=overrides,
-                         options=options,
-                         jobs=jobs or default_jobs(), progress=sys.stderr.isatty(),
-                         keep_packages=any(fmt not in simple for fmt, _ in pairs),
-                         prerender_json=any(fmt == "json" for fmt, _ in pairs), **kw)
+        config = RunConfig.of(select=_split(select), ignore=_split(ignore), fail_on=fail_on, policy_dir=policy_dir,
+                              max_bytes=max_file_size, policy_overrides=overrides, options=options,
+                              jobs=jobs or default_jobs(), audit_jobs=jobs, progress=sys.stderr.isatty(),
+                              keep_packages=any(fmt not in simple for fmt, _ in pairs),
+                              prerender_json=any(fmt == "json" for fmt, _ in pairs), **kw)
+        return run_pipeline(list(paths), config)
     except ValueError as exc:
         from checker.engine.baseline import BaselineError
         from checker.engine.waivers import WaiverError
@@ -168,11 +169,11 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
         raise
 
 
-def _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events, jobs) -> dict:
+def _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events) -> dict:
     """The optional run-folder context; only given values are set, so rules can say what is missing."""
     opts = {"events": not no_events}
     for key, value in (("point", point_file), ("max_concurrency", max_concurrency), ("seed_set", seed_set),
-                       ("dataset_size", dataset_size), ("jobs", jobs)):
+                       ("dataset_size", dataset_size)):
         if value is not None:
             opts[key] = value
     return opts
@@ -217,7 +218,7 @@ def _emit(report, pairs, quiet: bool) -> None:
 def rules_cmd(fmt: str) -> None:
     """List every rule: id, family, severity, clause, title."""
     from checker.cli.rule_docs import rules_table
-    from checker.core.rule import all_rules
+    from checker.engine.catalogue import all_rules
 
     rs = sorted(all_rules(), key=lambda r: (r.family, r.id))
     if fmt == "json":
@@ -237,7 +238,7 @@ def rules_cmd(fmt: str) -> None:
 def explain(rule_id: str) -> None:
     """Print a rule's documentation: what it checks, why, how to fix."""
     from checker.cli.rule_docs import explain_text
-    from checker.core.rule import all_rules
+    from checker.engine.catalogue import all_rules
 
     rs = {r.id: r for r in all_rules()}
     if rule_id not in rs:

@@ -33,7 +33,7 @@ def rules_table(rules: list[Rule]) -> str:
 
 def update_readme(path: str, write: bool = True) -> bool:
     """Replace the generated block in README.md; return True when it changed."""
-    from checker.core.rule import all_rules
+    from checker.engine.catalogue import all_rules
 
     with open(path, encoding="utf-8") as fh:
         text = fh.read()

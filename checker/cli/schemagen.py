@@ -16,12 +16,12 @@ SCHEMAS = os.path.join(REPO, "schemas")
 def generated() -> dict[str, dict]:
     """Relative path under schemas/ -> schema document."""
     from checker.load.models.summary import ResultSummary
-    from checker.engine.policy import POLICY_MODELS
-    from checker.core.rule import all_rules
+    from checker.engine.catalogue import load_catalogue
 
-    all_rules()  # registers every family's policy models
+    cat = load_catalogue()
     out: dict[str, dict] = {}
-    for name, model in sorted(POLICY_MODELS.items()):
+    for name in sorted(cat.policy_models):
+        model = cat.policy_model(name)
         doc = model.model_json_schema()
         doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         doc["title"] = f"policy: {name}.yaml"

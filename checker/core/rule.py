@@ -1,7 +1,8 @@
-"""The rule registry: rule metadata plus a pure function, and the outcomes a rule returns.
+"""A rule is metadata plus a small pure function; this module holds the decorator and the outcomes.
 
-A rule module declares rules with the ``@rule(...)`` decorator; ``rules/__init__.py`` imports
-every family module explicitly, so the registry is complete once ``rules`` is imported.
+``@rule(...)`` only attaches the metadata to the function (no registry, no import side effect): the
+family comes from the package the function lives in, and the engine's catalogue
+(``checker.engine.catalogue``) collects the rules of every family listed in ``rules.FAMILIES``.
 """
 from __future__ import annotations
 
@@ -57,10 +58,27 @@ class Rule:
     needs: tuple = ()
     official: bool = False
     doc: str = ""
+    #: evaluated once per invocation, after waivers are applied (the waiver-usage rules)
+    after_waivers: bool = False
 
     @property
     def summary(self) -> str:
         return self.doc.strip().splitlines()[0] if self.doc.strip() else self.title
+
+    @property
+    def module(self) -> str:
+        """The module that defines the rule function (``rules.<family>.<topic>``)."""
+        return self.func.__module__
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The policy files (names, without ``.yaml``) this rule reads."""
+        return tuple(n.split(":", 1)[1] for n in self.needs if n.startswith("policy:"))
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The submission file kinds this rule reads."""
+        return tuple(n for n in self.needs if not n.startswith("policy:"))
 
     def section(self, name: str) -> str:
         """Return a named docstring section ('What it checks', 'Why', 'How to fix')."""
@@ -78,7 +96,23 @@ class Rule:
         }
 
 
-REGISTRY: dict[str, Rule] = {}
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    """The metadata ``@rule`` attaches to a function; the catalogue adds the family."""
+
+    id: str
+    title: str
+    clause: str
+    severity: Severity
+    scope: str
+    needs: tuple
+    official: bool
+    after_waivers: bool
+
+    def bind(self, family: str, func: Callable) -> Rule:
+        return Rule(id=self.id, title=self.title, clause=self.clause, family=family, severity=self.severity,
+                    scope=self.scope, func=func, needs=self.needs, official=self.official,
+                    doc=func.__doc__ or "", after_waivers=self.after_waivers)
 
 
 def rule(
@@ -86,47 +120,24 @@ def rule(
     id: str,
     title: str,
     clause: str,
-    family: str,
     severity: str,
     scope: str,
     needs: Iterable[str] = (),
     official: bool = False,
+    after_waivers: bool = False,
 ) -> Callable[[Callable], Callable]:
-    """Register a rule function. ``needs`` names inputs (file kinds, ``policy:<name>``)."""
+    """Declare a rule function. ``needs`` names every input it reads (file kinds, ``policy:<name>``)."""
+    if not _ID_RE.match(id):
+        raise ValueError(f"rule id {id!r} is not kebab-case")
+    if scope not in SCOPES:
+        raise ValueError(f"rule {id!r}: unknown scope {scope!r}")
+    spec = RuleSpec(id, title, clause, Severity(severity), scope, tuple(needs), official, after_waivers)
 
     def deco(func: Callable) -> Callable:
-        if id in REGISTRY:
-            raise ValueError(f"duplicate rule id {id!r}")
-        if not _ID_RE.match(id):
-            raise ValueError(f"rule id {id!r} is not kebab-case")
-        if scope not in SCOPES:
-            raise ValueError(f"rule {id!r}: unknown scope {scope!r}")
-        REGISTRY[id] = Rule(
-            id=id,
-            title=title,
-            clause=clause,
-            family=family,
-            severity=Severity(severity),
-            scope=scope,
-            func=func,
-            needs=tuple(needs),
-            official=official,
-            doc=func.__doc__ or "",
-        )
+        func.__rule__ = spec
         return func
 
     return deco
-
-
-def all_rules() -> list[Rule]:
-    import rules  # noqa: F401  (registers every family)
-
-    return list(REGISTRY.values())
-
-
-def get_rule(rule_id: str) -> Rule | None:
-    all_rules()
-    return REGISTRY.get(rule_id)
 
 
 def doc_section(doc: str, name: str) -> str:
@@ -150,16 +161,3 @@ def doc_section(doc: str, name: str) -> str:
 
 
 DOC_SECTIONS = ("What it checks", "Why", "How to fix", "Example", "Notes")
-
-
-def select_matches(rule: Rule, tokens: Iterable[str]) -> bool:
-    """True when a --select/--ignore token names this rule: its id, its family, or an id prefix."""
-    for tok in tokens:
-        tok = tok.strip()
-        if not tok:
-            continue
-        if tok in ("ALL", "all"):
-            return True
-        if tok == rule.id or tok == rule.family or rule.id.startswith(tok):
-            return True
-    return False

@@ -1,29 +1,37 @@
-"""Per-point metrics shown in reports (tables, charts): a small registry families extend.
+"""Per-point metrics shown in reports (tables, charts): the built-in ones, and the decorator families use.
 
-Each entry is (key, label, unit, function(point, ctx) -> value or None). The curve family adds the
-computed region, the power family provisioned kW and TPS/kW, the accuracy family the score.
-Renderers iterate ``POINT_METRICS``; a function that raises shows as empty, never breaks a report.
+Each entry is (key, label, unit, function(point, ctx) -> value or None). ``@point_metric`` only marks
+a function; the engine's catalogue collects the built-ins here, then each family's (the curve family
+adds the computed region, power the provisioned kW and TPS/kW, accuracy the score) in family order.
+Renderers take that list; a function that raises shows as empty, never breaks a report.
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
-POINT_METRICS: list[tuple[str, str, str, Callable[[Any, Any], Any]]] = []
+Metric = tuple[str, str, str, Callable[[Any, Any], Any]]
 
 
 def point_metric(key: str, label: str, unit: str = ""):
+    """Mark a function(point, ctx) as a per-point metric shown in reports."""
     def deco(func):
-        if any(k == key for k, *_ in POINT_METRICS):
-            raise ValueError(f"point metric {key!r} registered twice")
-        POINT_METRICS.append((key, label, unit, func))
+        func.__point_metric__ = (key, label, unit)
         return func
 
     return deco
 
 
-def metrics_for(point, ctx) -> dict[str, Any]:
+def collect(namespace: dict) -> list[Metric]:
+    """The metrics marked in a module namespace, in definition order."""
+    return [(*obj.__point_metric__, obj) for obj in list(namespace.values())
+            if callable(obj) and hasattr(obj, "__point_metric__")
+            and getattr(obj, "__module__", None) == namespace.get("__name__")]
+
+
+def metrics_for(point, ctx, metrics: list[Metric] | None = None) -> dict[str, Any]:
+    """Every metric's value for one point (None where it cannot be computed)."""
     out = {}
-    for key, _label, _unit, func in POINT_METRICS:
+    for key, _label, _unit, func in (BUILTIN_METRICS if metrics is None else metrics):
         try:
             out[key] = func(point, ctx)
         except Exception:
@@ -78,3 +86,7 @@ def _tps_per_user(point, ctx):
 def _ttft(point, ctx):
     s = _summary(point)
     return s.ttft_p90_ms if s is not None else None
+
+
+#: the metrics every report shows, before the families' own
+BUILTIN_METRICS: list[Metric] = collect(globals())

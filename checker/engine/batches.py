@@ -4,7 +4,7 @@ A *unit* is one submission root or run folder found under the PATHs (``discover`
 loads nothing). Each unit is loaded and checked on its own (``check_unit``, in a worker process
 or in-process), and returns its findings plus a small picklable *digest* (seed sets, target
 cohorts, hardware descriptions, with file positions) that the cross-submission rules
-(``rules/cohort.py``) read from ``ctx.options["cohort_units"]``.
+(``rules/cohort``) read from ``ctx.cohort_units``.
 
 Subject labels: in cohort mode a submission's label is ``<org>/<submission_id>`` (the org is the
 directory above the submission root), so two organisations may use the same id without their
@@ -17,22 +17,12 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from checker.core.findings import Finding, Status, Subject, json_safe
-from checker.load.reader import LoadedFile
+from checker.core.findings import Finding, Status, Subject
+from checker.load.digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
 
 #: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking
 _WORKER_STATE: dict[tuple, tuple] = {}
-
-
-@dataclass(frozen=True)
-class Unit:
-    kind: str  # "submission" | "run-folder"
-    path: str  # absolute path
-    rel: str  # display path
-    org: str
-    sid: str  # raw submission id (directory name) or run folder name
-    label: str  # subject label in the report
 
 
 @dataclass(frozen=True)
@@ -97,13 +87,11 @@ def owns(unit: Unit, subject: Subject) -> bool:
 def _state(settings: UnitSettings):
     if settings.key not in _WORKER_STATE:
         from checker.engine.policy import load_policy
-        from checker.core.rule import all_rules
+        from checker.engine.catalogue import all_rules
 
         rules = all_rules()
         _WORKER_STATE[settings.key] = (rules, load_policy(settings.policy_dir, dict(settings.policy_overrides)))
     return _WORKER_STATE[settings.key]
-
-
 
 
 def check_unit(job: tuple) -> UnitResult:
@@ -128,9 +116,9 @@ def check_unit(job: tuple) -> UnitResult:
         digest = base_digest(unit)
     ctx = Context(package=pkg, policy=policy, options=dict(settings.options))
     if pkg.run_folders:  # the events audit runs in this worker: no nested pool, no second progress bar
-        from checker.load.run_folder import prepare_run_folders
+        from checker.engine.run_folders import prepare_run_folders
 
-        prepare_run_folders(pkg, {**ctx.options, "jobs": 1, "progress": False}, settings.max_bytes)
+        prepare_run_folders(pkg, ctx.options, settings.max_bytes, jobs=1, progress=False)
     findings = run_rules(unit_rules(rules), pkg, ctx, select=list(settings.select) or None,
                          ignore=list(settings.ignore) or None)
     texts = None
@@ -139,72 +127,6 @@ def check_unit(job: tuple) -> UnitResult:
 
         texts = [finding_json(f) for f in findings]
     return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts)
-
-
-def base_digest(unit: Unit, crashed: str | None = None) -> dict:
-    return {"label": unit.label, "kind": unit.kind, "org": unit.org, "id": unit.sid, "rel": unit.rel,
-            "crashed": crashed, "systems": [], "models": [], "divisions": [], "seed_sets": {},
-            "target_cohorts": {}, "hardware": {}}
-
-
-def _loc(lf: LoadedFile, path: tuple, subject: Subject) -> dict:
-    line, col = lf.position(path) if lf.exists else (None, None)
-    return {"file": lf.rel, "path": list(path), "line": line, "column": col, "subject": subject}
-
-
-def digest_submission(sub, unit: Unit) -> dict:
-    """What the cross-submission rules need from one loaded submission: plain, picklable values."""
-    d = base_digest(unit)
-    d["systems"] = [s.name for s in sub.systems]
-    d["models"] = sorted({c.name for c in sub.curves()})
-    divisions = set()
-    for p in sub.points():
-        y = p.yaml
-        if y is None:
-            continue
-        lf = p.files["point_yaml"]
-        if isinstance(y.seed_set, str) and y.seed_set not in d["seed_sets"]:
-            d["seed_sets"][y.seed_set] = _loc(lf, ("seed_set",), p.subject)
-        if isinstance(y.target_cohort, str) and y.target_cohort not in d["target_cohorts"]:
-            d["target_cohorts"][y.target_cohort] = _loc(lf, ("target_cohort",), p.subject)
-        div = getattr(y, "division", None)
-        if isinstance(div, str) and div:
-            divisions.add(div)
-    d["divisions"] = sorted(divisions)
-    for s in sub.systems:
-        for c in s.curves:
-            desc = next((p.files["system_desc"] for p in c.points
-                         if p.files.get("system_desc") is not None and p.files["system_desc"].ok
-                         and isinstance(p.files["system_desc"].data, dict)), None)
-            if desc is None:
-                continue
-            name = desc.data.get("system_name")
-            nodes = desc.data.get("node_types")
-            paths = [(k,) for k in desc.data] + [("node_types", i, k) for i, n in enumerate(nodes or [])
-                                                  if isinstance(n, dict) for k in n] if isinstance(nodes, list) \
-                else [(k,) for k in desc.data]
-            d["hardware"][s.name] = {
-                "key": name if isinstance(name, str) and name.strip() else s.name,
-                "data": json_safe({k: v for k, v in desc.data.items() if k != "node_types"}),
-                "node_types": json_safe(nodes),
-                "loc": _loc(desc, ("node_types",), s.subject),
-                "positions": [(p, *desc.position(p)) for p in paths],
-            }
-            break
-    return d
-
-
-def loc_file(loc: dict, positions=()) -> LoadedFile:
-    """A stand-in LoadedFile resolving the positions the digest kept (rules need no file I/O)."""
-    lf = LoadedFile(kind="digest", rel=loc["file"], abspath=loc["file"], exists=True)
-    lf._positions = {tuple(p): (line, col) for p, line, col in positions if line}
-    if loc.get("line"):
-        lf._positions[tuple(loc["path"])] = (loc["line"], loc["column"])
-    return lf
-
-
-def failed_unit_digest(unit: Unit, why: str) -> dict:
-    return base_digest(unit, crashed=why)
 
 
 def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:

@@ -11,8 +11,9 @@ from typing import Any, Iterable
 from checker.core.findings import Finding, Location, Severity, Status, Subject
 from checker.load.reader import LoadedFile
 from checker.load.model import Package
-from checker.engine.policy import Policy, PolicyUnavailable
-from checker.core.rule import Outcome, Rule, select_matches
+from checker.core.policy import Policy, PolicyUnavailable
+from checker.core.rule import Outcome, Rule
+from checker.engine.catalogue import select_matches
 
 
 @dataclass
@@ -21,7 +22,12 @@ class Context:
 
     package: Package
     policy: Policy
+    #: the user's run options (--max-concurrency, --seed-set, --cohort, ...); never engine state
     options: dict[str, Any] = field(default_factory=dict)
+    #: the loaded waiver set, for the rules evaluated after waivers are applied
+    waivers: Any = None
+    #: the cohort units' digests (``checker.load.digest``), for the cohort-scope rules
+    cohort_units: list | None = None
 
     def opt(self, name: str, default: Any = None) -> Any:
         return self.options.get(name, default)
@@ -58,6 +64,8 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
     for need in rule.needs:
         if need.startswith("policy:"):
             name = need.split(":", 1)[1]
+            if ctx.policy.reporters.get(name) == rule.id:
+                continue  # the rule that reports this file's problems runs whatever its state
             if not ctx.policy.available(name):
                 why = ctx.policy.problems.get(name)
                 return Outcome("SKIP", f"policy not loaded: {name}.yaml" + (f" ({why.message})" if why else ""),
@@ -141,9 +149,9 @@ def evaluate(rule: Rule, obj: Any, ctx: Context, selected: bool = True) -> list[
 
 
 def unit_rules(rules) -> list:
-    """Rules one submission or run folder evaluates: all but the cohort scope and the waivers family
-    (those run once, over the whole invocation)."""
-    return [r for r in rules if r.scope != "cohort" and r.family != "waivers"]
+    """Rules one submission or run folder evaluates: all but the cohort scope and the rules that run
+    after waivers are applied (those run once, over the whole invocation)."""
+    return [r for r in rules if r.scope != "cohort" and not r.after_waivers]
 
 
 def run_rules(rules: Iterable[Rule], pkg: Package, ctx: Context, select: list[str] | None = None,

@@ -13,30 +13,36 @@ from typing import Any
 from checker.load.discovery import Options, discover
 from checker.core.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.engine.policy import load_policy
-from checker.core.rule import all_rules, select_matches
+from checker.engine.catalogue import all_rules, select_matches
 from checker.engine.report import Report
+from checker.engine.config import RunConfig
 from checker.engine.evaluate import Context, evaluate, run_rules, unit_rules
+from checker.engine.run_folders import prepare_run_folders
 
 COHORT_SECTION_VERSION = "1.0"
 
 
-def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", policy_dir=None,
-          max_bytes: int = 8 * 1024 * 1024, policy_overrides=None, options: dict | None = None, *,
-          jobs: int = 1, waivers=None, baseline=None, fail_on_new: bool = False, today=None,
-          progress: bool = False, keep_packages: bool = True, timeout: int = 600,
-          prerender_json: bool = False) -> Report:
+def run_check(paths: list[str], config: RunConfig | None = None, **kw: Any) -> Report:
+    """``check`` with the RunConfig given whole or as keyword arguments (``RunConfig.of``)."""
+    return check(paths, config if config is not None else RunConfig.of(**kw))
+
+
+def check(paths: list[str], config: RunConfig) -> Report:
+    """Discover, evaluate (one package, or a cohort of units), apply waivers, compare, build the Report."""
+    select, ignore = list(config.select) or None, list(config.ignore) or None
+    max_bytes, fail_on = config.max_bytes, config.fail_on
     rules = all_rules()  # registers policy models too
-    policy = load_policy(policy_dir, policy_overrides)
+    policy = load_policy(config.policy_dir, config.policy_overrides)
     ws = base = None
-    if waivers is not None:
+    if config.waivers is not None:
         from checker.engine.waivers import load_waivers
 
-        ws = load_waivers(waivers, today)
-    if baseline is not None:
+        ws = load_waivers(config.waivers, config.today)
+    if config.baseline is not None:
         from checker.engine.baseline import load_baseline
 
-        base = load_baseline(baseline)
-    opts = dict(options or {})
+        base = load_baseline(config.baseline)
+    opts = dict(config.options)
     plan = discover(paths, Options(max_bytes=max_bytes, shallow=True))
     units = []
     if len(plan.submissions) + len(plan.run_folders) > 1:  # cohort machinery only when it is needed
@@ -49,25 +55,23 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
         pkg = discover(paths, Options(max_bytes=max_bytes))
         ctx = Context(package=pkg, policy=policy, options=opts)
         if pkg.run_folders:
-            from checker.load.run_folder import prepare_run_folders
-
-            prepare_run_folders(pkg, ctx.options, max_bytes)
+            prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress)
         findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
     else:
         pkg = plan
         ctx = Context(package=pkg, policy=policy, options=opts)
-        settings = co.UnitSettings(policy_dir, tuple(sorted((policy_overrides or {}).items())),
+        settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                    tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
-                                   max_bytes, keep_packages, prerender_json)
+                                   max_bytes, config.keep_packages, config.prerender_json)
         co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
-        findings, cohort_state = _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout,
-                                             encoded)
+        findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
+                                             config.timeout, encoded)
     if ws is not None:
         from checker.engine.waivers import apply_waivers
 
         findings = apply_waivers(findings, ws)
-    ctx.options["waivers"] = ws
-    findings += run_rules([r for r in rules if r.family == "waivers"], pkg, ctx, select=select, ignore=ignore)
+    ctx.waivers = ws
+    findings += run_rules([r for r in rules if r.after_waivers], pkg, ctx, select=select, ignore=ignore)
     findings.sort(key=Finding.sort_key)
     baseline_section = None
     if base is not None:
@@ -78,7 +82,7 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
     report = Report(findings=findings, rules=rules, paths=list(pkg.paths), policy_edition=policy.edition,
                     policy_version=policy.version, fail_on=fail_on, package=pkg,
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
-                    count_waived=ws is not None, gate_new_only=fail_on_new, context=ctx)
+                    count_waived=ws is not None, gate_new_only=config.fail_on_new, context=ctx)
     if encoded:  # unchanged worker findings keep their encoded text; waived/baselined ones are re-encoded
         report.json_cache = {id(f): encoded[id(f)] for f in findings
                              if id(f) in encoded and encoded[id(f)][0] is f and f.baseline is None}
@@ -126,7 +130,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
             _replace_stub(plan, unit, res.node)
     for rid in sorted(package_level):
         findings.extend(_merge_package_rule(package_level[rid]))
-    ctx.options["cohort_units"] = digests
+    ctx.cohort_units = digests
     for rule in rules:
         if rule.scope == "cohort":
             selected = (not select or select_matches(rule, select)) and not (ignore and select_matches(rule, ignore))
@@ -175,8 +179,9 @@ def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
     own: dict[int, list[Finding]] = {i: [] for i in range(len(units))}
     index = {(u.kind == "submission", u.label): i for i, u in enumerate(units)}
     cross = []
+    cohort_scope = {r.id for r in report.rules if r.scope == "cohort"}
     for f in report.findings:
-        if f.family == "cohort":
+        if f.rule_id in cohort_scope:
             cross.append(f.as_dict())
         s = f.subject
         i = index.get((True, s.submission)) if s.submission else (index.get((False, s.point)) if not s.model else None)

@@ -1,7 +1,7 @@
 """Versioned policy data (``rules/policy/<edition>/*.yaml``): load, validate, fail closed.
 
 Each policy file has a pydantic model registered by the rule family that owns it
-(``register_policy``); ``schemas/policy/<name>.schema.json`` is generated from that model
+(``POLICIES`` in its ``__init__``); ``schemas/policy/<name>.schema.json`` is generated from that model
 (``make schemas``) and the tests validate every bundled file against it with jsonschema. At run
 time the same model validates the file, so an edited or swapped (``--policy DIR``) file that does
 not fit is a ``policy-registry`` FAIL, and every rule that needs it SKIPs: never a silent pass.
@@ -9,73 +9,24 @@ not fit is a ``policy-registry`` FAIL, and every rule that needs it SKIPs: never
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import Any
 
+from checker.core.policy import DEFAULT_EDITION, Policy, PolicyProblem, PolicyUnavailable  # noqa: F401
+from checker.engine.catalogue import load_catalogue, policy_root
 from checker.load.reader import read_file
-
-DEFAULT_EDITION = "v1.0"
-POLICY_ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "rules", "policy")
-
-POLICY_MODELS: dict[str, Any] = {}
-#: policy name -> id of the rule that reports its problems instead of policy-registry
-POLICY_REPORTERS: dict[str, str] = {}
-
-
-def register_policy(name: str, model_cls: Any, reported_by: str | None = None) -> None:
-    """Register a policy file's schema; ``reported_by`` names a dedicated registry rule (fail closed)."""
-    if name in POLICY_MODELS and POLICY_MODELS[name] is not model_cls:
-        raise ValueError(f"policy {name!r} registered twice")
-    POLICY_MODELS[name] = model_cls
-    if reported_by:
-        POLICY_REPORTERS[name] = reported_by
 
 
 def default_policy_dir() -> str:
-    return os.path.join(POLICY_ROOT, DEFAULT_EDITION)
-
-
-class PolicyUnavailable(Exception):
-    def __init__(self, name: str, why: str):
-        super().__init__(f"policy {name!r} unavailable: {why}")
-        self.name = name
-        self.why = why
-
-
-@dataclass
-class PolicyProblem:
-    file: str
-    message: str
-    line: int | None = None
-    column: int | None = None
-
-
-@dataclass
-class Policy:
-    directory: str
-    edition: str = DEFAULT_EDITION
-    version: str = "unknown"
-    data: dict[str, Any] = field(default_factory=dict)
-    problems: dict[str, PolicyProblem] = field(default_factory=dict)
-    overrides: dict[str, str] = field(default_factory=dict)  # name -> file that replaced the bundled one
-
-    def get(self, name: str) -> Any:
-        if name in self.problems:
-            raise PolicyUnavailable(name, self.problems[name].message)
-        if name not in self.data:
-            raise PolicyUnavailable(name, f"no {name}.yaml in {self.directory}")
-        return self.data[name]
-
-    def available(self, name: str) -> bool:
-        return name in self.data and name not in self.problems
+    return os.path.join(policy_root(), DEFAULT_EDITION)
 
 
 def load_policy(directory: str | None = None, overrides: dict[str, str] | None = None) -> Policy:
     """Load every ``*.yaml`` in the policy directory; ``overrides`` maps a name to a replacement file."""
     from checker.load.models import validate_lenient
 
+    cat = load_catalogue()
     directory = directory or default_policy_dir()
-    pol = Policy(directory=directory, edition=os.path.basename(os.path.normpath(directory)))
+    pol = Policy(directory=directory, edition=os.path.basename(os.path.normpath(directory)),
+                 reporters=dict(cat.policy_reporters))
     files: dict[str, str] = {}
     try:
         for fn in sorted(os.listdir(directory)):
@@ -87,7 +38,7 @@ def load_policy(directory: str | None = None, overrides: dict[str, str] | None =
     for name, path in (overrides or {}).items():
         files[name] = path
         pol.overrides[name] = path
-    for name in POLICY_MODELS:
+    for name in cat.policy_models:
         files.setdefault(name, os.path.join(directory, f"{name}.yaml"))
     for name, path in sorted(files.items()):
         # an override is the user's own file: a symlink to it anywhere is fine
@@ -104,7 +55,7 @@ def load_policy(directory: str | None = None, overrides: dict[str, str] | None =
                 pol.version = str(lf.data.get("version", "unknown"))
                 pol.edition = str(lf.data.get("edition", pol.edition))
             continue
-        model_cls = POLICY_MODELS.get(name)
+        model_cls = cat.policy_model(name)
         if model_cls is None:
             pol.problems[name] = PolicyProblem(path, "no schema is registered for this policy file")
             continue

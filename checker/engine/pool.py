@@ -1,4 +1,8 @@
-"""Run one function over many items in worker processes, isolating crashes item by item.
+"""The one worker pool: run a function over many items in worker processes, results in item order.
+
+Two contracts over the same processes. ``run_parallel`` (run-folder audits) returns plain results and
+redoes in-process whatever a worker could not deliver. ``run_isolated`` (cohort units) isolates crashes
+item by item:
 
 ``run_isolated(fn, items, jobs)`` returns one ``(ok, value)`` per item, in item order: ``(True,
 result)`` or ``(False, why)`` when ``fn`` raised or its worker process died (a segfault, an
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 from typing import Any, Callable, Sequence
 
 DIED = "the worker process died while checking this item (killed by a signal, out of memory or exited)"
@@ -121,23 +126,76 @@ def _pool_pass(fn, items, indices, jobs, results, on_done, timeout=0) -> list[in
 
 
 class Progress:
-    """A progress bar on stderr (rich, imported lazily), or nothing when stderr is not a terminal."""
+    """A one-line ``label [#####.....] done/total`` bar, drawn only when ``stream`` is a TTY."""
 
-    def __init__(self, total: int, label: str, enabled: bool):
-        self._bar = None
-        if enabled and total > 1:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as _P, TextColumn, TimeElapsedColumn
-            from rich.console import Console
+    def __init__(self, total: int, label: str, enabled: bool | None = None, stream=None):
+        self.total = total
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        if enabled is None:
+            isatty = getattr(self.stream, "isatty", None)
+            enabled = bool(isatty and isatty()) and total > 0
+        self.enabled = enabled
+        self.done = 0
 
-            self._bar = _P(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                           console=Console(stderr=True), transient=True)
-            self._task = self._bar.add_task(label, total=total)
-            self._bar.start()
+    def step(self, n: int = 1) -> None:
+        self.done += n
+        if self.enabled:
+            width = 30
+            filled = int(width * self.done / self.total) if self.total else width
+            self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}")
+            self.stream.flush()
 
     def advance(self, _i: int = 0) -> None:
-        if self._bar is not None:
-            self._bar.advance(self._task)
+        """``step`` for ``run_isolated``'s ``on_done(i)`` callback."""
+        self.step()
 
     def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
+        if self.enabled:
+            self.stream.write("\r" + " " * (len(self.label) + 50) + "\r")
+            self.stream.flush()
+
+
+def run_parallel(func: Callable[[Any], Any], items: Sequence[Any], jobs: int | None = None,
+                 label: str = "working", progress: bool | None = None) -> list[Any]:
+    """``[func(x) for x in items]``, spread over ``jobs`` processes (default: the core count).
+
+    ``func`` must be a module-level function and its results picklable. A worker that dies
+    (or a pool that cannot start) falls back to running the remaining items in-process.
+    """
+    items = list(items)
+    jobs = default_jobs() if not jobs or jobs < 1 else jobs
+    bar = Progress(len(items), label, enabled=progress if progress is not None else None)
+    results: list[Any] = [None] * len(items)
+    pending = list(range(len(items)))
+    try:
+        if jobs > 1 and len(items) > 1:
+            pending = _pool(func, items, min(jobs, len(items)), results, bar)
+        for i in pending:
+            results[i] = func(items[i])
+            bar.step()
+    finally:
+        bar.close()
+    return results
+
+
+def _pool(func, items, jobs: int, results: list, bar: Progress) -> list[int]:
+    """Fill ``results`` from a process pool; return the indexes still to do in-process."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    done: set[int] = set()
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:
+            futures = {pool.submit(func, items[i]): i for i in range(len(items))}
+            for fut in as_completed(futures):
+                i = futures[fut]
+                try:
+                    results[i] = fut.result()
+                except Exception:  # noqa: BLE001  (a dead worker; redone in-process below)
+                    continue
+                done.add(i)
+                bar.step()
+    except (OSError, BrokenProcessPool, RuntimeError):
+        pass
+    return [i for i in range(len(items)) if i not in done]

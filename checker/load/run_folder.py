@@ -1,10 +1,9 @@
-"""Prepare run folders before the rules run: optional context files and the events audits.
+"""What run folders need besides their eagerly loaded files: context files and the streamed audits.
 
-Rules never do I/O, so what the run-folder family reads besides the eagerly loaded files happens
-here: a ``--point point.yaml`` given on the command line replaces (or supplies) the folder's
-point.yaml, and every folder's ``events.jsonl`` and ``sample_idx_map.json`` (both grow with the
-samples) are streamed once, folders in parallel processes (``checker.engine.parallel``), into
-``RunFolder.events_audit`` and ``RunFolder.idx_map``.
+Rules never do I/O, so this happens before they run: a ``--point point.yaml`` given on the command
+line replaces (or supplies) the folder's point.yaml, and every folder's ``events.jsonl`` and
+``sample_idx_map.json`` (both grow with the samples) are streamed once (``audit_job``; the engine
+spreads the jobs over its worker pool) into ``RunFolder.events_audit`` and ``RunFolder.idx_map``.
 """
 from __future__ import annotations
 
@@ -12,10 +11,6 @@ import os
 from typing import Any
 
 from checker.load.model import Package
-
-#: without an explicit --jobs, logs smaller than this in total are audited in-process
-SERIAL_BELOW_BYTES = 64 << 20
-
 
 def audit_job(args: tuple):
     """Stream one folder's events.jsonl and sample_idx_map.json (module level: runs in a worker)."""
@@ -32,9 +27,8 @@ def audit_job(args: tuple):
     return audit, idx
 
 
-def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int) -> None:
-    if not pkg.run_folders:
-        return
+def attach_context(pkg: Package, options: dict[str, Any], max_bytes: int) -> None:
+    """Record where each folder's point.yaml / system_desc.json come from; load ``--point`` if given."""
     for rf in pkg.run_folders:
         rf.context = {}
         if rf.files.get("point_yaml") is not None and rf.files["point_yaml"].exists:
@@ -44,7 +38,10 @@ def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int) -
     point = options.get("point")
     if point:
         _load_point_option(pkg, str(point), max_bytes)
-    events = options.get("events", True)
+
+
+def audit_todo(pkg: Package, events: bool) -> list[tuple[Any, tuple]]:
+    """(run folder, audit_job arguments) for every folder with a log or sample map to stream."""
     todo = []
     for rf in pkg.run_folders:
         ev = os.path.join(rf.abspath, "events.jsonl")
@@ -53,15 +50,11 @@ def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int) -
                 os.path.realpath(rf.abspath))
         if args[0] or args[1]:
             todo.append((rf, args))
-    if not todo:
-        return
-    from checker.engine.parallel import run_parallel
+    return todo
 
-    jobs = options.get("jobs")
-    if jobs is None and _total_bytes(todo) < SERIAL_BELOW_BYTES:
-        jobs = 1  # starting worker processes costs more than auditing small logs
-    results = run_parallel(audit_job, [args for _, args in todo], jobs=jobs,
-                           label="auditing run folders", progress=options.get("progress"))
+
+def store_audits(todo: list[tuple[Any, tuple]], results: list) -> None:
+    """Attach each folder's audit results (in ``todo`` order) to its RunFolder."""
     for (rf, _), (audit, idx) in zip(todo, results):
         if audit is not None:
             audit.path = os.path.join(rf.rel, "events.jsonl")
@@ -71,7 +64,7 @@ def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int) -
             rf.idx_map = idx
 
 
-def _total_bytes(todo) -> int:
+def total_bytes(todo) -> int:
     total = 0
     for _, args in todo:
         for p in args[:2]:

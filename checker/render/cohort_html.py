@@ -14,6 +14,7 @@ from collections import Counter
 
 from checker.core.findings import Status
 from checker.domain.point_metrics import metrics_for
+from checker.engine.catalogue import load_catalogue
 from checker.render import svg
 from checker.render.view import uses_interactivity
 
@@ -75,7 +76,7 @@ def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
             agentic = uses_interactivity(curve)
             marks = []
             for p in curve.points:
-                m = metrics_for(p, ctx)
+                m = metrics_for(p, ctx, load_catalogue().point_metrics)
                 x = m.get("tps_per_user")
                 if agentic:
                     x = getattr(p.summary, "e2e_avg_interactivity", None) if p.summary is not None else None

@@ -13,7 +13,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from checker.core.findings import Finding, Status, json_safe, point_sort_key
-from checker.domain.point_metrics import POINT_METRICS, metrics_for
+from checker.domain.point_metrics import metrics_for
+from checker.engine.catalogue import load_catalogue
 from checker.domain.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
 from checker.render import svg
 
@@ -68,9 +69,9 @@ def finding_row(i: int, f: Finding) -> dict:
 
 
 def _default_severity(rule_id: str) -> str | None:
-    from checker.core.rule import REGISTRY
+    from checker.engine.catalogue import get_rule
 
-    r = REGISTRY.get(rule_id)
+    r = get_rule(rule_id)
     return r.severity.value if r is not None else None
 
 
@@ -128,7 +129,7 @@ def uses_interactivity(curve) -> bool:
 
 
 def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> dict:
-    m = metrics_for(point, ctx)
+    m = metrics_for(point, ctx, load_catalogue().point_metrics)
     c = point.concurrency
     if point.is_dedicated_offline:
         region = "offline"
@@ -252,7 +253,7 @@ def build_view(report, back_link: str | None = None) -> dict:
         "clause": r.clause, "official": r.official, "summary": r.summary, "what": r.section("What it checks"),
         "why": r.section("Why"), "fix": r.section("How to fix"), "fails": rules_used.get(r.id, 0),
     } for r in sorted(report.rules, key=lambda r: r.id)]
-    metrics = [(k, label, unit) for k, label, unit, _f in POINT_METRICS]
+    metrics = [(k, label, unit) for k, label, unit, _f in load_catalogue().point_metrics]
     return {
         "tool": {"name": TOOL_NAME, "version": __version__},
         "policy": {"edition": report.policy_edition, "version": report.policy_version,

@@ -13,8 +13,6 @@ from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.results import coverage
 from rules.accuracy.policy import bad_number, curve_model, entry_scale, fmt, is_agentic
 
-FAMILY = "accuracy"
-
 
 def _targets(point, ctx):
     """(model id, ModelTargets or None, skip Outcome or None) for a single-turn point."""
@@ -81,7 +79,7 @@ def gate_values(acc, targets, tscale: int) -> dict:
     return out
 
 
-@rule(id="accuracy-gate", title="Accuracy gate", clause="R§9.1, R§5", family=FAMILY, severity="reject",
+@rule(id="accuracy-gate", title="Accuracy gate", clause="R§9.1, R§5", severity="reject",
       scope="point", needs=("policy:models", "policy:accuracy"), official=True)
 def accuracy_gate(point, ctx):
     """Every gated accuracy metric of the model meets its threshold at this point, with no tolerance.
@@ -129,8 +127,7 @@ def accuracy_gate(point, ctx):
     return Pass(f"{mid}: " + ", ".join(shown))
 
 
-@rule(id="accuracy-sample-count", title="Accuracy sample count", clause="R§6.6, R§5", family=FAMILY,
-      severity="reject", scope="point", needs=("policy:models", "policy:accuracy"), official=True)
+@rule(id="accuracy-sample-count", title="Accuracy sample count", clause="R§6.6, R§5", severity="reject", scope="point", needs=("policy:models", "policy:accuracy"), official=True)
 def accuracy_sample_count(point, ctx):
     """The accuracy run scored at least the model's accuracy dataset size, repeats included.
 
@@ -166,8 +163,7 @@ def _agentic_targets(curve, ctx):
     return mid, (ctx.policy.get("accuracy").agentic.get(mid) if mid else None)
 
 
-@rule(id="agentic-accuracy", title="Agentic accuracy targets defined", clause="R§3.2, R§4.3", family=FAMILY,
-      severity="warn", scope="curve", needs=("policy:models", "policy:accuracy"), official=True)
+@rule(id="agentic-accuracy", title="Agentic accuracy targets defined", clause="R§3.2, R§4.3", severity="warn", scope="curve", needs=("policy:models", "policy:accuracy"), official=True)
 def agentic_accuracy(curve, ctx):
     """An agentic curve's model has published accuracy targets.
 
@@ -200,8 +196,7 @@ def _score_of(entry, accepted, tscale):
     return v * entry_scale([v], accepted, tscale), None, path
 
 
-@rule(id="agentic-accuracy-inline", title="Agentic inline accuracy", clause="R§4.3, R§9.1", family=FAMILY,
-      severity="reject", scope="point", needs=("policy:models", "policy:accuracy"), official=True)
+@rule(id="agentic-accuracy-inline", title="Agentic inline accuracy", clause="R§4.3, R§9.1", severity="reject", scope="point", needs=("policy:models", "policy:accuracy"), official=True)
 def agentic_accuracy_inline(point, ctx):
     """Agentic: the point's inline accuracy (`dataset_type: performance` entry) meets the model's minimum.
 
@@ -237,8 +232,7 @@ def agentic_accuracy_inline(point, ctx):
     return Pass(f"{mid}: inline accuracy {fmt(v)} {t.inline.describe()}")
 
 
-@rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", family=FAMILY,
-      severity="reject", scope="curve", needs=("policy:models", "policy:accuracy"), official=True)
+@rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve", needs=("policy:models", "policy:accuracy"), official=True)
 def agentic_accuracy_swebench(curve, ctx):
     """Agentic: the mean of the four mandatory-region SWE-bench results meets the model's minimum.
 
@@ -296,8 +290,7 @@ def osl_per_turn(summary):
     return None, None
 
 
-@rule(id="agentic-osl-range", title="Agentic output length per turn", clause="R§4.3, R§9.1", family=FAMILY,
-      severity="reject", scope="point", needs=("policy:models", "policy:accuracy", "result_summary"), official=True)
+@rule(id="agentic-osl-range", title="Agentic output length per turn", clause="R§4.3, R§9.1", severity="reject", scope="point", needs=("policy:models", "policy:accuracy", "result_summary"), official=True)
 def agentic_osl_range(point, ctx):
     """Agentic: the full-run mean output length per turn lies in the model's range.
 

@@ -11,7 +11,6 @@ from typing import Literal, Optional
 from pydantic import BaseModel, ConfigDict
 
 from checker.load.models.accuracy import finite, is_number
-from checker.engine.policy import register_policy
 
 
 class _Strict(BaseModel):
@@ -69,10 +68,6 @@ class MetricsPolicy(_Strict):
     relative_tolerance: float
     tps_utilization_abs_tolerance: float
     ordered_percentiles: list[float]
-
-
-register_policy("accuracy", AccuracyPolicy)
-register_policy("metrics", MetricsPolicy)
 
 
 def _norm(s: str) -> str:

@@ -9,7 +9,6 @@ from checker.domain.regions import curve_regions as shared_curve_regions
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.policy import is_agentic
 
-FAMILY = "accuracy"
 BANDS = ("ultra_low", "low_concurrency", "med_concurrency", "high_concurrency", "offline")
 BAND_LABEL = {"ultra_low": "Ultra Low", "low_concurrency": "Low", "med_concurrency": "Medium",
               "high_concurrency": "High", "offline": "Offline"}
@@ -96,8 +95,7 @@ def coverage(curve, agentic: bool):
     return regions, why, covered, missing, extra
 
 
-@rule(id="accuracy-present", title="Accuracy results present", clause="R§6.6, R§9.1", family=FAMILY,
-      severity="reject", scope="curve", official=True)
+@rule(id="accuracy-present", title="Accuracy results present", clause="R§6.6, R§9.1", severity="reject", scope="curve", official=True)
 def accuracy_present(curve, ctx):
     """The curve carries accuracy results at one point at least.
 
@@ -117,7 +115,7 @@ def accuracy_present(curve, ctx):
     return Pass(f"accuracy results at {len(have)} point(s): {', '.join(have)}")
 
 
-@rule(id="accuracy-valid", title="Accuracy results file", clause="R§6.6", family=FAMILY, severity="reject",
+@rule(id="accuracy-valid", title="Accuracy results file", clause="R§6.6", severity="reject",
       scope="point", official=True)
 def accuracy_valid(point, ctx):
     """`accuracy_results.json` parses into scored dataset entries.
@@ -151,7 +149,7 @@ def accuracy_valid(point, ctx):
     return Pass(f"{len(acc.entries)} scored dataset(s) ({acc.shape} shape): {names}")
 
 
-@rule(id="accuracy-complete", title="Accuracy scoring complete", clause="R§6.6", family=FAMILY, severity="reject",
+@rule(id="accuracy-complete", title="Accuracy scoring complete", clause="R§6.6", severity="reject",
       scope="point")
 def accuracy_complete(point, ctx):
     """No accuracy entry says `complete: false`.
@@ -175,8 +173,7 @@ def accuracy_complete(point, ctx):
     return Pass(f"{stated} of {len(acc.entries)} entries state complete: true; none is incomplete")
 
 
-@rule(id="accuracy-concurrency", title="Accuracy run at the point's concurrency", clause="R§5.3", family=FAMILY,
-      severity="reject", scope="point", needs=("policy:models",))
+@rule(id="accuracy-concurrency", title="Accuracy run at the point's concurrency", clause="R§5.3", severity="reject", scope="point", needs=("policy:models",))
 def accuracy_concurrency(point, ctx):
     """A single-turn accuracy run uses the concurrency of the point it belongs to.
 
@@ -213,7 +210,7 @@ def accuracy_concurrency(point, ctx):
 
 
 @rule(id="accuracy-coverage", title="Accuracy at the mandatory points", clause="R§4.3, R§5.3, R§9.1",
-      family=FAMILY, severity="reject", scope="curve", needs=("policy:models",), official=True)
+      severity="reject", scope="curve", needs=("policy:models",), official=True)
 def accuracy_coverage(curve, ctx):
     """Exactly one accuracy run in each of Ultra Low, Low, Medium and High, plus one at the Offline point.
 

@@ -1,6 +1,6 @@
 """Cross-submission rules (family ``cohort``): evaluated once per run when several submissions are checked.
 
-They read the units' digests (``ctx.options["cohort_units"]``, built by ``checker.engine.batches``), never
+They read the units' digests (``ctx.cohort_units``, built by the engine from ``checker.load.digest``), never
 the files: each digest holds the values and file positions a rule needs (seed sets, target cohorts,
 hardware descriptions). Outside the cohort pipeline (a multi-submission Package given straight to
 the runner) the digests are built from the package.
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from checker.core.findings import Subject
-from checker.engine.policy import register_policy
+from checker.load.digest import Unit, digest_submission, loc_file
 from checker.core.rule import Fail, Pass, Skip, rule
 
 
@@ -23,14 +23,9 @@ class CohortPolicy(BaseModel):
     node_type_fields: list[str]
 
 
-register_policy("cohort", CohortPolicy)
-
-
 def _units(pkg, ctx) -> list[dict]:
-    units = ctx.opt("cohort_units")
+    units = ctx.cohort_units
     if units is None:  # a Package evaluated directly by the runner
-        from checker.engine.batches import Unit, digest_submission
-
         units = [digest_submission(s, Unit("submission", s.abspath, s.rel, s.org, s.name, s.name))
                  for s in pkg.submissions]
     return units
@@ -43,13 +38,10 @@ def _subject(u: dict, inner: Subject | None = None) -> Subject:
 
 
 def _file(loc: dict):
-    from checker.engine.batches import loc_file
-
     return loc_file(loc)
 
 
-@rule(id="submission-checked", title="Every submission was checked", clause="R§9.1", family="cohort",
-      severity="reject", scope="cohort")
+@rule(id="submission-checked", title="Every submission was checked", clause="R§9.1", severity="reject", scope="cohort")
 def submission_checked(pkg, ctx):
     """Every submission and run folder of the cohort was checked to the end.
 
@@ -71,8 +63,7 @@ def submission_checked(pkg, ctx):
     return outs or Pass(f"all {len(units)} submissions and run folders were checked")
 
 
-@rule(id="submission-id-unique", title="Submission ids are unique", clause="R§8.1", family="cohort",
-      severity="reject", scope="cohort")
+@rule(id="submission-id-unique", title="Submission ids are unique", clause="R§8.1", severity="reject", scope="cohort")
 def submission_id_unique(pkg, ctx):
     """One submission id names one submission across the whole cohort.
 
@@ -98,8 +89,7 @@ def submission_id_unique(pkg, ctx):
     return outs or Pass(f"{len(units)} submissions, {len(by_id)} distinct ids")
 
 
-@rule(id="submission-seed-set-single", title="One seed set per submission", clause="R§4.6", family="cohort",
-      severity="reject", scope="cohort")
+@rule(id="submission-seed-set-single", title="One seed set per submission", clause="R§4.6", severity="reject", scope="cohort")
 def submission_seed_set_single(pkg, ctx):
     """All points of a submission bind the same seed set, across every system and curve.
 
@@ -122,8 +112,7 @@ def submission_seed_set_single(pkg, ctx):
     return outs or Pass("every submission binds one seed set")
 
 
-@rule(id="target-cohort-matches", title="Target cohort matches the review", clause="R§4.6", family="cohort",
-      severity="flag", scope="cohort")
+@rule(id="target-cohort-matches", title="Target cohort matches the review", clause="R§4.6", severity="flag", scope="cohort")
 def target_cohort_matches(pkg, ctx):
     """Every point's `target_cohort` is the cohort under review (`--cohort`).
 
@@ -187,7 +176,7 @@ def _name(path: tuple) -> str:
 
 
 @rule(id="cohort-hardware-consistency", title="Same hardware, same description", clause="R§9.2",
-      family="cohort", severity="flag", scope="cohort", needs=("policy:cohort",))
+      severity="flag", scope="cohort", needs=("policy:cohort",))
 def cohort_hardware_consistency(pkg, ctx):
     """A system an organisation submits more than once is described the same way each time.
 
@@ -218,8 +207,6 @@ def cohort_hardware_consistency(pkg, ctx):
             ref_u, ref = first[key]
             diffs = _diff(view, ref)
             if diffs:
-                from checker.engine.batches import loc_file
-
                 names = [_name(p) for p in diffs]
                 outs.append(Fail(
                     f"system {h['key']!r} is described differently than in {ref_u['label']}: {', '.join(names)}",

@@ -43,8 +43,7 @@ def _show(v) -> str:
     return v if isinstance(v, str) else describe(v)
 
 
-@rule(id="config-consistency-dataset", title="Config consistency dataset", clause="R§9.1", family="consistency",
-      severity="flag", scope="curve", official=True)
+@rule(id="config-consistency-dataset", title="Config consistency dataset", clause="R§9.1", severity="flag", scope="curve", official=True, needs=("policy:models",))
 def config_consistency_dataset(curve, ctx):
     """All points of a curve declare the same `dataset`.
 
@@ -65,8 +64,7 @@ def config_consistency_dataset(curve, ctx):
     return _curve_compare(curve, "dataset", value, lambda p: ("dataset",))
 
 
-@rule(id="config-consistency-model", title="Config consistency model", clause="R§9.1", family="consistency",
-      severity="flag", scope="curve", official=True)
+@rule(id="config-consistency-model", title="Config consistency model", clause="R§9.1", severity="flag", scope="curve", official=True)
 def config_consistency_model(curve, ctx):
     """All points of a curve declare the same `model_name`.
 
@@ -81,8 +79,7 @@ def config_consistency_model(curve, ctx):
     return _curve_compare(curve, "model_name", value, lambda p: ("model_name",))
 
 
-@rule(id="harness-consistency", title="Same harness at every point", clause="R§9.1", family="consistency",
-      severity="flag", scope="curve")
+@rule(id="harness-consistency", title="Same harness at every point", clause="R§9.1", severity="flag", scope="curve")
 def harness_consistency(curve, ctx):
     """Every point of a curve was measured with the same client build (`version`, `git_sha`).
 
@@ -126,8 +123,7 @@ def _spelling_of(models, name: str) -> str | None:
     return None
 
 
-@rule(id="model-name-valid", title="Benchmark model name", clause="R§3.2", family="consistency",
-      severity="reject", scope="point", needs=("point_yaml", "policy:models"), official=True)
+@rule(id="model-name-valid", title="Benchmark model name", clause="R§3.2", severity="reject", scope="point", needs=("point_yaml", "policy:models"), official=True)
 def model_name_valid(point, ctx):
     """point.yaml `model_name` is a canonical benchmark model id of the round.
 
@@ -168,8 +164,7 @@ def _warn():
     return Severity.WARN
 
 
-@rule(id="model-name-consistency", title="Model name consistency", clause="R§8.1", family="consistency",
-      severity="flag", scope="point", needs=("point_yaml",), official=True)
+@rule(id="model-name-consistency", title="Model name consistency", clause="R§8.1", severity="flag", scope="point", needs=("point_yaml",), official=True)
 def model_name_consistency(point, ctx):
     """point.yaml `model_name` equals the name of the model directory the point sits in.
 
@@ -204,8 +199,7 @@ def model_name_consistency(point, ctx):
                 observed=name, expected=dirname)
 
 
-@rule(id="point-disclosure-complete", title="Point disclosure complete", clause="R§8.3", family="consistency",
-      severity="reject", scope="point", needs=("point_yaml", NEEDS), official=True)
+@rule(id="point-disclosure-complete", title="Point disclosure complete", clause="R§8.3", severity="reject", scope="point", needs=("point_yaml", NEEDS), official=True)
 def point_disclosure_complete(point, ctx):
     """point.yaml carries every required disclosure field, non-empty.
 
@@ -231,7 +225,7 @@ def point_disclosure_complete(point, ctx):
 
 
 @rule(id="point-system-desc-agreement", title="point.yaml agrees with system_desc.json", clause="R§8.2",
-      family="consistency", severity="flag", scope="point", needs=("point_yaml", "system_desc"))
+      severity="flag", scope="point", needs=("point_yaml", "system_desc"))
 def point_system_desc_agreement(point, ctx):
     """point.yaml and the point's system_desc.json declare the same `division` and `max_supported_concurrency`.
 
@@ -261,7 +255,7 @@ def point_system_desc_agreement(point, ctx):
 
 
 @rule(id="point-config-agreement", title="point.yaml agrees with what the client ran", clause="R§8.3",
-      family="consistency", severity="flag", scope="point", needs=("point_yaml",))
+      severity="flag", scope="point", needs=("point_yaml",))
 def point_config_agreement(point, ctx):
     """point.yaml agrees with the client's own records: config.yaml (when present) and the summary's run_config.
 

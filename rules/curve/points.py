@@ -10,7 +10,6 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from checker.domain.point_metrics import point_metric
-from checker.engine.policy import register_policy
 from checker.domain.regions import (REGION_LABELS, curve_regions, describe, empty_region_note, exact_margin_end,
                              float_margin_note, span)
 from checker.core.rule import Fail, Pass, Skip, rule
@@ -34,9 +33,6 @@ class CurvePolicy(BaseModel):
     offline_tps_ratio: float
     region_values: list[str]
     offline_values: list[str]
-
-
-register_policy("curve", CurvePolicy)
 
 
 def where(point, key) -> str:
@@ -69,8 +65,7 @@ def regions_or_skip(curve):
     return cr, None
 
 
-@rule(id="region-basis", title="Region boundaries (C_max and C_min basis)", clause="R§5.4", family="curve",
-      severity="warn", scope="curve", official=True)
+@rule(id="region-basis", title="Region boundaries (C_max and C_min basis)", clause="R§5.4", severity="warn", scope="curve", official=True)
 def region_basis(curve, ctx):
     """Reports where C_max and C_min come from, and warns when the basis is shaky.
 
@@ -124,8 +119,7 @@ def region_basis(curve, ctx):
     return Pass(f"{c_max_txt}; {c_min_txt}{unread}", observed={"c_max": cr.c_max, "c_min": cr.c_min})
 
 
-@rule(id="region-computation", title="Region boundaries (R§5.5 input)", clause="R§5.5", family="curve",
-      severity="reject", scope="curve", official=True)
+@rule(id="region-computation", title="Region boundaries (R§5.5 input)", clause="R§5.5", severity="reject", scope="curve", official=True)
 def region_computation(curve, ctx):
     """The region algorithm's inputs are valid: `1 <= C_min <= 32` and `C_max > 32`.
 
@@ -158,7 +152,7 @@ def _single_levels(r) -> str | None:
     return f"{', '.join(one)} {'is' if len(one) == 1 else 'are'} one level wide (boundary collision)" if one else None
 
 
-@rule(id="c-min-override", title="C_min override", clause="R§5.4", family="curve", severity="reject",
+@rule(id="c-min-override", title="C_min override", clause="R§5.4", severity="reject",
       scope="curve", official=True)
 def c_min_override(curve, ctx):
     """A `c_min_override` in system_desc.json is an integer 1..32, on every point, equal to a submitted point.
@@ -202,7 +196,7 @@ def _point_regions(point):
     return cr, c, skip
 
 
-@rule(id="concurrency-in-range", title="Concurrency in range", clause="R§9.1", family="curve", severity="flag",
+@rule(id="concurrency-in-range", title="Concurrency in range", clause="R§9.1", severity="flag",
       scope="point", needs=("point_yaml",), official=True)
 def concurrency_in_range(point, ctx):
     """The point's concurrency lies in a valid region: 1 .. ceil(1.10 x C_max), margin included.
@@ -226,7 +220,7 @@ def concurrency_in_range(point, ctx):
     return Pass(f"concurrency {c} is in {REGION_LABELS[r.region_of(c)]} ({span(r.bounds[r.region_of(c)])})")
 
 
-@rule(id="region-declared", title="Region declared", clause="R§8.3", family="curve", severity="reject-points",
+@rule(id="region-declared", title="Region declared", clause="R§8.3", severity="reject-points",
       scope="point", needs=("point_yaml", "policy:curve"), official=True)
 def region_declared(point, ctx):
     """point.yaml `region` is one of the permitted values.
@@ -253,7 +247,7 @@ def region_declared(point, ctx):
     return Pass(f"region {value!r} is permitted")
 
 
-@rule(id="region-placement", title="Region placement", clause="R§8.3", family="curve", severity="warn",
+@rule(id="region-placement", title="Region placement", clause="R§8.3", severity="warn",
       scope="point", needs=("point_yaml", "policy:curve"), official=True)
 def region_placement(point, ctx):
     """The declared `region` equals the region R§5.5 computes for the point's concurrency.
@@ -283,8 +277,7 @@ def region_placement(point, ctx):
                 fix=f"Set region: {computed} (or submitters_choice).")
 
 
-@rule(id="margin-float-ceiling", title="Point on a float-only margin value", clause="R§5.5", family="curve",
-      severity="warn", scope="point", needs=("point_yaml",))
+@rule(id="margin-float-ceiling", title="Point on a float-only margin value", clause="R§5.5", severity="warn", scope="point", needs=("point_yaml",))
 def margin_float_ceiling(point, ctx):
     """Warns when a point's concurrency is in range only because R§5.5 computes the margin in floating point.
 

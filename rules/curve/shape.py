@@ -15,7 +15,7 @@ def _offline_points(curve, value: str) -> list:
     return [p for p in curve.points if p.yaml is not None and p.offline == value]
 
 
-@rule(id="offline-declared", title="Offline declared", clause="R§8.3", family="curve", severity="reject-points",
+@rule(id="offline-declared", title="Offline declared", clause="R§8.3", severity="reject-points",
       scope="point", needs=("point_yaml", "policy:curve"), official=True)
 def offline_declared(point, ctx):
     """point.yaml `offline` is absent, `none`, `dedicated` or `elected`.
@@ -39,7 +39,7 @@ def offline_declared(point, ctx):
                 path=("offline",), observed=value, expected=allowed)
 
 
-@rule(id="offline-point-present", title="Offline point", clause="R§5.7", family="curve", severity="reject",
+@rule(id="offline-point-present", title="Offline point", clause="R§5.7", severity="reject",
       scope="curve", official=True)
 def offline_point_present(curve, ctx):
     """Single-turn curves have exactly one Offline point (an elected one at C_max); agentic curves none.
@@ -90,8 +90,7 @@ def offline_point_present(curve, ctx):
     return Pass(f"one Offline point: {p.name} (the C_max point, elected)")
 
 
-@rule(id="benchmark-type-consistency", title="Benchmark type consistency", clause="R§6.1", family="curve",
-      severity="flag", scope="curve", official=True)
+@rule(id="benchmark-type-consistency", title="Benchmark type consistency", clause="R§6.1", severity="flag", scope="curve", official=True)
 def benchmark_type_consistency(curve, ctx):
     """Every fixed-concurrency point of a curve is agentic (agentic_inference), or none is.
 
@@ -119,7 +118,7 @@ def benchmark_type_consistency(curve, ctx):
                 expected="one load-pattern family for every point")
 
 
-@rule(id="offline-ordering", title="Offline point ordering", clause="R§5.7.2", family="curve", severity="flag",
+@rule(id="offline-ordering", title="Offline point ordering", clause="R§5.7.2", severity="flag",
       scope="curve", needs=("policy:curve",), official=True)
 def offline_ordering(curve, ctx):
     """A dedicated Offline run reaches at least C_max concurrency and 98 % of the C_max point's throughput.
@@ -201,7 +200,7 @@ def _points_txt(pts) -> str:
 
 
 @rule(id="ultra-low-concurrency-coverage", title="Ultra Low Concurrency coverage", clause="R§5.4",
-      family="curve", severity="reject", scope="curve", needs=("policy:curve",), official=True)
+      severity="reject", scope="curve", needs=("policy:curve",), official=True)
 def ultra_low_coverage(curve, ctx):
     """At least one point has concurrency at most 32 (the Ultra Low region, fixed for everybody).
 
@@ -265,8 +264,8 @@ def _declare_coverage(region: str, rule_id: str, title: str, extra: str = ""):
 
     check.__doc__ = _COVERAGE_DOC.format(label=REGION_LABELS[region], extra=extra)
     check.__name__ = rule_id.replace("-", "_")
-    rule(id=rule_id, title=title, clause="R§9.1", family="curve", severity="reject", scope="curve",
-         official=True)(check)
+    globals()[check.__name__] = rule(id=rule_id, title=title, clause="R§9.1", severity="reject", scope="curve",
+                                     official=True)(check)
 
 
 _declare_coverage("low_concurrency", "low-concurrency-coverage", "Low Concurrency coverage")
@@ -275,7 +274,7 @@ _declare_coverage("high_concurrency", "high-concurrency-coverage", "High Concurr
                   "Points in the 10 % margin above C_max never count.\n    ")
 
 
-@rule(id="point-count", title="Number of points", clause="R§5.3", family="curve", severity="reject",
+@rule(id="point-count", title="Number of points", clause="R§5.3", severity="reject",
       scope="curve", needs=("policy:curve",), official=True)
 def point_count(curve, ctx):
     """The curve has enough points: 8 with a dedicated Offline run, otherwise 7 (elected or agentic).
@@ -303,7 +302,7 @@ def point_count(curve, ctx):
     return Pass(f"{n} points (at least {need}: {why})")
 
 
-@rule(id="point-cap", title="Point cap", clause="R§5.6", family="curve", severity="reject-points",
+@rule(id="point-cap", title="Point cap", clause="R§5.6", severity="reject-points",
       scope="curve", needs=("policy:curve",), official=True)
 def point_cap(curve, ctx):
     """The curve has at most 32 points, the Offline point included.

@@ -14,8 +14,6 @@ from checker.core.rule import Fail, Pass, Skip, rule
 from rules.drafters.declaration import BLOCK, DISABLED, declaration, describe_identity, match
 from rules.shared.seed_values import no_point_yaml, point_yaml, raw_value, registry_failure, registry_source
 
-FAMILY = "drafters"
-
 
 def _drafters(ctx):
     if ctx.policy.available("approved_drafters"):
@@ -48,8 +46,7 @@ def _match(point, lf, reg, ctx):
     return bench, match(declaration(lf), _entries_for(reg, bench, ctx), bench)
 
 
-@rule(id="drafter-list-registry", title="Approved-drafter registry", clause="R§2.9.4", family=FAMILY,
-      severity="reject", scope="package", official=True)
+@rule(id="drafter-list-registry", title="Approved-drafter registry", clause="R§2.9.4", severity="reject", scope="package", official=True, needs=("policy:approved_drafters",))
 def drafter_list_registry(pkg, ctx):
     """The approved-drafter list (bundled approved_drafters.yaml or --approved-drafters FILE) is well formed.
 
@@ -76,8 +73,8 @@ def drafter_list_registry(pkg, ctx):
     return Pass(f"approved-drafter list {src}: {len(reg.drafters)} entries ({listing})")
 
 
-@rule(id="approved-drafter", title="Approved drafter", clause="R§2.9.4", family=FAMILY, severity="reject-points",
-      scope="point", official=True)
+@rule(id="approved-drafter", title="Approved drafter", clause="R§2.9.4", severity="reject-points",
+      scope="point", official=True, needs=("policy:approved_drafters",))
 def approved_drafter(point, ctx):
     """A point that uses speculative decoding names a drafter on its benchmark's approved list.
 
@@ -110,8 +107,7 @@ def approved_drafter(point, ctx):
                 f"(approved {m.entry.approved_cohort})")
 
 
-@rule(id="drafter-approval-lead-time", title="Drafter approval lead time", clause="R§2.9.4", family=FAMILY,
-      severity="reject-points", scope="point", needs=("policy:cohort_rules",), official=True)
+@rule(id="drafter-approval-lead-time", title="Drafter approval lead time", clause="R§2.9.4", severity="reject-points", scope="point", needs=("policy:cohort_rules", "policy:approved_drafters"), official=True)
 def drafter_approval_lead_time(point, ctx):
     """An approved drafter is used no earlier than two cohorts after its approval.
 
@@ -161,8 +157,7 @@ def _decls(curve):
     return curve.cached("drafter-decls", compute)
 
 
-@rule(id="drafter-curve-consistency", title="One drafter per curve", clause="R§2.9.4", family=FAMILY,
-      severity="reject", scope="curve")
+@rule(id="drafter-curve-consistency", title="One drafter per curve", clause="R§2.9.4", severity="reject", scope="curve")
 def drafter_curve_consistency(curve, ctx):
     """Every point of a curve that uses speculative decoding uses the same drafter and algorithm.
 
@@ -195,8 +190,7 @@ def drafter_curve_consistency(curve, ctx):
                 expected="one drafter (same head, same algorithm) at every point")
 
 
-@rule(id="drafter-point-config", title="Per-point drafter configuration", clause="R§2.9.4", family=FAMILY,
-      severity="reject-points", scope="point")
+@rule(id="drafter-point-config", title="Per-point drafter configuration", clause="R§2.9.4", severity="reject-points", scope="point")
 def drafter_point_config(point, ctx):
     """On a curve that uses a drafter, every point declares its drafter configuration (or `disabled`).
 
@@ -234,7 +228,7 @@ def drafter_point_config(point, ctx):
 
 
 @rule(id="drafter-config-distribution", title="Drafter configuration distribution", clause="R§2.9.4",
-      family=FAMILY, severity="flag", scope="point")
+      severity="flag", scope="point")
 def drafter_config_distribution(point, ctx):
     """A drafter configuration that varied within the run is reported as a distribution.
 

@@ -60,7 +60,7 @@ def _declare(code, title, clause, pass_msg, fix, doc):
     func = _refusal_rule(code, pass_msg, fix)
     func.__doc__ = doc
     func.__name__ = code.replace("-", "_")
-    rule(id=code, title=title, clause=clause, family="loading", severity="reject", scope="package")(func)
+    globals()[func.__name__] = rule(id=code, title=title, clause=clause, severity="reject", scope="package")(func)
 
 
 _declare(
@@ -157,7 +157,7 @@ _declare(
 )
 
 
-@rule(id="policy-registry", title="Policy data loads", clause="R§9.1", family="loading", severity="reject",
+@rule(id="policy-registry", title="Policy data loads", clause="R§9.1", severity="reject",
       scope="package")
 def policy_registry(pkg, ctx):
     """The policy data the rules need (rules/policy/<edition>/*.yaml or --policy DIR) loads and fits its schema.
@@ -168,11 +168,9 @@ def policy_registry(pkg, ctx):
     official checker does exactly that with its seed and drafter registries).
     How to fix: Restore the policy file, or point --policy / the override flag at a valid one.
     """
-    from checker.engine.policy import POLICY_REPORTERS
-
     outs = []
     for name, prob in sorted(ctx.policy.problems.items()):
-        if name in POLICY_REPORTERS:  # e.g. seed_sets: seed-set-registry reports it
+        if name in ctx.policy.reporters:  # e.g. seed_sets: seed-set-registry reports it
             continue
         where = f"{prob.file}:{prob.line}" if prob.line else prob.file
         outs.append(Fail(f"policy {name!r} cannot be used: {prob.message} ({where})", file=prob.file,

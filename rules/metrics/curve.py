@@ -8,8 +8,6 @@ from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.policy import fmt
 from rules.metrics.point import check_stored
 
-FAMILY = "metrics"
-
 
 def curve_max_tps(curve):
     """(max derived system_tps over the curve's points, the point holding it), memoised."""
@@ -31,7 +29,7 @@ def expected_utilization(point) -> float | None:
     return v / top
 
 
-@rule(id="tps-utilization", title="TPS utilization", clause="R§8.2", family=FAMILY, severity="flag",
+@rule(id="tps-utilization", title="TPS utilization", clause="R§8.2", severity="flag",
       scope="curve", needs=("policy:metrics",), official=True)
 def tps_utilization(curve, ctx):
     """Each point's `tps_utilization` equals its system_tps / the curve's highest system_tps, within 0.1.
@@ -73,8 +71,7 @@ def tps_utilization(curve, ctx):
     return Pass(f"{checked} point(s) within {tol} of system_tps / {fmt(top)} (max at {top_name})")
 
 
-@rule(id="agentic-metric-consistency", title="Agentic metric consistency", clause="R§4.1, R§9.1", family=FAMILY,
-      severity="flag", scope="point", needs=("result_summary", "policy:metrics"), official=True)
+@rule(id="agentic-metric-consistency", title="Agentic metric consistency", clause="R§4.1, R§9.1", severity="flag", scope="point", needs=("result_summary", "policy:metrics"), official=True)
 def agentic_metric_consistency(point, ctx):
     """A stored `e2e_avg_interactivity` equals Σ output tokens per turn / Σ e2e turn seconds within 1 %.
 

@@ -13,7 +13,6 @@ from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.policy import fmt
 
-FAMILY = "metrics"
 NEEDS = ("result_summary", "policy:metrics")
 
 
@@ -215,8 +214,7 @@ def _lf(point):
     return point.files["result_summary"]
 
 
-@rule(id="metric-consistency-duration", title="Metric consistency duration", clause="R§9.1", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS, official=True)
+@rule(id="metric-consistency-duration", title="Metric consistency duration", clause="R§9.1", severity="flag", scope="point", needs=NEEDS, official=True)
 def metric_duration(point, ctx):
     """`duration_ns` is a positive number of nanoseconds.
 
@@ -228,8 +226,7 @@ def metric_duration(point, ctx):
     return check_duration(point.summary, _lf(point))
 
 
-@rule(id="metric-consistency-accounting", title="Metric consistency accounting", clause="R§9.1", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS, official=True)
+@rule(id="metric-consistency-accounting", title="Metric consistency accounting", clause="R§9.1", severity="flag", scope="point", needs=NEEDS, official=True)
 def metric_accounting(point, ctx):
     """Sample counters add up the way the reference client writes them.
 
@@ -245,8 +242,7 @@ def metric_accounting(point, ctx):
     return check_accounting(point.summary, _lf(point))
 
 
-@rule(id="metric-consistency-output-tokens", title="Metric consistency output tokens", clause="R§9.1", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS, official=True)
+@rule(id="metric-consistency-output-tokens", title="Metric consistency output tokens", clause="R§9.1", severity="flag", scope="point", needs=NEEDS, official=True)
 def metric_output_tokens(point, ctx):
     """Total output tokens are stated, finite and non-negative.
 
@@ -258,8 +254,7 @@ def metric_output_tokens(point, ctx):
     return check_output_tokens(point.summary, _lf(point), _policy(ctx).relative_tolerance)
 
 
-@rule(id="metric-consistency-system-tps", title="Metric consistency system TPS", clause="R§9.1, R§4.1", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS, official=True)
+@rule(id="metric-consistency-system-tps", title="Metric consistency system TPS", clause="R§9.1, R§4.1", severity="flag", scope="point", needs=NEEDS, official=True)
 def metric_system_tps(point, ctx):
     """A stored `system_tps` equals output tokens / duration within 1 %.
 
@@ -274,8 +269,7 @@ def metric_system_tps(point, ctx):
                         "output tokens / duration")
 
 
-@rule(id="metric-consistency-tpot-p90", title="Metric consistency TPOT p90", clause="R§9.1, R§4.1", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS, official=True)
+@rule(id="metric-consistency-tpot-p90", title="Metric consistency TPOT p90", clause="R§9.1, R§4.1", severity="flag", scope="point", needs=NEEDS, official=True)
 def metric_tpot_p90(point, ctx):
     """TPOT p90 is present, finite and positive (dedicated Offline exempt).
 
@@ -289,7 +283,7 @@ def metric_tpot_p90(point, ctx):
 
 
 @rule(id="metric-consistency-tps-per-user", title="Metric consistency TPS per user", clause="R§9.1, R§4.1",
-      family=FAMILY, severity="flag", scope="point", needs=NEEDS, official=True)
+      severity="flag", scope="point", needs=NEEDS, official=True)
 def metric_tps_per_user(point, ctx):
     """A stored `tps_per_user` equals 1000 / tpot_p90_ms within 1 %.
 
@@ -303,8 +297,7 @@ def metric_tps_per_user(point, ctx):
                         "1000 / tpot_p90_ms")
 
 
-@rule(id="metric-consistency-ttft", title="TTFT percentiles sane", clause="R§4.1, R§9.1", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS)
+@rule(id="metric-consistency-ttft", title="TTFT percentiles sane", clause="R§4.1, R§9.1", severity="flag", scope="point", needs=NEEDS)
 def metric_ttft(point, ctx):
     """TTFT percentiles are finite, non-negative and ordered (p50 <= p90 <= p99).
 
@@ -319,8 +312,7 @@ def metric_ttft(point, ctx):
                              pol.ordered_percentiles)
 
 
-@rule(id="metric-consistency-latency", title="Latency percentiles sane", clause="R§4.1, R§9.1", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS)
+@rule(id="metric-consistency-latency", title="Latency percentiles sane", clause="R§4.1, R§9.1", severity="flag", scope="point", needs=NEEDS)
 def metric_latency(point, ctx):
     """End-to-end latency percentiles are present, finite, non-negative and ordered (p50 <= p90 <= p99).
 
@@ -332,8 +324,7 @@ def metric_latency(point, ctx):
     return check_percentiles(point.summary, _lf(point), "latency", True, _policy(ctx).ordered_percentiles)
 
 
-@rule(id="metric-consistency-throughput", title="qps and tps match the counters", clause="R§9.1", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS)
+@rule(id="metric-consistency-throughput", title="qps and tps match the counters", clause="R§9.1", severity="flag", scope="point", needs=NEEDS)
 def metric_throughput(point, ctx):
     """Stored `qps` and `tps` match completions and output tokens over the client's window, within 1 %.
 

@@ -11,15 +11,14 @@ from __future__ import annotations
 import re
 
 from checker.core.rule import Fail, Outcome, Pass, Skip, rule
-from rules.model_equivalence.policy import (FAMILY, NEEDS, absent_skip, benchmark, block, dataset_names, filled, is_url, lf,
+from rules.model_equivalence.policy import (NEEDS, absent_skip, benchmark, block, dataset_names, filled, is_url, lf,
                               listing, path, prepare)
 from checker.load.models.model_equivalence import norm_name
 
 _CHECKSUM = re.compile(r"^sha256:[0-9a-fA-F]{64}$")
 
 
-@rule(id="me-block-valid", title="model_equivalence block well-formed", clause="R§2.9, R§8.3", family=FAMILY,
-      severity="warn", scope="point", needs=("point_yaml",))
+@rule(id="me-block-valid", title="model_equivalence block well-formed", clause="R§2.9, R§8.3", severity="warn", scope="point", needs=("point_yaml",))
 def me_block_valid(point, ctx):
     """The point.yaml `model_equivalence` block has the documented shape and value types.
 
@@ -52,8 +51,7 @@ def me_block_valid(point, ctx):
     return Pass("the model_equivalence block is well-formed")
 
 
-@rule(id="me-disallowed-technique", title="No disallowed optimisation technique", clause="R§2.9.2", family=FAMILY,
-      severity="reject-points", scope="point", needs=NEEDS)
+@rule(id="me-disallowed-technique", title="No disallowed optimisation technique", clause="R§2.9.2", severity="reject-points", scope="point", needs=NEEDS)
 def me_disallowed_technique(point, ctx):
     """No technique on the always-disallowed list is declared (Standardized); Serviced/RDI disclose it.
 
@@ -119,8 +117,7 @@ def _flag():
     return Severity.FLAG
 
 
-@rule(id="me-checkpoint-disclosed", title="Checkpoint provenance disclosed", clause="R§2.9.3", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS)
+@rule(id="me-checkpoint-disclosed", title="Checkpoint provenance disclosed", clause="R§2.9.3", severity="flag", scope="point", needs=NEEDS)
 def me_checkpoint_disclosed(point, ctx):
     """The checkpoint actually served is identified: source, checksum and component retention.
 
@@ -170,8 +167,7 @@ def me_checkpoint_disclosed(point, ctx):
     return Pass(f"checkpoint disclosed: {ck.source}" + (f", {ck.checksum[:19]}..." if ck.checksum else ""))
 
 
-@rule(id="me-checkpoint-provenance", title="Checkpoint complete and eligible", clause="R§2.9.3", family=FAMILY,
-      severity="reject-points", scope="point", needs=NEEDS)
+@rule(id="me-checkpoint-provenance", title="Checkpoint complete and eligible", clause="R§2.9.3", severity="reject-points", scope="point", needs=NEEDS)
 def me_checkpoint_provenance(point, ctx):
     """A derived checkpoint keeps every canonical component; a pre-approved one is on the list.
 
@@ -232,7 +228,7 @@ def me_checkpoint_provenance(point, ctx):
 
 
 @rule(id="me-quantization-disclosed", title="Post-training quantization disclosed", clause="R§2.9.3",
-      family=FAMILY, severity="flag", scope="point", needs=NEEDS)
+      severity="flag", scope="point", needs=NEEDS)
 def me_quantization_disclosed(point, ctx):
     """A derived (quantized) checkpoint discloses method, formats, calibration set and a public description.
 
@@ -285,8 +281,7 @@ def me_quantization_disclosed(point, ctx):
     return Pass(f"quantization disclosed: {q.method} ({', '.join(q.formats)}), calibration set {q.calibration_set}")
 
 
-@rule(id="me-calibration-set", title="Only the published calibration set", clause="R§2.9.3", family=FAMILY,
-      severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
+@rule(id="me-calibration-set", title="Only the published calibration set", clause="R§2.9.3", severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
 def me_calibration_set(point, ctx):
     """Quantization was calibrated on the benchmark's published calibration set (Standardized).
 

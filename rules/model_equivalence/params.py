@@ -5,7 +5,7 @@ from typing import Any
 
 from checker.load.models.model_equivalence import parse
 from checker.core.rule import Fail, Outcome, Pass, Skip, rule
-from rules.model_equivalence.policy import (FAMILY, NEEDS, benchmark, lf, listing, path, prepare)
+from rules.model_equivalence.policy import (NEEDS, benchmark, lf, listing, path, prepare)
 from rules.model_equivalence.runtime import decoding_of
 
 _SAMPLING_KEYS = ("temperature", "top_k", "top_p", "repetition_penalty", "max_output_tokens", "stop")
@@ -32,7 +32,7 @@ def _config(point):
 
 
 @rule(id="me-fixed-sampling", title="Fixed sampling parameters unchanged", clause="R§2.9.1, R§2.9.7",
-      family=FAMILY, severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
+      severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
 def me_fixed_sampling(point, ctx):
     """`sampling` (and config.yaml's model_params where present) equal the benchmark's fixed values.
 
@@ -108,8 +108,7 @@ def _flag():
     return Severity.FLAG
 
 
-@rule(id="me-chat-template-flags", title="Chat-template flags as specified", clause="R§2.9.7", family=FAMILY,
-      severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
+@rule(id="me-chat-template-flags", title="Chat-template flags as specified", clause="R§2.9.7", severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
 def me_chat_template_flags(point, ctx):
     """Chat-template flags (`enable_thinking`, `clear_thinking`, `preserve_thinking`) equal the benchmark's.
 
@@ -181,7 +180,7 @@ def _fingerprint(me) -> dict[str, Any]:
 
 
 @rule(id="me-checkpoint-consistency", title="Same checkpoint at every point", clause="R§2.9.3, R§9.1",
-      family=FAMILY, severity="flag", scope="curve")
+      severity="flag", scope="curve")
 def me_checkpoint_consistency(curve, ctx):
     """Every point of the curve serves the same checkpoint, quantization and KV-cache precision.
 
@@ -236,7 +235,7 @@ _ASK = ("checkpoint (source, sha256 checksum, components retained)",
 
 
 @rule(id="me-disclosure-present", title="Model-equivalence disclosures present", clause="R§2.9.3, R§8.3",
-      family=FAMILY, severity="warn", scope="curve")
+      severity="warn", scope="curve")
 def me_disclosure_present(curve, ctx):
     """Every point of the curve carries a `model_equivalence` block (advice; one finding per curve).
 

@@ -11,10 +11,9 @@ from typing import Any, Literal, NamedTuple, Optional
 from pydantic import BaseModel, ConfigDict
 
 from checker.load.models.model_equivalence import BLOCK, Parsed, norm_name, parse
-from checker.engine.policy import PolicyUnavailable, register_policy
+from checker.core.policy import PolicyUnavailable
 from checker.core.rule import Skip
 
-FAMILY = "model-equivalence"
 POLICY = "model_equivalence"
 NEEDS = ("point_yaml", "policy:model_equivalence")
 
@@ -69,9 +68,6 @@ class ModelEquivalencePolicy(_Strict):
             if name == tid or name in {norm_name(a) for a in info.aliases}:
                 return tid
         return None
-
-
-register_policy(POLICY, ModelEquivalencePolicy)
 
 
 def policy(ctx) -> ModelEquivalencePolicy:

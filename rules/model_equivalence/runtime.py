@@ -5,12 +5,12 @@ import math
 
 from checker.load.models.model_equivalence import norm_name
 from checker.core.rule import Fail, Outcome, Pass, Skip, rule
-from rules.model_equivalence.policy import (FAMILY, NEEDS, absent_skip, benchmark, block, dataset_names, filled, is_url, lf,
+from rules.model_equivalence.policy import (NEEDS, absent_skip, benchmark, block, dataset_names, filled, is_url, lf,
                               listing, path, policy, prepare)
 
 
 @rule(id="me-kv-cache-disclosed", title="KV-cache precision and compression disclosed", clause="R§2.9.5",
-      family=FAMILY, severity="flag", scope="point", needs=NEEDS)
+      severity="flag", scope="point", needs=NEEDS)
 def me_kv_cache_disclosed(point, ctx):
     """The KV cache's precision is stated; reduced precision names its method; compression its disclosure.
 
@@ -63,8 +63,7 @@ def me_kv_cache_disclosed(point, ctx):
 _SPARSITY_FIELDS = ("method", "source_url", "threshold_parameter", "value", "calibration", "schedule")
 
 
-@rule(id="me-sparsity-disclosed", title="Run-time sparsity disclosed", clause="R§2.9.6.6", family=FAMILY,
-      severity="flag", scope="point", needs=NEEDS)
+@rule(id="me-sparsity-disclosed", title="Run-time sparsity disclosed", clause="R§2.9.6.6", severity="flag", scope="point", needs=NEEDS)
 def me_sparsity_disclosed(point, ctx):
     """Run-time (dynamic approximate) sparsity discloses method, threshold, per-point value, calibration, schedule.
 
@@ -114,7 +113,7 @@ def me_sparsity_disclosed(point, ctx):
 
 
 @rule(id="me-sparsity-calibration", title="Sparsity not calibrated on benchmark data", clause="R§2.9.6.4",
-      family=FAMILY, severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
+      severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
 def me_sparsity_calibration(point, ctx):
     """Run-time sparsity is calibrated on the published calibration set or data-independently (Standardized).
 
@@ -189,7 +188,7 @@ def _returns_logprobs(v) -> bool:
 
 
 @rule(id="me-softmax-elision", title="Softmax elision only under greedy decoding", clause="R§2.9.6.5",
-      family=FAMILY, severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
+      severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
 def me_softmax_elision(point, ctx):
     """Softmax elision is declared only with greedy sampling and no returned logprobs (Standardized).
 

@@ -51,8 +51,7 @@ def _positive(v) -> bool:
     return isinstance(v, int) and v > 0
 
 
-@rule(id="point-config-valid", title="Point configuration (point.yaml)", clause="R§8.3", family="parsing",
-      severity="reject", scope="point", official=True)
+@rule(id="point-config-valid", title="Point configuration (point.yaml)", clause="R§8.3", severity="reject", scope="point", official=True)
 def point_config_valid(point, ctx):
     """`point.yaml` parses and its fields have the right types.
 
@@ -67,8 +66,7 @@ def point_config_valid(point, ctx):
     return _validity(point, "point_yaml", {"concurrency": _positive, "runtime_settings": None})
 
 
-@rule(id="result-file-valid", title="Result summary (result_summary.json)", clause="R§8.3", family="parsing",
-      severity="reject", scope="point", official=True)
+@rule(id="result-file-valid", title="Result summary (result_summary.json)", clause="R§8.3", severity="reject", scope="point", official=True)
 def result_file_valid(point, ctx):
     """`result_summary.json` parses and its fields have the right types.
 

@@ -15,7 +15,6 @@ from typing import Optional
 from pydantic import BaseModel, ConfigDict
 
 from checker.load.models.power import PowerDoc, Problem, parse_power
-from checker.engine.policy import register_policy
 
 
 class _Strict(BaseModel):
@@ -45,8 +44,6 @@ class PowerPolicy(_Strict):
     appendix_d: AppendixD
     optional_for_divisions: list[str]
 
-
-register_policy("power", PowerPolicy)
 
 #: component name -> Appendix D default key for its per-unit value
 _UNIT_DEFAULTS = {"cpu": "cpu", "accelerator": "accelerator", "combined_cpu_accelerator": "combined_cpu_accelerator",

@@ -61,7 +61,7 @@ def kw(w: float) -> str:
 
 
 @rule(id="power-descriptor", title="Power descriptor (system_power.json)", clause="R§4.5.2",
-      family="power", severity="reject", scope="system", needs=("policy:power",), official=True)
+      severity="reject", scope="system", needs=("policy:power",), official=True)
 def power_descriptor(system, ctx):
     """`results/<system>/system_power.json` exists, is well formed, and yields a provisioned total.
 
@@ -115,7 +115,7 @@ def power_descriptor(system, ctx):
 
 
 @rule(id="power-descriptor-shape", title="Power descriptor in the Appendix E shape", clause="R§4.5.2",
-      family="power", severity="warn", scope="system", needs=("policy:power",))
+      severity="warn", scope="system", needs=("policy:power",))
 def power_descriptor_shape(system, ctx):
     """system_power.json uses the current Appendix E shape, not the older flat group shape.
 
@@ -135,7 +135,7 @@ def power_descriptor_shape(system, ctx):
     return Pass("Appendix E shape")
 
 
-@rule(id="power-estimated", title="Estimated power", clause="R§4.5.2", family="power", severity="warn",
+@rule(id="power-estimated", title="Estimated power", clause="R§4.5.2", severity="warn",
       scope="system", needs=("policy:power",), official=True)
 def power_estimated(system, ctx):
     """Names every value of the power total that is an Appendix D default ("MLC Estimated Power").
@@ -158,8 +158,7 @@ def power_estimated(system, ctx):
                 observed=items, expected="every value sourced from public evidence")
 
 
-@rule(id="power-system-desc-id", title="Power descriptor names its system", clause="R§4.5.2", family="power",
-      severity="flag", scope="system", needs=("policy:power",))
+@rule(id="power-system-desc-id", title="Power descriptor names its system", clause="R§4.5.2", severity="flag", scope="system", needs=("policy:power",))
 def power_system_desc_id(system, ctx):
     """`system_desc_id` in system_power.json names the system directory it sits in.
 
@@ -184,7 +183,7 @@ def power_system_desc_id(system, ctx):
 
 
 @rule(id="power-cooling-consistency", title="Power cooling matches the system description", clause="R§4.5.2",
-      family="power", severity="reject", scope="system", needs=("policy:power",))
+      severity="reject", scope="system", needs=("policy:power",))
 def power_cooling_consistency(system, ctx):
     """The `cooling` of system_power.json agrees with the cooling of the system description.
 
@@ -219,10 +218,8 @@ def power_cooling_consistency(system, ctx):
     return Pass(f"cooling {cooling!r} agrees with the system description")
 
 
-
-
 @rule(id="power-node-sets-match", title="Power node sets match the system description", clause="R§4.5.2",
-      family="power", severity="flag", scope="system", needs=("policy:power",))
+      severity="flag", scope="system", needs=("policy:power",))
 def power_node_sets_match(system, ctx):
     """Each node set of system_power.json is a node type of the system description, with its counts.
 

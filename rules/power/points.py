@@ -97,7 +97,7 @@ def _needed(sd):
     return out
 
 
-@rule(id="nodes-used", title="Nodes used", clause="R§4.5.3", family="power", severity="flag", scope="point",
+@rule(id="nodes-used", title="Nodes used", clause="R§4.5.3", severity="flag", scope="point",
       needs=("point_yaml", "policy:power"), official=True)
 def nodes_used(point, ctx):
     """point.yaml `nodes_used` resolves to the system's node sets and holds the point's accelerators.
@@ -134,8 +134,8 @@ def nodes_used(point, ctx):
     return Pass(f"{used}: {have} accelerators for DP x TP x PP x EP = {need}")
 
 
-@rule(id="maximal-engagement", title="Maximal engagement", clause="R§4.5.3", family="power", severity="flag",
-      scope="point", needs=("system_desc", "point_yaml"), official=True)
+@rule(id="maximal-engagement", title="Maximal engagement", clause="R§4.5.3", severity="flag",
+      scope="point", needs=("system_desc", "point_yaml", "policy:power"), official=True)
 def maximal_engagement(point, ctx):
     """Data parallelism fills the accelerators: DP = floor(A / (TP x PP x EP)), or a declared shortfall.
 
@@ -185,7 +185,7 @@ def maximal_engagement(point, ctx):
 
 
 @rule(id="metric-consistency-tps-per-kw", title="Metric consistency TPS per kW", clause="R§4.5.3",
-      family="power", severity="flag", scope="point", needs=("result_summary", "policy:power"), official=True)
+      severity="flag", scope="point", needs=("result_summary", "policy:power"), official=True)
 def metric_consistency_tps_per_kw(point, ctx):
     """A stored `system_tps_per_kw` equals system_tps / the point's provisioned kW, within 1 %.
 

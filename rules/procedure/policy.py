@@ -10,8 +10,6 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-from checker.engine.policy import register_policy
-
 
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
@@ -66,8 +64,6 @@ class RunRulesPolicy(_Strict):
     steady_state: SteadyStatePolicy
     disclosure: Disclosure
 
-
-register_policy("run_rules", RunRulesPolicy)
 
 NEEDS = "policy:run_rules"
 

@@ -13,8 +13,8 @@ from rules.procedure.policy import (NEEDS, dataset_pass_size, describe, is_agent
                               model_type, stream_flag, usable)
 
 
-@rule(id="load-pattern", title="Load pattern", clause="R§6.1", family="procedure", severity="reject-points",
-      scope="point", needs=("point_yaml", NEEDS), official=True)
+@rule(id="load-pattern", title="Load pattern", clause="R§6.1", severity="reject-points",
+      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
 def load_pattern(point, ctx):
     """Every point except a dedicated Offline run uses a fixed-concurrency load pattern at a positive level.
 
@@ -53,7 +53,7 @@ def load_pattern(point, ctx):
     return Pass(f"load pattern {declared} at concurrency {c}")
 
 
-@rule(id="streaming-config", title="Streaming config", clause="R§6.5", family="procedure", severity="flag",
+@rule(id="streaming-config", title="Streaming config", clause="R§6.5", severity="flag",
       scope="point", needs=("point_yaml", NEEDS), official=True)
 def streaming_config(point, ctx):
     """Fixed-concurrency performance points stream their responses (current rules, d2d9da6).
@@ -117,8 +117,8 @@ def _duration_basis(point):
     return v / 1e9, None, sf, ("duration_ns",), basis
 
 
-@rule(id="point-duration", title="Point duration", clause="R§6.2", family="procedure", severity="flag",
-      scope="point", needs=("point_yaml", NEEDS), official=True)
+@rule(id="point-duration", title="Point duration", clause="R§6.2", severity="flag",
+      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
 def point_duration(point, ctx):
     """The point ran at least its minimum duration: 600 s at concurrency <= 32, 1,200 s above.
 
@@ -168,7 +168,7 @@ def _counts(point):
     return vals.get("n_samples_issued"), vals.get("n_samples_completed"), vals.get("n_samples_failed"), probs
 
 
-@rule(id="min-query-count", title="Min query count", clause="R§6.4", family="procedure", severity="flag",
+@rule(id="min-query-count", title="Min query count", clause="R§6.4", severity="flag",
       scope="point", needs=("point_yaml", "result_summary", "policy:models", NEEDS), official=True)
 def min_query_count(point, ctx):
     """The point completed at least one full pass over its performance dataset.
@@ -200,7 +200,7 @@ def min_query_count(point, ctx):
 
 
 @rule(id="samples-whole-multiple", title="Samples issued are whole dataset passes", clause="R§6.4",
-      family="procedure", severity="flag", scope="point",
+      severity="flag", scope="point",
       needs=("point_yaml", "result_summary", "policy:models", NEEDS))
 def samples_whole_multiple(point, ctx):
     """Total samples issued are a positive whole multiple of the dataset size.
@@ -235,7 +235,7 @@ def samples_whole_multiple(point, ctx):
     return Pass(f"{issued:,} issued = {issued // size} x {size:,}", extra={"dataset": how})
 
 
-@rule(id="run-complete", title="Run finished", clause="R§9.1", family="procedure", severity="reject-points",
+@rule(id="run-complete", title="Run finished", clause="R§9.1", severity="reject-points",
       scope="point", needs=("result_summary",))
 def run_complete(point, ctx):
     """result_summary.json says the run finished: `complete` true and `state` "complete".
@@ -269,7 +269,7 @@ def consistent_counts(point):
     return issued, completed, failed
 
 
-@rule(id="samples-dropped", title="No requests dropped", clause="R§6.4", family="procedure", severity="flag",
+@rule(id="samples-dropped", title="No requests dropped", clause="R§6.4", severity="flag",
       scope="point", needs=("result_summary",))
 def samples_dropped(point, ctx):
     """Every issued request completed (issued minus completed is zero).

@@ -12,8 +12,6 @@ from typing import Optional
 
 from pydantic import BaseModel, ConfigDict
 
-from checker.engine.policy import register_policy
-
 
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
@@ -44,8 +42,6 @@ class RunFolderPolicy(_Strict):
     tolerances: Tolerances
     secret_key_patterns: list[str]
 
-
-register_policy("run_folder", RunFolderPolicy)
 
 #: fixed-concurrency load patterns: `concurrency`, and `agentic_inference` for agentic benchmarks (R§6.1)
 FIXED_PATTERNS = ("concurrency", "agentic_inference")

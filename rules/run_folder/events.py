@@ -30,7 +30,7 @@ _NOT_FAILING = {"no-final-newline"}
 
 
 @rule(id="run-folder-events-log", title="events.jsonl is a whole, ordered log", clause="R§6.3.2",
-      family="run-folder", severity="flag", scope="run-folder", needs=("policy:run_folder",))
+      severity="flag", scope="run-folder", needs=("policy:run_folder",))
 def run_folder_events_log(rf, ctx):
     """events.jsonl decodes line by line, in order, with known event types and an intact last line.
 
@@ -95,8 +95,7 @@ def _perf_audit(rf, ctx):
     return rf.events_audit, None
 
 
-@rule(id="run-folder-events-counts", title="Rebuilt counts match the summary", clause="R§9.1", family="run-folder",
-      severity="flag", scope="run-folder", needs=("policy:run_folder",))
+@rule(id="run-folder-events-counts", title="Rebuilt counts match the summary", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder",))
 def run_folder_events_counts(rf, ctx):
     """The issued, completed and failed counts rebuilt from events.jsonl equal result_summary.json's.
 
@@ -123,8 +122,7 @@ def run_folder_events_counts(rf, ctx):
                 extra=_rebuilt(a))
 
 
-@rule(id="run-folder-events-duration", title="Rebuilt tracked duration matches", clause="R§9.1", family="run-folder",
-      severity="flag", scope="run-folder", needs=("policy:run_folder",))
+@rule(id="run-folder-events-duration", title="Rebuilt tracked duration matches", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder",))
 def run_folder_events_duration(rf, ctx):
     """The tracked duration rebuilt from events.jsonl equals result_summary.json `duration_ns`.
 
@@ -146,7 +144,7 @@ def run_folder_events_duration(rf, ctx):
 
 
 @rule(id="run-folder-events-latency", title="Rebuilt TTFT and latency percentiles match", clause="R§4.7",
-      family="run-folder", severity="flag", scope="run-folder", needs=("policy:run_folder",))
+      severity="flag", scope="run-folder", needs=("policy:run_folder",))
 def run_folder_events_latency(rf, ctx):
     """TTFT and end-to-end latency rebuilt from events.jsonl match result_summary.json's rollups.
 
@@ -201,7 +199,7 @@ def _accuracy_samples(rf) -> int | None:
 
 
 @rule(id="run-folder-events-window", title="Performance samples inside the tracked window", clause="R§6.3",
-      family="run-folder", severity="flag", scope="run-folder", needs=("policy:run_folder",))
+      severity="flag", scope="run-folder", needs=("policy:run_folder",))
 def run_folder_events_window(rf, ctx):
     """Every performance sample was issued inside the tracked window; outside it, only warmup and accuracy.
 
@@ -238,7 +236,7 @@ def run_folder_events_window(rf, ctx):
 
 
 @rule(id="run-folder-events-warmup", title="Warmup not drawn from the performance prompts", clause="R§6.3.3",
-      family="run-folder", severity="flag", scope="run-folder", needs=("policy:run_folder",))
+      severity="flag", scope="run-folder", needs=("policy:run_folder",))
 def run_folder_events_warmup(rf, ctx):
     """Warmup prompts are not performance prompts, unless the warmup was salted.
 
@@ -264,7 +262,7 @@ def run_folder_events_warmup(rf, ctx):
 
 
 @rule(id="run-folder-events-chunks", title="Intermediate chunks logged with stream_all_chunks",
-      clause="R§6.5", family="run-folder", severity="flag", scope="run-folder", needs=("config", "policy:run_folder"))
+      clause="R§6.5", severity="flag", scope="run-folder", needs=("config", "policy:run_folder"))
 def run_folder_events_chunks(rf, ctx):
     """With `stream_all_chunks: true`, the log holds the intermediate chunks (sample.recv_non_first).
 
@@ -286,6 +284,5 @@ def run_folder_events_chunks(rf, ctx):
                     expected="> 0 intermediate chunks")
     per = a.recv_non_first / a.completed if a.completed else 0
     return Pass(f"{a.recv_non_first} intermediate chunks ({per:.1f} per completed sample)")
-
 
 

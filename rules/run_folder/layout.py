@@ -17,8 +17,7 @@ _PHASE = {"performance": "performance", "accuracy-only": "accuracy only", "empty
           "unknown": "unknown phases"}
 
 
-@rule(id="run-folder-recognised", title="Run folder recognised", clause="R§8.1", family="run-folder",
-      severity="warn", scope="run-folder")
+@rule(id="run-folder-recognised", title="Run folder recognised", clause="R§8.1", severity="warn", scope="run-folder")
 def run_folder_recognised(rf, ctx):
     """PATH is a run folder written by the reference client (`inference-endpoint`); says which kind.
 
@@ -43,7 +42,7 @@ def run_folder_recognised(rf, ctx):
 
 
 @rule(id="run-folder-files", title="Run folder holds what the client writes", clause="R§8.1",
-      family="run-folder", severity="reject", scope="run-folder", needs=("policy:run_folder",))
+      severity="reject", scope="run-folder", needs=("policy:run_folder",))
 def run_folder_files(rf, ctx):
     """The folder has every file the client always writes, in the client's layout.
 
@@ -115,7 +114,7 @@ _URL_CRED = re.compile(r"://[^/@\s:]+:[^/@\s]+@|[?&](api[_-]?key|token|access_to
 
 
 @rule(id="run-folder-config", title="config.yaml parses, secrets redacted", clause="R§2.1.1",
-      family="run-folder", severity="flag", scope="run-folder", needs=("config", "policy:run_folder"))
+      severity="flag", scope="run-folder", needs=("config", "policy:run_folder"))
 def run_folder_config(rf, ctx):
     """config.yaml is the client's resolved config: a mapping, and no credential left in clear.
 
@@ -146,8 +145,7 @@ def run_folder_config(rf, ctx):
     return Pass("config.yaml is a resolved client config with credentials redacted")
 
 
-@rule(id="run-folder-load-pattern", title="Load pattern is concurrency", clause="R§6.1", family="run-folder",
-      severity="reject-points", scope="run-folder")
+@rule(id="run-folder-load-pattern", title="Load pattern is concurrency", clause="R§6.1", severity="reject-points", scope="run-folder")
 def run_folder_load_pattern(rf, ctx):
     """The run used the `concurrency` load pattern (max_throughput only for a dedicated Offline point).
 
@@ -186,7 +184,7 @@ def run_folder_load_pattern(rf, ctx):
 
 
 @rule(id="run-folder-concurrency-target", title="Concurrency at the declared target", clause="R§6.1",
-      family="run-folder", severity="reject-points", scope="run-folder")
+      severity="reject-points", scope="run-folder")
 def run_folder_concurrency_target(rf, ctx):
     """The run's target_concurrency equals the point's declared concurrency.
 
@@ -221,7 +219,7 @@ def run_folder_concurrency_target(rf, ctx):
 
 
 @rule(id="run-folder-complete", title="The run finished without dropping requests", clause="R§6.4",
-      family="run-folder", severity="flag", scope="run-folder", needs=("result_summary",))
+      severity="flag", scope="run-folder", needs=("result_summary",))
 def run_folder_complete(rf, ctx):
     """The run finished: `complete` true, `state` complete, and every issued request completed.
 

@@ -16,11 +16,9 @@ from rules.shared.binding import SEED_KEYS
 from rules.shared.seed_values import (MISSING, adoption_cohorts, registry_failure, declared_seeds, evidence, no_point_yaml, point_yaml,
                               raw_value, registry, registry_source, seed_problem, show)
 
-FAMILY = "seeds"
 
-
-@rule(id="seed-set-registry", title="Seed-set registry", clause="S§4.6", family=FAMILY, severity="reject",
-      scope="package", official=True)
+@rule(id="seed-set-registry", title="Seed-set registry", clause="S§4.6", severity="reject",
+      scope="package", official=True, needs=("policy:seed_sets", "policy:cohort_rules",))
 def seed_set_registry(pkg, ctx):
     """The seed-set registry (bundled seed_sets.yaml or --seed-sets FILE) exists and is well formed.
 
@@ -52,7 +50,7 @@ def seed_set_registry(pkg, ctx):
     return Pass(f"seed-set registry {src} ({reg.shape}): " + "; ".join(parts))
 
 
-@rule(id="target-cohort", title="Target cohort", clause="S§4.6", family=FAMILY, severity="reject", scope="point",
+@rule(id="target-cohort", title="Target cohort", clause="S§4.6", severity="reject", scope="point",
       official=True)
 def target_cohort(point, ctx):
     """`target_cohort` in point.yaml is a cohort id `YYYY-MM-C0` or `YYYY-MM-C1`.
@@ -81,7 +79,7 @@ def _declared_set(lf):
     return raw_value(lf, "seed_set")
 
 
-@rule(id="seed-set-consistency", title="Seed set consistency", clause="R§9.1", family=FAMILY, severity="reject",
+@rule(id="seed-set-consistency", title="Seed set consistency", clause="R§9.1", severity="reject",
       scope="submission", official=True)
 def seed_set_consistency(sub, ctx):
     """Every point of the submission records the same `seed_set`.
@@ -126,8 +124,8 @@ def seed_set_consistency(sub, ctx):
                 expected=f"one seed_set everywhere (most points use {majority})")
 
 
-@rule(id="seed-set-membership", title="Seed set membership", clause="R§9.1", family=FAMILY, severity="reject",
-      scope="point", official=True)
+@rule(id="seed-set-membership", title="Seed set membership", clause="R§9.1", severity="reject",
+      scope="point", official=True, needs=("policy:seed_sets",))
 def seed_set_membership(point, ctx):
     """The point's `seed_set` is the id of a published seed set.
 
@@ -171,8 +169,8 @@ def _bound(lf, reg, ctx):
     return sets[raw], None
 
 
-@rule(id="seed-runtime-match", title="Seed runtime match", clause="R§2.1.1", family=FAMILY, severity="reject",
-      scope="point", needs=("policy:cohort_rules",), official=True)
+@rule(id="seed-runtime-match", title="Seed runtime match", clause="R§2.1.1", severity="reject",
+      scope="point", needs=("policy:cohort_rules", "policy:seed_sets"), official=True)
 def seed_runtime_match(point, ctx):
     """The runtime seeds in point.yaml equal the bound seed set's values, each one exactly.
 
@@ -223,8 +221,8 @@ def seed_runtime_match(point, ctx):
     return Pass(f"all 3 runtime seeds equal seed set {bs.id}")
 
 
-@rule(id="seed-set-adoption", title="Seed set adoption", clause="S§4.6", family=FAMILY, severity="reject",
-      scope="point", needs=("policy:cohort_rules",), official=True)
+@rule(id="seed-set-adoption", title="Seed set adoption", clause="S§4.6", severity="reject",
+      scope="point", needs=("policy:cohort_rules", "policy:seed_sets"), official=True)
 def seed_set_adoption(point, ctx):
     """The bound seed set is adoptable for the point's `target_cohort`.
 
@@ -263,7 +261,7 @@ def seed_set_adoption(point, ctx):
                 expected=[str(c) for c in win])
 
 
-@rule(id="seed-config-legacy", title="Seed config legacy", clause="S§4.6", family=FAMILY, severity="warn",
+@rule(id="seed-config-legacy", title="Seed config legacy", clause="S§4.6", severity="warn",
       scope="point", needs=("policy:cohort_rules",), official=True)
 def seed_config_legacy(point, ctx):
     """A point without `seed_set` falls back to the v0.7 seeds (42): warn, or reject if not 42.
@@ -306,8 +304,7 @@ def seed_config_legacy(point, ctx):
 CONFIG_SEEDS = {"scheduler_random_seed": "scheduler_rng_seed", "dataloader_random_seed": "sample_index_rng_seed"}
 
 
-@rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", family=FAMILY,
-      severity="reject", scope="point")
+@rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject", scope="point")
 def config_seeds_match(point, ctx):
     """The seeds in the point's config.yaml equal the runtime seeds its point.yaml declares.
 

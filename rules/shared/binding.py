@@ -14,7 +14,6 @@ from typing import Annotated, Any, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from checker.domain import cohort_ids as cohorts
-from checker.engine.policy import register_policy
 
 U64_MAX = 2**64 - 1
 U64 = Annotated[int, Field(ge=0, le=U64_MAX)]
@@ -169,6 +168,3 @@ class CohortRulesPolicy(_Strict):
     legacy_seed: int
 
 
-register_policy("seed_sets", SeedSetsPolicy, reported_by="seed-set-registry")
-register_policy("approved_drafters", ApprovedDraftersPolicy, reported_by="drafter-list-registry")
-register_policy("cohort_rules", CohortRulesPolicy)

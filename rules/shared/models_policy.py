@@ -5,8 +5,6 @@ from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-from checker.engine.policy import register_policy
-
 
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
@@ -56,4 +54,3 @@ class ModelsPolicy(_Strict):
         return None
 
 
-register_policy("models", ModelsPolicy)

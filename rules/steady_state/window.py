@@ -43,7 +43,7 @@ def _passes(window) -> int | None:
     return None
 
 
-@rule(id="steady-state-valid", title="Steady state valid", clause="R§4.4", family="steady-state", severity="warn",
+@rule(id="steady-state-valid", title="Steady state valid", clause="R§4.4", severity="warn",
       scope="point", needs=("point_yaml", NEEDS), official=True)
 def steady_state_valid(point, ctx):
     """The `steady_state` block uses R§4.4's vocabulary and well-formed window numbers.
@@ -105,8 +105,7 @@ def steady_state_valid(point, ctx):
     return Pass(f"steady_state status {status}" + (f", verdict {ss['verdict']}" if "verdict" in ss else ""))
 
 
-@rule(id="steady-state-consistency", title="Steady state consistency", clause="R§4.4", family="steady-state",
-      severity="warn", scope="point", needs=("point_yaml", NEEDS), official=True)
+@rule(id="steady-state-consistency", title="Steady state consistency", clause="R§4.4", severity="warn", scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
 def steady_state_consistency(point, ctx):
     """The declared steady-state `status` agrees with the window it describes.
 
@@ -198,8 +197,8 @@ def _full_pass(window) -> bool:
     return True
 
 
-@rule(id="steady-state-basis", title="Steady state basis", clause="R§4.4", family="steady-state", severity="warn",
-      scope="point", needs=("point_yaml", NEEDS), official=True)
+@rule(id="steady-state-basis", title="Steady state basis", clause="R§4.4", severity="warn",
+      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
 def steady_state_basis(point, ctx):
     """Reports which basis is official for the point: the steady-state window or the whole-run total.
 

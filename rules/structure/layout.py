@@ -12,7 +12,7 @@ _KIND_NAMES = {
 }
 
 
-@rule(id="path-exists", title="Checked path exists", clause="R§8.1", family="structure", severity="reject",
+@rule(id="path-exists", title="Checked path exists", clause="R§8.1", severity="reject",
       scope="package", official=True)
 def path_exists(pkg, ctx):
     """Every PATH given on the command line exists and holds something checkable.
@@ -33,7 +33,7 @@ def path_exists(pkg, ctx):
     return Pass(f"found {n_sub} submission(s) and {n_run} run folder(s)")
 
 
-@rule(id="required-dir", title="Required directories", clause="R§8.1", family="structure", severity="reject",
+@rule(id="required-dir", title="Required directories", clause="R§8.1", severity="reject",
       scope="submission", official=True)
 def required_dir(sub, ctx):
     """The submission root holds `results/` and `docs/` directories.
@@ -59,7 +59,7 @@ def required_dir(sub, ctx):
     return Pass("results/ and docs/ are present")
 
 
-@rule(id="src-dir", title="Implementation sources (src/)", clause="R§2.2.1", family="structure", severity="reject",
+@rule(id="src-dir", title="Implementation sources (src/)", clause="R§2.2.1", severity="reject",
       scope="submission", official=True)
 def src_dir(sub, ctx):
     """`src/` exists and holds at least one implementation directory.
@@ -79,7 +79,7 @@ def src_dir(sub, ctx):
     return Pass(f"src/ holds {len(sub.src_impls)} implementation(s): {', '.join(n for n, _ in sub.src_impls)}")
 
 
-@rule(id="src-readme", title="Implementation README", clause="R§2.2.1", family="structure", severity="reject",
+@rule(id="src-readme", title="Implementation README", clause="R§2.2.1", severity="reject",
       scope="submission", official=True)
 def src_readme(sub, ctx):
     """Every `src/<implementation>/` has a `README.md` (exact name).
@@ -104,8 +104,7 @@ def src_readme(sub, ctx):
     return Pass("every implementation has README.md")
 
 
-@rule(id="system-results-dir", title="System results directory", clause="R§8.1", family="structure",
-      severity="reject", scope="submission", official=True)
+@rule(id="system-results-dir", title="System results directory", clause="R§8.1", severity="reject", scope="submission", official=True)
 def system_results_dir(sub, ctx):
     """`results/` holds at least one `<system>/` directory.
 
@@ -121,8 +120,7 @@ def system_results_dir(sub, ctx):
     return Pass(f"{len(sub.systems)} system(s): {', '.join(s.name for s in sub.systems)}")
 
 
-@rule(id="benchmark-model-dir", title="Benchmark-model directory", clause="R§8.1", family="structure",
-      severity="reject", scope="system", official=True)
+@rule(id="benchmark-model-dir", title="Benchmark-model directory", clause="R§8.1", severity="reject", scope="system", official=True)
 def benchmark_model_dir(system, ctx):
     """Each `results/<system>/` holds at least one `<model_name>/` directory.
 
@@ -137,7 +135,7 @@ def benchmark_model_dir(system, ctx):
     return Pass(f"{len(system.curves)} model(s): {', '.join(c.name for c in system.curves)}")
 
 
-@rule(id="point-dirs", title="Pareto point directories", clause="R§8.1", family="structure", severity="reject",
+@rule(id="point-dirs", title="Pareto point directories", clause="R§8.1", severity="reject",
       scope="curve", official=True)
 def point_dirs(curve, ctx):
     """Each model directory holds at least one `r<N>/` point directory.
@@ -153,8 +151,7 @@ def point_dirs(curve, ctx):
     return Pass(f"{len(curve.points)} point directories")
 
 
-@rule(id="duplicate-point", title="One directory per concurrency", clause="R§8.1", family="structure",
-      severity="reject", scope="curve")
+@rule(id="duplicate-point", title="One directory per concurrency", clause="R§8.1", severity="reject", scope="curve")
 def duplicate_point(curve, ctx):
     """Two point directories name the same concurrency (`r8` and `r08`).
 
@@ -180,8 +177,7 @@ def _present(point, kind: str):
     return Pass(f"{_KIND_NAMES[kind]} present")
 
 
-@rule(id="measurement-points-present", title="Point configuration present", clause="R§8.3", family="structure",
-      severity="reject", scope="point", official=True)
+@rule(id="measurement-points-present", title="Point configuration present", clause="R§8.3", severity="reject", scope="point", official=True)
 def measurement_points_present(point, ctx):
     """Every `r<N>/` has its `point.yaml`.
 
@@ -192,8 +188,7 @@ def measurement_points_present(point, ctx):
     return _present(point, "point_yaml")
 
 
-@rule(id="result-summary-present", title="Result summary present", clause="R§8.1", family="structure",
-      severity="reject", scope="point", official=True)
+@rule(id="result-summary-present", title="Result summary present", clause="R§8.1", severity="reject", scope="point", official=True)
 def result_summary_present(point, ctx):
     """Every `r<N>/` has `result_summary.json`.
 
@@ -205,8 +200,7 @@ def result_summary_present(point, ctx):
     return _present(point, "result_summary")
 
 
-@rule(id="config-file-present", title="Benchmark configuration", clause="R§8.1", family="structure",
-      severity="flag", scope="point", official=True)
+@rule(id="config-file-present", title="Benchmark configuration", clause="R§8.1", severity="flag", scope="point", official=True)
 def config_file_present(point, ctx):
     """`config.yaml`, when present, is a YAML mapping (it is optional as of v1.0).
 
@@ -232,8 +226,7 @@ def config_file_present(point, ctx):
     return Pass("config.yaml parses")
 
 
-@rule(id="point-dirname-concurrency", title="Point directory name", clause="R§8.1", family="structure",
-      severity="warn", scope="point", needs=("point_yaml",), official=True)
+@rule(id="point-dirname-concurrency", title="Point directory name", clause="R§8.1", severity="warn", scope="point", needs=("point_yaml",), official=True)
 def point_dirname_concurrency(point, ctx):
     """The directory `r<N>` agrees with point.yaml's `concurrency` and is written without leading zeros.
 
@@ -276,8 +269,7 @@ def _resolve_shared(sub, value):
     return True, f"{value!r} resolves to a directory"
 
 
-@rule(id="shared-path-resolution", title="Shared src/ and docs/ paths", clause="R§9.1", family="structure",
-      severity="reject", scope="point", needs=("point_yaml",), official=True)
+@rule(id="shared-path-resolution", title="Shared src/ and docs/ paths", clause="R§9.1", severity="reject", scope="point", needs=("point_yaml",), official=True)
 def shared_path_resolution(point, ctx):
     """point.yaml's `shared_src` and `shared_docs` resolve to directories inside the submission root.
 
@@ -311,7 +303,7 @@ def shared_path_resolution(point, ctx):
     return Pass(", ".join(seen) + " resolve inside the submission")
 
 
-@rule(id="unexpected-entry", title="No junk in the layout", clause="R§8.1", family="structure", severity="warn",
+@rule(id="unexpected-entry", title="No junk in the layout", clause="R§8.1", severity="warn",
       scope="package")
 def unexpected_entry(pkg, ctx):
     """An entry that is not part of the layout (`__MACOSX/`, `.ipynb_checkpoints/`, hidden files, `r8_old/`).

@@ -33,8 +33,6 @@ def diff(a: Any, b: Any, path: tuple = ()) -> list[tuple[tuple, Any, Any]]:
     return []
 
 
-
-
 def _short(v: Any) -> str:
     if v == _ABSENT:
         return _ABSENT
@@ -58,7 +56,7 @@ def _describe(diffs, name_a: str, name_b: str) -> list[str]:
 
 
 @rule(id="system-description-consistency", title="System description consistency", clause="R§9.1",
-      family="system-description", severity="flag", scope="curve", needs=("policy:system_desc",), official=True)
+      severity="flag", scope="curve", needs=("policy:system_desc",), official=True)
 def system_description_consistency(curve, ctx):
     """All `system_desc.json` copies of a curve are equal, except the per-point fields.
 
@@ -107,7 +105,7 @@ def _hardware(data: dict, pol) -> dict:
 
 
 @rule(id="system-hardware-consistency", title="One system, one hardware description", clause="R§8.2",
-      family="system-description", severity="flag", scope="system", needs=("policy:system_desc",))
+      severity="flag", scope="system", needs=("policy:system_desc",))
 def system_hardware_consistency(system, ctx):
     """Every curve of one `results/<system>/` describes the same hardware.
 

@@ -12,7 +12,6 @@ from typing import Optional
 from pydantic import BaseModel, ConfigDict
 
 from checker.load.models import is_http_url
-from checker.engine.policy import register_policy
 from checker.core.rule import Fail, Pass, Skip, rule
 
 
@@ -47,13 +46,8 @@ class SystemDescPolicy(_Strict):
     node_type_hardware_fields: list[str]
 
 
-register_policy("system_desc", SystemDescPolicy)
-
-
 def _blank(v) -> bool:
     return v is None or (isinstance(v, str) and not v.strip()) or (isinstance(v, (list, dict)) and not v)
-
-
 
 
 def _is_iso_date(v) -> bool:
@@ -78,7 +72,7 @@ def _present(point):
 
 
 @rule(id="system-description-present", title="System description present", clause="R§8.2",
-      family="system-description", severity="reject", scope="point", official=True)
+      severity="reject", scope="point", official=True)
 def system_description_present(point, ctx):
     """Every `r<N>/` has its `system_desc.json`.
 
@@ -170,7 +164,7 @@ def _availability_problems(m, pol) -> list:
 
 
 @rule(id="system-description-valid", title="System description (system_desc.json)", clause="R§8.2",
-      family="system-description", severity="reject", scope="point", needs=("policy:system_desc",), official=True)
+      severity="reject", scope="point", needs=("policy:system_desc",), official=True)
 def system_description_valid(point, ctx):
     """Each copy of `system_desc.json` parses and holds the R§8.2 template's required fields.
 
@@ -202,7 +196,7 @@ def system_description_valid(point, ctx):
 
 
 @rule(id="max-concurrency-declared", title="Maximum supported concurrency", clause="R§9.1",
-      family="system-description", severity="reject", scope="point", needs=("system_desc", "policy:system_desc"),
+      severity="reject", scope="point", needs=("system_desc", "policy:system_desc"),
       official=True)
 def max_concurrency_declared(point, ctx):
     """`max_supported_concurrency` (C_max) is declared in system_desc.json, is above 32, and agrees with point.yaml.
@@ -235,7 +229,7 @@ def max_concurrency_declared(point, ctx):
 
 
 @rule(id="system-node-ensemble-total", title="Node ensemble total", clause="R§8.2",
-      family="system-description", severity="flag", scope="point", needs=("system_desc",))
+      severity="flag", scope="point", needs=("system_desc",))
 def system_node_ensemble_total(point, ctx):
     """`system_node_ensemble_total` equals the sum of `number_of_nodes` over the node types.
 
@@ -267,7 +261,7 @@ def system_node_ensemble_total(point, ctx):
 
 
 @rule(id="accelerator-interconnect-present", title="Accelerator interconnect declared", clause="R§8.2",
-      family="system-description", severity="flag", scope="point", needs=("system_desc",))
+      severity="flag", scope="point", needs=("system_desc",))
 def accelerator_interconnect_present(point, ctx):
     """`accelerator_interconnect` is given for every accelerator with more than one per node.
 

@@ -1,7 +1,7 @@
 """Waiver bookkeeping (family ``waivers``): expired and unused entries of ``--waivers``.
 
 Evaluated once, after every other rule and after the waivers were applied (``checker.engine.pipeline``),
-from the waiver set in ``ctx.options["waivers"]``; SKIP when no waivers file was given.
+from the waiver set in ``ctx.waivers``; SKIP when no waivers file was given.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ def _entry(i: int, w) -> Subject:
     return Subject(entry=f"waiver {i + 1}: {w.rule} @ {w.subject}")
 
 
-@rule(id="waiver-expired", title="Waivers are current", clause="R§9.1", family="waivers", severity="flag",
-      scope="package")
+@rule(id="waiver-expired", title="Waivers are current", clause="R§9.1", severity="flag",
+      scope="package", after_waivers=True)
 def waiver_expired(pkg, ctx):
     """A waiver in `--waivers` is past its expiry date.
 
@@ -24,7 +24,7 @@ def waiver_expired(pkg, ctx):
     Why: waivers are reviewed decisions with a deadline, not permanent exemptions.
     How to fix: Renew the waiver with a new approval and date, or fix the finding and delete it.
     """
-    ws = ctx.opt("waivers")
+    ws = ctx.waivers
     if ws is None:
         return Skip("no --waivers file given", reason="not-applicable")
     outs = []
@@ -36,8 +36,8 @@ def waiver_expired(pkg, ctx):
     return outs or Pass(f"{len(ws.waivers)} waiver(s), none expired")
 
 
-@rule(id="waiver-unused", title="Waivers match something", clause="R§9.1", family="waivers", severity="warn",
-      scope="package")
+@rule(id="waiver-unused", title="Waivers match something", clause="R§9.1", severity="warn",
+      scope="package", after_waivers=True)
 def waiver_unused(pkg, ctx):
     """A current waiver in `--waivers` matched no FAIL finding.
 
@@ -47,7 +47,7 @@ def waiver_unused(pkg, ctx):
     nothing while the reviewer thinks it does).
     How to fix: Delete the stale waiver, or correct its `rule` / `subject` pattern.
     """
-    ws = ctx.opt("waivers")
+    ws = ctx.waivers
     if ws is None:
         return Skip("no --waivers file given", reason="not-applicable")
     outs = []

@@ -36,7 +36,7 @@ def salt_state(point) -> tuple[bool | None, str, object, tuple]:
     return None, "not recorded", lf, ("runtime_settings",)
 
 
-@rule(id="warmup-present", title="Warmup present", clause="R§6.3.3", family="warmup", severity="flag",
+@rule(id="warmup-present", title="Warmup present", clause="R§6.3.3", severity="flag",
       scope="point", needs=("point_yaml", NEEDS), official=True)
 def warmup_present(point, ctx):
     """point.yaml declares its warmup with the six R§6.3.3 fields.
@@ -76,7 +76,7 @@ def warmup_present(point, ctx):
     return Pass(f"warmup declared: {describe(w['duration_s'])} s, {w['requests_issued']} requests")
 
 
-@rule(id="warmup-logs-retained", title="Warmup logs retained", clause="R§6.3.2", family="warmup", severity="warn",
+@rule(id="warmup-logs-retained", title="Warmup logs retained", clause="R§6.3.2", severity="warn",
       scope="point", needs=("point_yaml",), official=True)
 def warmup_logs_retained(point, ctx):
     """point.yaml declares the warmup logs retained (`warmup.logs_retained: true`).
@@ -100,7 +100,7 @@ def warmup_logs_retained(point, ctx):
                 path=("warmup", "logs_retained"), observed=v, expected=True)
 
 
-@rule(id="warmup-salt", title="Warmup salt", clause="R§6.3.3", family="warmup", severity="warn", scope="point",
+@rule(id="warmup-salt", title="Warmup salt", clause="R§6.3.3", severity="warn", scope="point",
       needs=("point_yaml",), official=True)
 def warmup_salt(point, ctx):
     """Warns when the warmup salt is on: the warmup probably drew from the performance dataset.
@@ -120,7 +120,7 @@ def warmup_salt(point, ctx):
     return Pass(f"warmup salt {'off' if on is False else 'not recorded'} ({src})")
 
 
-@rule(id="warmup-max-duration", title="Warmup at most 24 h", clause="R§6.3", family="warmup", severity="flag",
+@rule(id="warmup-max-duration", title="Warmup at most 24 h", clause="R§6.3", severity="flag",
       scope="point", needs=("point_yaml", NEEDS))
 def warmup_max_duration(point, ctx):
     """The declared warmup lasted at most 24 hours (86,400 s).
@@ -172,7 +172,7 @@ def performance_dataset_names(point, ctx) -> list[str]:
 
 
 @rule(id="warmup-data-source", title="Warmup from the performance dataset is salted", clause="R§6.3",
-      family="warmup", severity="flag", scope="point", needs=("point_yaml", "policy:models"))
+      severity="flag", scope="point", needs=("point_yaml", "policy:models"))
 def warmup_data_source(point, ctx):
     """A warmup whose `data_source` names the performance dataset has the warmup salt on.
 

@@ -1,0 +1,58 @@
+"""RunConfig: everything one check is asked to do, fixed before it starts.
+
+The CLI (or a test, or another program) builds one RunConfig and hands it to
+``checker.engine.pipeline.check``. ``options`` holds only what rules read (the run-folder context,
+the cohort under review); scheduling, outputs and gating stay here, never in the rules' view.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    #: --select / --ignore: rule ids, family names or id prefixes
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    #: lowest severity of a FAIL that makes the exit code 1
+    fail_on: str = "flag"
+    #: a policy edition directory replacing the bundled one; single files replacing bundled ones
+    policy_dir: str | None = None
+    policy_overrides: dict[str, str] = field(default_factory=dict)
+    #: the largest YAML/JSON file read, in bytes
+    max_bytes: int = 8 * 1024 * 1024
+    #: what rules read: point, max_concurrency, seed_set, dataset_size, events, cohort
+    options: dict[str, Any] = field(default_factory=dict)
+    #: worker processes for the units of a cohort (1: serial, in-process)
+    jobs: int = 1
+    #: worker processes for the run-folder events audits (None: in-process below 64 MiB of logs)
+    audit_jobs: int | None = None
+    waivers: str | None = None
+    baseline: str | None = None
+    fail_on_new: bool = False
+    #: the date waivers expire against (None: today)
+    today: Any = None
+    #: draw progress bars on stderr
+    progress: bool = False
+    #: keep the loaded packages in the report (renderers that show the curve need them)
+    keep_packages: bool = True
+    #: per-unit time limit in worker processes, seconds (0: none)
+    timeout: int = 600
+    #: encode findings' JSON in the workers (the JSON report splices the text in)
+    prerender_json: bool = False
+
+    @classmethod
+    def of(cls, **kw: Any) -> "RunConfig":
+        """Build from keyword arguments, normalising lists and None the way the CLI gives them."""
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(kw) - names)
+        if unknown:
+            raise TypeError(f"unknown RunConfig field(s): {', '.join(unknown)}")
+        for key in ("select", "ignore"):
+            if key in kw:
+                kw[key] = tuple(kw[key] or ())
+        for key in ("policy_overrides", "options"):
+            if key in kw:
+                kw[key] = dict(kw[key] or {})
+        return cls(**kw)

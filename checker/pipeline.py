@@ -93,9 +93,10 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
 
 def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0, encoded=None):
     from checker import cohort as co
-    from checker.workers import Progress, run_isolated
+    from checker.progress import Progress
+    from checker.workers import run_isolated
 
-    bar = Progress(len(units), "checking submissions", progress)
+    bar = Progress(len(units), "checking submissions", enabled=progress)
     try:
         results = run_isolated(co.check_unit, [(u, settings) for u in units], jobs, on_done=bar.advance,
                                timeout=timeout)

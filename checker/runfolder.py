@@ -60,8 +60,8 @@ def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int) -
     jobs = options.get("jobs")
     if jobs is None and _total_bytes(todo) < SERIAL_BELOW_BYTES:
         jobs = 1  # starting worker processes costs more than auditing small logs
-    results = run_parallel(audit_job, [args for _, args in todo], jobs=jobs,
-                           label="auditing run folders", progress=options.get("progress"))
+    results = run_parallel(audit_job, [args for _, args in todo], jobs=jobs, label="auditing run-folder logs",
+                           progress=options.get("progress"), sizes=[_total_bytes([job]) for job in todo])
     for (rf, _), (audit, idx) in zip(todo, results):
         if audit is not None:
             audit.path = os.path.join(rf.rel, "events.jsonl")

@@ -118,26 +118,3 @@ def _pool_pass(fn, items, indices, jobs, results, on_done, timeout=0) -> list[in
     if not broken:
         return []
     return [i for i in indices if results[i] is None]
-
-
-class Progress:
-    """A progress bar on stderr (rich, imported lazily), or nothing when stderr is not a terminal."""
-
-    def __init__(self, total: int, label: str, enabled: bool):
-        self._bar = None
-        if enabled and total > 1:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as _P, TextColumn, TimeElapsedColumn
-            from rich.console import Console
-
-            self._bar = _P(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                           console=Console(stderr=True), transient=True)
-            self._task = self._bar.add_task(label, total=total)
-            self._bar.start()
-
-    def advance(self, _i: int = 0) -> None:
-        if self._bar is not None:
-            self._bar.advance(self._task)
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()

@@ -114,7 +114,7 @@ def check_unit(job: tuple) -> UnitResult:
 
     unit, settings = job
     rules, policy = _state(settings)
-    opts = Options(max_bytes=settings.max_bytes)
+    opts = Options(max_bytes=settings.max_bytes, exclude=dict(settings.options).get("exclude", ()))
     pkg = Package.model_construct(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],
                                   run_folders=[], junk=[])
     if unit.kind == "submission":

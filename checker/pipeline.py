@@ -37,7 +37,8 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
 
         base = load_baseline(baseline)
     opts = dict(options or {})
-    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True))
+    exclude = opts.get("exclude", ())
+    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude))
     units = []
     if len(plan.submissions) + len(plan.run_folders) > 1:  # cohort machinery only when it is needed
         from checker import cohort as co
@@ -46,7 +47,7 @@ def check(paths: list[str], select=None, ignore=None, fail_on: str = "flag", pol
     cohort_state = None
     encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
     if not units:
-        pkg = discover(paths, Options(max_bytes=max_bytes))
+        pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude))
         ctx = Context(package=pkg, policy=policy, options=opts)
         if pkg.run_folders:
             from checker.runfolder import prepare_run_folders

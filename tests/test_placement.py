@@ -79,3 +79,12 @@ def test_repository_entries_are_not_package_entries(tmp_path):
     assert p.returncode == 0, p.stdout
     (org / "sub1" / "README.md").write_text("x\n")  # not a repository's top: still an unexpected entry
     assert cli("check", str(org), "--fail-on", "warn").returncode == 1
+
+
+def test_exclude_leaves_entries_out(tmp_path):
+    root = materialise({"name": "pkg", "patch": [{"write": {"file": "notes.txt", "text": "x\n"}},
+                                                 {"copy": {"from": "{curve}/r8", "to": "{curve}/r8_old"}}]},
+                       str(tmp_path))
+    assert cli("check", root, "--fail-on", "warn").returncode == 1
+    p = cli("check", root, "--fail-on", "warn", "--exclude", "notes.txt", "--exclude", f"{CURVE}/r8_*")
+    assert p.returncode == 0, p.stdout

@@ -187,3 +187,11 @@ def test_cut_short_event_log_fix_says_rerun_not_never_edit(tmp_path):
     block = out[out.index(" run-folder-events-log "):]
     block = block[: block.index("\n", block.index("fix:"))]
     assert "killed or interrupted" in block and "never edit" not in block
+
+
+def test_control_characters_in_submitter_names_cannot_repaint_the_terminal(tmp_path):
+    root = _pkg(tmp_path, [{"write": {"file": "evil\x1b[2Jname\nfake: error x", "text": "x\n"}}])
+    out = cli("check", root).stdout
+    assert "\x1b" not in out
+    line = next(ln for ln in out.splitlines() if " unexpected-entry " in ln)
+    assert "evil\\x1b[2Jname\\nfake: error x" in line

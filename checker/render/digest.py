@@ -6,6 +6,8 @@ that cannot be computed shows as ``-``, never as an error.
 """
 from __future__ import annotations
 
+from checker.render.spell import printable
+
 COLUMNS = ("", "conc.", "region", "system TPS", "TTFT p90", "TPOT p90", "duration")
 
 _REGION_WORD = {"low_latency": "low-latency", "low_concurrency": "Low", "med_concurrency": "Medium",
@@ -21,7 +23,7 @@ def _num(v, unit: str = "", digits: int = 1) -> str:
 
 def _row(name, conc, region, summary) -> tuple:
     s = summary
-    return (name, "-" if conc is None else str(conc), region or "-",
+    return (name, "-" if conc is None else printable(conc), printable(region or "-"),
             _num(s.derived_system_tps if s else None),
             _num(s.ttft_p90_ms if s else None, " ms"),
             _num(s.tpot_p90_ms if s else None, " ms", 2),
@@ -95,7 +97,7 @@ def _run_folder_region(rf, ctx, kind, conc) -> str:
 
 def run_folder_row(rf, ctx) -> tuple:
     kind, conc = _load_pattern(rf)
-    return _row(rf.name, conc, _run_folder_region(rf, ctx, kind, conc), _run_folder_summary(rf))
+    return _row(printable(rf.name), conc, _run_folder_region(rf, ctx, kind, conc), _run_folder_summary(rf))
 
 
 def table(rows: list[tuple], indent: str = "  ") -> list[str]:
@@ -121,7 +123,7 @@ def digest_lines(report) -> list[str]:
         for sub in pkg.submissions:
             for curve in sub.curves():
                 if curve.points:
-                    out.append(f"metrics of {curve.rel}:")
+                    out.append(printable(f"metrics of {curve.rel}:"))
                     out += table(point_rows(curve, ctx))
         if pkg.run_folders:
             out.append("metrics of the run folder:" if len(pkg.run_folders) == 1 else "metrics of the run folders:")

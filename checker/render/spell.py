@@ -15,6 +15,18 @@ FLOW_WIDTH = 100
 #: block lines list at most this many items of one list or mapping; the JSON report has them all
 MAX_ITEMS = 20
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(s) -> str:
+    """Text safe for one terminal line: control characters (escape sequences, newlines) shown as
+    ``\\x1b``, ``\\n``, so a submitter's file or directory name cannot repaint the screen or fake a line."""
+    s = str(s)
+    if not _CONTROL.search(s):
+        return s
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), s)
+
+
 _PLAIN = re.compile(r"^[^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n\r\t]*$")
 
 
@@ -67,7 +79,12 @@ def spell(v) -> str:
 
 
 def spell_lines(v, width: int = FLOW_WIDTH) -> list[str]:
-    """The value as one line when it is short, else YAML block lines (``- item`` / ``key: value``)."""
+    """The value as one line when it is short, else YAML block lines (``- item`` / ``key: value``);
+    every line printable (``printable``)."""
+    return [printable(ln) for ln in _lines(v, width)]
+
+
+def _lines(v, width: int) -> list[str]:
     one = spell(v)
     if len(one) <= width or not isinstance(v, (dict, list, tuple, set, frozenset)) or not v:
         return [one]

@@ -13,7 +13,7 @@ import re
 import sys
 
 from checker.findings import Finding, Severity, Status
-from checker.render.spell import spell_lines
+from checker.render.spell import printable as _c, spell_lines
 from checker.render.words import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
     week0_phrase
 
@@ -37,16 +37,16 @@ def header_line(report) -> str:
     from checker import __version__
     from checker.report import TOOL_NAME
 
-    return (f"{TOOL_NAME} {__version__} · policy {report.policy_edition} ({report.policy_version})"
-            f" · {', '.join(report.paths)}")
+    return _c(f"{TOOL_NAME} {__version__} · policy {report.policy_edition} ({report.policy_version})"
+              f" · {', '.join(report.paths)}")
 
 
 def where(f: Finding) -> str:
     """``path:line:col`` (or the path alone) of a finding; the subject when it has no file."""
     loc = f.location
     if loc is not None and loc.file:
-        return f"{loc.file}:{loc.line}:{loc.column or 1}" if loc.line else loc.file
-    return f.subject.label()
+        return _c(f"{loc.file}:{loc.line}:{loc.column or 1}" if loc.line else loc.file)
+    return _c(f.subject.label())
 
 
 # --- grouping: one cause repeated across points reads once -------------------------------------
@@ -83,7 +83,7 @@ def _same_at(first: Finding, rest: list[Finding]) -> str:
         same_curve = (s.submission, s.system, s.model) == (first.subject.submission, first.subject.system,
                                                            first.subject.model)
         names.append(s.point if same_curve else s.label())
-    return "same at " + ", ".join(names)
+    return _c("same at " + ", ".join(names))
 
 
 def _evidence(label: str, value, indent: str) -> list[str]:
@@ -96,7 +96,7 @@ def _evidence(label: str, value, indent: str) -> list[str]:
 def group_lines(group: list[Finding], paint: _Paint, details: bool = True, baseline: bool = False) -> list[str]:
     f = group[0]
     level = LEVEL_WORD[f.severity]
-    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')} {f.message}"
+    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')} {_c(f.message)}"
     out = [head]
     if not details:
         return out
@@ -105,7 +105,7 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
         out += _evidence("observed", f.observed, ind)
         out += _evidence("expected", f.expected, ind)
     if f.fix:
-        out.append(f"{ind}fix: {f.fix}")
+        out.append(f"{ind}fix: {_c(f.fix)}")
     if f.severity is Severity.REJECT_POINTS:
         out.append(f"{ind}{paint('rejects this point (reject-points)', 'dim')}")
     if baseline and f.baseline:
@@ -124,12 +124,12 @@ def verbose_lines(report, paint: _Paint) -> list[str]:
     for f in report.findings:
         if f.status is Status.FAIL or f.reason == "deselected":
             continue
-        label = f.subject.label()
+        label = _c(f.subject.label())
         if label != current:
             current = label
             out.append(f"  {paint(label, 'path')}")
         word = "pass" if f.status is Status.PASS else "skip"
-        out.append(f"    {paint(word, word)}  {f.rule_id}  {f.message}")
+        out.append(f"    {paint(word, word)}  {f.rule_id}  {_c(f.message)}")
     return ["passed and skipped checks:"] + out if out else []
 
 
@@ -157,7 +157,7 @@ def resolved_lines(report) -> list[str]:
     out = [f"resolved since the baseline ({len(base['resolved'])}):"]
     for d in base["resolved"]:
         subj = "/".join(v for v in d["subject"].values() if v) or "(package)"
-        out.append(f"  {d['rule_id']} {subj}: {d.get('message', '')}")
+        out.append(_c(f"  {d['rule_id']} {subj}: {d.get('message', '')}"))
     return out
 
 
@@ -176,7 +176,7 @@ def cohort_lines(report) -> list[str]:
         parts = [plural(errors, "error")] * bool(errors) + [plural(sev.get("flag", 0), "flag")] * bool(sev.get("flag"))
         parts += [plural(sev.get("warn", 0), "warning")] * bool(sev.get("warn"))
         extra = "" if r["checked"] else " · check did not complete"
-        out.append(f"  {r['verdict']:<6}  {r['label']:<{width}}  {', '.join(parts) or 'no problems'}{extra}")
+        out.append(_c(f"  {r['verdict']:<6}  {r['label']:<{width}}  {', '.join(parts) or 'no problems'}{extra}"))
     return out
 
 
@@ -194,7 +194,7 @@ def summary_lines(report, paint: _Paint) -> list[str]:
     if base:
         n = base["counts"]
         gate += f" · baseline: {n['new']} new, {n['unchanged']} unchanged, {n['resolved']} resolved"
-    return [f"{counts_phrase(fails)}{where_} · {checks_phrase(report)}", week0_phrase(report),
+    return [f"{counts_phrase(fails)}{where_} · {checks_phrase(report)}", _c(week0_phrase(report)),
             paint(gate, report.verdict)]
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from casefixtures import FIXTURES, REPO, materialise
+from casefixtures import FIXTURES, REAL_RUNS, REPO, materialise
 
 VALID = os.path.join(FIXTURES, "valid")
 CURVE = "results/H200-SXM-141GBx8_TRT/llama3_1-8b"
@@ -137,9 +137,7 @@ def test_metrics_digest_per_point_and_per_run_folder():
     for col in ("conc.", "region", "system TPS", "TTFT p90", "TPOT p90", "duration"):
         assert col in header
     assert re.search(r"^  r64\s+64\s+Medium\s+6,876\.4\s+136\.5 ms\s+8\.61 ms\s+1,633 s$", out, re.M)
-    run = os.path.join(REPO, "..", "shared", "real-runs", "var_poisson_perf")
-    if not os.path.isdir(run):
-        run = os.path.join(REPO, "..", "..", "shared", "real-runs", "var_poisson_perf")
+    run = os.path.join(REAL_RUNS, "var_poisson_perf")
     if os.path.isdir(run):
         out = cli("check", run).stdout
         assert "metrics of the run folder:" in out
@@ -178,8 +176,7 @@ def test_yaml_syntax_error_fix_is_about_syntax(tmp_path):
 
 
 def test_cut_short_event_log_fix_says_rerun_not_never_edit(tmp_path):
-    run = os.path.join(REPO, "..", "shared", "real-runs", "var_poisson_perf")
-    if not os.path.isdir(run):
+    if not os.path.isdir(os.path.join(REAL_RUNS, "var_poisson_perf")):
         pytest.skip("shared/real-runs not available")
     root = materialise({"base": "real-runs/var_poisson_perf", "name": "killed",
                         "patch": [{"truncate": {"file": "events.jsonl", "bytes": -3000}}]}, str(tmp_path))

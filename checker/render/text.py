@@ -63,7 +63,7 @@ def _group_key(f: Finding) -> tuple:
     if not s.point:
         return (id(f),)
     ev = "\x1f".join(_normalise(str(x), f) for x in (f.observed, f.expected, f.fix, f.message))
-    return (f.rule_id, f.severity, s.submission, s.system, s.model, s.entry, ev)
+    return (f.rule_id, f.severity, f.baseline, s.submission, s.system, s.model, s.entry, ev)
 
 
 def problem_groups(findings) -> list[list[Finding]]:

@@ -26,11 +26,11 @@ test: $(STAMP)
 
 ## docs: regenerate the rule list in README.md from the registry (a maintainer command, not in the user's CLI)
 docs: $(STAMP)
-	$(PY) -m checker.maintainer docs
+	$(PY) -m checker.cli.maintainer docs
 
 ## schemas: regenerate schemas/ from the pydantic models
 schemas: $(STAMP)
-	$(PY) -m checker.maintainer schemas
+	$(PY) -m checker.cli.maintainer schemas
 
 ## golden: regenerate the golden reports under tests/golden/
 golden: $(STAMP)

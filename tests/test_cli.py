@@ -118,7 +118,7 @@ def test_version():
 
 
 def test_readme_rule_list_is_fresh():
-    p = subprocess.run([sys.executable, "-m", "checker.maintainer", "docs", "--check"], capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "checker.cli.maintainer", "docs", "--check"], capture_output=True,
                        text=True, cwd=REPO, timeout=60)
     assert p.returncode == 0, p.stderr
 

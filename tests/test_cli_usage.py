@@ -69,13 +69,13 @@ def test_maintainer_commands_check_the_checkout(tmp_path):
     import sys
 
     for cmd in ("docs", "schemas"):
-        p = subprocess.run([sys.executable, "-m", "checker.maintainer", cmd, "--check"], capture_output=True,
+        p = subprocess.run([sys.executable, "-m", "checker.cli.maintainer", cmd, "--check"], capture_output=True,
                            text=True, cwd=tmp_path, timeout=120)  # from elsewhere: the checkout's files only
         assert p.returncode == 0, p.stderr
     assert list(tmp_path.iterdir()) == []
     with open(os.path.join(REPO, "Makefile"), encoding="utf-8") as fh:
         make = fh.read()
-    assert "-m checker.maintainer docs" in make and "-m checker.maintainer schemas" in make
+    assert "-m checker.cli.maintainer docs" in make and "-m checker.cli.maintainer schemas" in make
 
 
 def test_explain_shows_module_policy_cases_and_examples():

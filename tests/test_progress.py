@@ -5,7 +5,7 @@ import io
 
 
 def test_progress_counts_bytes_for_logs():
-    from checker.progress import Progress, human_bytes
+    from checker.engine.progress import Progress, human_bytes
 
     class Tty(io.StringIO):
         def isatty(self):
@@ -21,9 +21,10 @@ def test_progress_counts_bytes_for_logs():
 
 
 def test_one_progress_class():
-    from checker import parallel, progress
+    from checker.engine import parallel
+    from checker.engine import progress
 
     assert parallel.Progress is progress.Progress
-    import checker.workers as workers
+    import checker.engine.pool as workers
 
     assert not hasattr(workers, "Progress")

@@ -114,7 +114,7 @@ def test_quiet_is_problem_lines_and_summary(broken):
 
 
 def test_colour_only_on_a_terminal():
-    from checker.api import run_check
+    from checker.engine.api import run_check
     from checker.render import render
 
     report = run_check([VALID])
@@ -124,7 +124,7 @@ def test_colour_only_on_a_terminal():
 
 
 def test_no_colour_with_no_color(monkeypatch):
-    from checker.api import run_check
+    from checker.engine.api import run_check
     from checker.render import render
 
     monkeypatch.setenv("NO_COLOR", "1")

@@ -31,7 +31,7 @@ def _row(name, conc, region, summary) -> tuple:
 
 
 def point_rows(curve, ctx) -> list[tuple]:
-    from checker.pointmetrics import metrics_for
+    from checker.domain.point_metrics import metrics_for
 
     rows = []
     for p in curve.points:
@@ -49,8 +49,8 @@ def _run_folder_summary(rf):
         return None
     if lf.model is not None:
         return lf.model
-    from checker.filemodels import validate_lenient
-    from checker.filemodels.summary import ResultSummary
+    from checker.load.models import validate_lenient
+    from checker.load.models.summary import ResultSummary
 
     model, _problems = validate_lenient(ResultSummary, lf.data)
     return model
@@ -85,7 +85,7 @@ def _run_folder_region(rf, ctx, kind, conc) -> str:
     if not isinstance(cmax, int) or isinstance(cmax, bool):
         return "?" if conc > 32 else "ultra-low"
     cmin = getattr(model, "c_min_override", None) if model is not None else None
-    from checker.regions import RegionInputError, compute_regions
+    from checker.domain.regions import RegionInputError, compute_regions
 
     try:
         r = compute_regions(cmax, cmin if isinstance(cmin, int) and not isinstance(cmin, bool) else 1)

@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-from checker.findings import Finding, Severity, Status
+from checker.core.findings import Finding, Severity, Status
 from checker.render.spell import printable as _c, spell_lines
 from checker.render.words import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
     week0_phrase
@@ -35,7 +35,7 @@ class _Paint:
 
 def header_line(report) -> str:
     from checker import __version__
-    from checker.report import TOOL_NAME
+    from checker.engine.report import TOOL_NAME
 
     return _c(f"{TOOL_NAME} {__version__} · policy {report.policy_edition} ({report.policy_version})"
               f" · {', '.join(report.paths)}")

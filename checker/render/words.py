@@ -6,7 +6,7 @@ keep the rule statuses and severities as they are.
 """
 from __future__ import annotations
 
-from checker.findings import Finding, Severity, Status
+from checker.core.findings import Finding, Severity, Status
 
 #: severity -> the level word printed in front of a finding
 LEVEL_WORD = {Severity.REJECT: "error", Severity.REJECT_POINTS: "error", Severity.FLAG: "flag",

@@ -18,19 +18,19 @@ install: $(STAMP)
 ## demo: install into a fresh virtual environment and check the bundled example package
 demo: $(STAMP)
 	$(VENV)/bin/endpoints-checker check fixtures/valid -f text -f json -f html -o - -o report.json -o report.html; \
-	  rc=$$?; echo "wrote report.json and report.html (exit code $$rc)"; exit $$rc
+	  rc=$$?; echo "exit code $$rc"; exit $$rc
 
 ## test: the whole test suite (what CI runs)
 test: $(STAMP)
 	$(PY) -m pytest -p no:cacheprovider tests
 
-## docs: regenerate the rule list in README.md from the registry
+## docs: regenerate the rule list in README.md from the registry (a maintainer command, not in the user's CLI)
 docs: $(STAMP)
-	$(VENV)/bin/endpoints-checker docs
+	$(PY) -m checker.cli.maintainer docs
 
 ## schemas: regenerate schemas/ from the pydantic models
 schemas: $(STAMP)
-	$(PY) -m checker.cli.schemagen
+	$(PY) -m checker.cli.maintainer schemas
 
 ## golden: regenerate the golden reports under tests/golden/
 golden: $(STAMP)

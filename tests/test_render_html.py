@@ -191,12 +191,13 @@ def test_markdown_summary(failing):
     n = sum(1 for f in failing.findings if f.status.value == "FAIL")
     assert n >= 5  # the failing package's own five defects, plus what other families see in them
     assert md.startswith("## ❌ endpoints-checker: FAILED")
-    assert "**would REJECT**" in md and f"### Failures ({n})" in md
-    rows = [ln for ln in md.splitlines() if ln.startswith(("| reject", "| flag", "| warn"))]
-    assert len(rows) == n and rows[0].startswith("| reject") and rows[-1].startswith("| warn")
+    assert "would **REJECT** the submission" in md and f"### Problems ({n})" in md
+    rows = [ln for ln in md.splitlines() if ln.startswith(("| error", "| flag", "| warning"))]
+    assert len(rows) == n and rows[0].startswith("| error (reject)") and rows[-1].startswith("| warning (warn)")
     assert all(ln.count(" | ") == 4 for ln in rows)
+    assert "FAIL |" not in md  # levels in words: errors, flags, warnings
     short = render("markdown", failing, max_rows=2)
-    assert f"… and {n - 2} more failures" in short
+    assert f"… and {n - 2} more problems" in short
 
 
 def test_markdown_escaping():

@@ -1,4 +1,7 @@
-"""Command line: ``check``, ``rules``, ``explain``, ``docs``, ``regions``. Exit 0 pass, 1 failures, 2 usage/input."""
+"""Command line: ``check``, ``rules``, ``explain``, ``regions``. Exit 0 pass, 1 failures, 2 usage/input.
+
+Maintainer commands (README rule list, JSON Schemas) live in ``python -m checker.cli.maintainer``.
+"""
 from __future__ import annotations
 
 import gc
@@ -82,9 +85,14 @@ def main() -> None:
 @click.option("--select", "select", multiple=True, metavar="RULES", shell_complete=_complete_rules,
               help="Only evaluate these rules: ids, families or id prefixes (comma-separated or repeated).")
 @click.option("--ignore", "ignore", multiple=True, metavar="RULES", shell_complete=_complete_rules, help="Skip these rules (ids, families, prefixes).")
+@click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
+              help="Leave out entries whose name or path end matches GLOB (e.g. r8_old, 'docs/drafts/*'). "
+                   "Repeatable. .git, CI files and a README above the submission roots are always left out.")
 @click.option("--fail-on", type=click.Choice(["reject", "flag", "warn", "never"]), default="flag", show_default=True,
-              help="Lowest severity of a FAIL that makes the exit code 1.")
-@click.option("-q", "--quiet", is_flag=True, help="Hide PASS findings in the text output.")
+              help="Lowest severity that makes the exit code 1 (reject = errors, flag, warn = warnings).")
+@click.option("-q", "--quiet", is_flag=True, help="Text: only the problem lines and the summary.")
+@click.option("-v", "--verbose", is_flag=True, help="Text: also list the checks that passed or were skipped.")
+@click.option("--statistics", is_flag=True, help="Text: count the problems per rule.")
 @click.option("--policy", "policy_dir", type=click.Path(file_okay=False), default=None,
               help="Use this policy directory instead of the bundled rules/policy/v1.0.")
 @click.option("--max-file-size", type=click.IntRange(1), default=8 * 1024 * 1024, show_default=True,
@@ -117,10 +125,12 @@ def main() -> None:
               help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
 @click.option("--timeout", type=click.IntRange(0), default=600, show_default=True, metavar="SECONDS",
               help="Per-submission time limit in worker processes (0 = none); a submission over it is a FAIL.")
-def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, max_file_size, seed_sets,
-          approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events, jobs, waivers, baseline,
-          fail_on_new, cohort, today, timeout) -> None:
+def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
+          max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
+          jobs, waivers, baseline, fail_on_new, cohort, today, timeout) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
+    if quiet and verbose:
+        raise InputError("--quiet and --verbose contradict each other: give one")
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
     for fmt, out in pairs:
         if out != "-" and _is_dir_output(out) and fmt != "html":
@@ -132,18 +142,36 @@ def check(paths, formats, outputs, select, ignore, fail_on, quiet, policy_dir, m
     if fail_on_new and not baseline:
         raise InputError("--fail-on-new needs --baseline FILE")
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
+    _check_values(_split(select), _split(ignore), seed_set, policy_dir, overrides)
     options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
     if cohort:
         options["cohort"] = cohort
     report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
-                  jobs=jobs, waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, today=today, timeout=timeout)
-    _emit(report, pairs, quiet)
+                  jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, today=today, timeout=timeout)
+    _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
     if report.input_error:
         for p in report.package.missing_paths:
             click.echo(f"error: path does not exist: {p}", err=True)
         for p, why in report.package.unusable_paths:
             click.echo(f"error: nothing to check at {p}: {why}", err=True)
     sys.exit(report.exit_code())
+
+
+def _check_values(select, ignore, seed_set, policy_dir, overrides) -> None:
+    """Unknown --select/--ignore/--seed-set values are usage errors (exit 2), with a did-you-mean."""
+    from checker.engine.catalogue import all_rules
+    from checker.cli.usage import UsageProblem, check_seed_set, check_selectors
+
+    try:
+        rules = all_rules()
+        check_selectors("--select", select, rules)
+        check_selectors("--ignore", ignore, rules)
+        if seed_set:
+            from checker.engine.policy import load_policy
+
+            check_seed_set(seed_set, load_policy(policy_dir, overrides))
+    except UsageProblem as exc:
+        raise InputError(str(exc)) from None
 
 
 def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options, jobs, **kw):
@@ -183,25 +211,39 @@ def _split(values) -> list[str]:
     return [t.strip() for v in values for t in v.split(",") if t.strip()]
 
 
-def _emit(report, pairs, quiet: bool) -> None:
+def _emit(report, pairs, text_options: dict) -> None:
+    """Write every output; with -o FILE the written paths and (unless text is on stdout) the verdict go to stderr."""
     from checker.render import render, resolve_auto
 
+    written, text_on_stdout = [], False
     for fmt, out in pairs:
         if fmt == "auto":
             fmt = resolve_auto()
         if out == "-":
-            text = render(fmt, report, quiet=quiet)
+            text_on_stdout = text_on_stdout or fmt == "text"
+            text = render(fmt, report, **text_options)
             if text:
                 sys.stdout.write(text)
                 sys.stdout.flush()
-        elif fmt == "html" and _is_dir_output(out):
-            from checker.render.cohort_html import write_cohort
+            continue
+        try:
+            if fmt == "html" and _is_dir_output(out):
+                from checker.render.cohort_html import write_cohort
 
-            write_cohort(report, out)
-        else:
-            text = render(fmt, report, quiet=quiet, tty=False)
-            with open(out, "w", encoding="utf-8") as fh:
-                fh.write(text)
+                write_cohort(report, out)
+            else:
+                text = render(fmt, report, tty=False, **text_options)
+                with open(out, "w", encoding="utf-8") as fh:
+                    fh.write(text)
+        except OSError as exc:
+            raise InputError(f"cannot write {out}: {exc.strerror or exc}") from None
+        written.append((fmt, out))
+    for fmt, out in written:
+        click.echo(f"wrote {out} ({fmt})", err=True)
+    if written and not text_on_stdout:
+        from checker.render.words import verdict_line
+
+        click.echo(verdict_line(report), err=True)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary and os.environ.get("GITHUB_ACTIONS") == "true":
         from checker.render.github import step_summary
@@ -215,12 +257,28 @@ def _emit(report, pairs, quiet: bool) -> None:
 
 @main.command("rules")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
-def rules_cmd(fmt: str) -> None:
+@click.option("--family", "families", multiple=True, metavar="NAME", help="Only this family (repeatable).")
+@click.option("--severity", "severities", multiple=True, metavar="LEVEL",
+              help="Only this severity: reject, reject-points, flag, warn (repeatable).")
+def rules_cmd(fmt: str, families: tuple, severities: tuple) -> None:
     """List every rule: id, family, severity, clause, title."""
     from checker.cli.rule_docs import rules_table
+    from checker.core.findings import SEVERITY_ORDER
     from checker.engine.catalogue import all_rules
+    from checker.cli.usage import UsageProblem, check_choice
 
     rs = sorted(all_rules(), key=lambda r: (r.family, r.id))
+    try:
+        for f in _split(families):
+            check_choice("--family", f, {r.family for r in rs}, "rule family")
+        for v in _split(severities):
+            check_choice("--severity", v, SEVERITY_ORDER, "severity")
+    except UsageProblem as exc:
+        raise InputError(str(exc)) from None
+    if families:
+        rs = [r for r in rs if r.family in _split(families)]
+    if severities:
+        rs = [r for r in rs if r.severity.value in _split(severities)]
     if fmt == "json":
         import json
 
@@ -234,31 +292,22 @@ def rules_cmd(fmt: str) -> None:
 
 
 @main.command()
-@click.argument("rule_id", shell_complete=_complete_rules)
-def explain(rule_id: str) -> None:
-    """Print a rule's documentation: what it checks, why, how to fix."""
-    from checker.cli.rule_docs import explain_text
+@click.argument("name", metavar="RULE_OR_FAMILY", shell_complete=_complete_rules)
+def explain(name: str) -> None:
+    """Explain a rule (what, why, how to fix, where it lives, examples) or list a family's rules."""
+    from checker.cli.explain import explain_family, explain_rule
     from checker.engine.catalogue import all_rules
+    from checker.cli.usage import did_you_mean
 
-    rs = {r.id: r for r in all_rules()}
-    if rule_id not in rs:
-        close = [r for r in rs if rule_id in r]
-        hint = f" Did you mean: {', '.join(sorted(close)[:5])}?" if close else ""
-        raise InputError(f"no rule {rule_id!r}.{hint}")
-    click.echo(explain_text(rs[rule_id]))
-
-
-@main.command()
-@click.option("--check", "check_only", is_flag=True, help="Exit 1 if README.md's rule list is stale.")
-@click.option("--readme", default="README.md", show_default=True)
-def docs(check_only: bool, readme: str) -> None:
-    """Regenerate the rule list in README.md from the registry."""
-    from checker.cli.rule_docs import update_readme
-
-    changed = update_readme(readme, write=not check_only)
-    if check_only and changed:
-        click.echo(f"{readme}: rule list is stale; run `make docs`", err=True)
-        sys.exit(1)
+    rules = all_rules()
+    rs = {r.id: r for r in rules}
+    families = {r.family for r in rules}
+    if name in rs:
+        click.echo(explain_rule(rs[name]), nl=False)
+    elif name in families:
+        click.echo(explain_family(name, rules), nl=False)
+    else:
+        raise InputError(f"no rule or family {name!r}.{did_you_mean(name, set(rs) | families)}")
 
 
 @main.command("regions")

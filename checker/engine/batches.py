@@ -35,6 +35,7 @@ class UnitSettings:
     max_bytes: int
     keep_node: bool
     prerender: bool = False  # encode each finding's JSON in the worker (the JSON report splices it in)
+    exclude: tuple = ()  # --exclude globs (discovery)
 
     @property
     def key(self) -> tuple:
@@ -102,7 +103,7 @@ def check_unit(job: tuple) -> UnitResult:
 
     unit, settings = job
     rules, policy = _state(settings)
-    opts = Options(max_bytes=settings.max_bytes)
+    opts = Options(max_bytes=settings.max_bytes, exclude=settings.exclude)
     pkg = Package.model_construct(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],
                                   run_folders=[], junk=[])
     if unit.kind == "submission":

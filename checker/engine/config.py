@@ -20,6 +20,8 @@ class RunConfig:
     #: a policy edition directory replacing the bundled one; single files replacing bundled ones
     policy_dir: str | None = None
     policy_overrides: dict[str, str] = field(default_factory=dict)
+    #: entries left out of discovery (--exclude globs: a name or the end of a path)
+    exclude: tuple[str, ...] = ()
     #: the largest YAML/JSON file read, in bytes
     max_bytes: int = 8 * 1024 * 1024
     #: what rules read: point, max_concurrency, seed_set, dataset_size, events, cohort
@@ -49,7 +51,7 @@ class RunConfig:
         unknown = sorted(set(kw) - names)
         if unknown:
             raise TypeError(f"unknown RunConfig field(s): {', '.join(unknown)}")
-        for key in ("select", "ignore"):
+        for key in ("select", "ignore", "exclude"):
             if key in kw:
                 kw[key] = tuple(kw[key] or ())
         for key in ("policy_overrides", "options"):

@@ -43,7 +43,8 @@ def check(paths: list[str], config: RunConfig) -> Report:
 
         base = load_baseline(config.baseline)
     opts = dict(config.options)
-    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True))
+    exclude = config.exclude
+    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude))
     units = []
     if len(plan.submissions) + len(plan.run_folders) > 1:  # cohort machinery only when it is needed
         from checker.engine import batches as co
@@ -52,7 +53,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     cohort_state = None
     encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
     if not units:
-        pkg = discover(paths, Options(max_bytes=max_bytes))
+        pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude))
         ctx = Context(package=pkg, policy=policy, options=opts)
         if pkg.run_folders:
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress)
@@ -62,7 +63,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
         ctx = Context(package=pkg, policy=policy, options=opts)
         settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                    tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
-                                   max_bytes, config.keep_packages, config.prerender_json)
+                                   max_bytes, config.keep_packages, config.prerender_json, exclude)
         co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
         findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
                                              config.timeout, encoded)
@@ -99,7 +100,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
     from checker.engine import batches as co
     from checker.engine.pool import Progress, run_isolated
 
-    bar = Progress(len(units), "checking submissions", progress)
+    bar = Progress(len(units), "checking submissions", enabled=progress)
     try:
         results = run_isolated(co.check_unit, [(u, settings) for u in units], jobs, on_done=bar.advance,
                                timeout=timeout)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import pickle
-import sys
 from typing import Any, Callable, Sequence
+
+from checker.engine.progress import Progress
 
 DIED = "the worker process died while checking this item (killed by a signal, out of memory or exited)"
 
@@ -125,61 +126,34 @@ def _pool_pass(fn, items, indices, jobs, results, on_done, timeout=0) -> list[in
     return [i for i in indices if results[i] is None]
 
 
-class Progress:
-    """A one-line ``label [#####.....] done/total`` bar, drawn only when ``stream`` is a TTY."""
-
-    def __init__(self, total: int, label: str, enabled: bool | None = None, stream=None):
-        self.total = total
-        self.label = label
-        self.stream = stream if stream is not None else sys.stderr
-        if enabled is None:
-            isatty = getattr(self.stream, "isatty", None)
-            enabled = bool(isatty and isatty()) and total > 0
-        self.enabled = enabled
-        self.done = 0
-
-    def step(self, n: int = 1) -> None:
-        self.done += n
-        if self.enabled:
-            width = 30
-            filled = int(width * self.done / self.total) if self.total else width
-            self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}")
-            self.stream.flush()
-
-    def advance(self, _i: int = 0) -> None:
-        """``step`` for ``run_isolated``'s ``on_done(i)`` callback."""
-        self.step()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\r" + " " * (len(self.label) + 50) + "\r")
-            self.stream.flush()
-
-
 def run_parallel(func: Callable[[Any], Any], items: Sequence[Any], jobs: int | None = None,
-                 label: str = "working", progress: bool | None = None) -> list[Any]:
+                 label: str = "working", progress: bool | None = None,
+                 sizes: Sequence[int] | None = None) -> list[Any]:
     """``[func(x) for x in items]``, spread over ``jobs`` processes (default: the core count).
 
     ``func`` must be a module-level function and its results picklable. A worker that dies
     (or a pool that cannot start) falls back to running the remaining items in-process.
+    ``sizes`` (bytes per item) makes the progress bar count bytes instead of items.
     """
     items = list(items)
     jobs = default_jobs() if not jobs or jobs < 1 else jobs
-    bar = Progress(len(items), label, enabled=progress if progress is not None else None)
+    weight = list(sizes) if sizes is not None else [1] * len(items)
+    bar = Progress(sum(weight), label, enabled=progress if progress is not None else None,
+                   unit="bytes" if sizes is not None else "items")
     results: list[Any] = [None] * len(items)
     pending = list(range(len(items)))
     try:
         if jobs > 1 and len(items) > 1:
-            pending = _pool(func, items, min(jobs, len(items)), results, bar)
+            pending = _pool(func, items, min(jobs, len(items)), results, bar, weight)
         for i in pending:
             results[i] = func(items[i])
-            bar.step()
+            bar.step(weight[i])
     finally:
         bar.close()
     return results
 
 
-def _pool(func, items, jobs: int, results: list, bar: Progress) -> list[int]:
+def _pool(func, items, jobs: int, results: list, bar: Progress, weight: list[int]) -> list[int]:
     """Fill ``results`` from a process pool; return the indexes still to do in-process."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
@@ -195,7 +169,7 @@ def _pool(func, items, jobs: int, results: list, bar: Progress) -> list[int]:
                 except Exception:  # noqa: BLE001  (a dead worker; redone in-process below)
                     continue
                 done.add(i)
-                bar.step()
+                bar.step(weight[i])
     except (OSError, BrokenProcessPool, RuntimeError):
         pass
     return [i for i in range(len(items)) if i not in done]

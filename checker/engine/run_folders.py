@@ -22,6 +22,6 @@ def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int, j
 
     if jobs is None and total_bytes(todo) < SERIAL_BELOW_BYTES:
         jobs = 1  # starting worker processes costs more than auditing small logs
-    results = run_parallel(audit_job, [args for _, args in todo], jobs=jobs, label="auditing run folders",
-                           progress=progress)
+    results = run_parallel(audit_job, [args for _, args in todo], jobs=jobs, label="auditing run-folder logs",
+                           progress=progress, sizes=[total_bytes([job]) for job in todo])
     store_audits(todo, results)

@@ -13,6 +13,8 @@ from checker.core.findings import Subject
 from checker.load.models import attach_model
 from checker.load.reader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_problem, read_file
 from checker.load.model import Curve, Package, Point, Submission, System
+from checker.load.placement import excluded, is_repository_entry, is_repository_top, looks_like_package_point, \
+    nested_run_files, points_hint, wrong_level
 from checker.load.run_folder_files import load_run_folder
 
 POINT_DIR_RE = re.compile(r"^r(\d+)$")
@@ -35,10 +37,12 @@ JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thu
 class Options:
     """Loader options shared by the walk."""
 
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False):
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=()):
         self.max_bytes = max_bytes
         #: cohort planning: find submission roots and run folders, but load nothing inside them
         self.shallow = shallow
+        #: --exclude globs: matching entries are left out of the walk (as if absent)
+        self.exclude = tuple(exclude or ())
 
 
 def junk_reason(name: str) -> str | None:
@@ -77,10 +81,10 @@ def is_submission_root(path: str) -> bool:
     return _isdir(os.path.join(path, "results")) or _isdir(os.path.join(path, "docs"))
 
 
-def _scandir(path: str) -> tuple[list[os.DirEntry], LoadError | None]:
+def _scandir(path: str, exclude=()) -> tuple[list[os.DirEntry], LoadError | None]:
     try:
         with os.scandir(path) as it:
-            return sorted(it, key=lambda e: e.name), None
+            return sorted((e for e in it if not excluded(e.path, exclude)), key=lambda e: e.name), None
     except PermissionError as exc:
         return [], LoadError("file-unreadable", f"directory cannot be listed: {exc.strerror}")
     except OSError as exc:
@@ -100,7 +104,10 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
         if not _isdir(path):
             pkg.unusable_paths.append((display, "not a directory"))
             continue
-        if is_run_folder(path):
+        hint = None if is_submission_root(path) else wrong_level(path, display)
+        if hint:
+            pkg.unusable_paths.append((display, hint))
+        elif is_run_folder(path):
             pkg.run_folders.append(load_run_folder(path, display, options))
         elif is_submission_root(path):
             pkg.submissions.append(load_submission(path, display, options, org=""))
@@ -110,7 +117,7 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
 
 
 def _discover_children(pkg: Package, path: str, display: str, options: Options, depth: int = 0) -> None:
-    entries, err = _scandir(path)
+    entries, err = _scandir(path, options.exclude)
     if err is not None:
         pkg.unusable_paths.append((display, err.message))
         return
@@ -120,6 +127,8 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
     for e in entries:
         child = os.path.join(path, e.name)
         cdisplay = os.path.join(display, e.name)
+        if is_repository_entry(e.name):  # above the submission roots: the repository's, not the package's
+            continue
         why = junk_reason(e.name)
         if why:
             pkg.junk.append((cdisplay, why))
@@ -128,7 +137,9 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
             if e.name != "cli_metadata.json":
                 leftovers.append((cdisplay, "file"))
             continue
-        if is_run_folder(child):
+        if looks_like_package_point(child):  # a bundle point is not a flat run folder
+            leftovers.append((cdisplay, "a point directory of a submission package, outside results/<system>/<model>/"))
+        elif is_run_folder(child):
             pkg.run_folders.append(load_run_folder(child, cdisplay, options))
         elif is_submission_root(child):
             pkg.submissions.append(load_submission(child, cdisplay, options, org=org))
@@ -142,11 +153,12 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
     if len(pkg.submissions) + len(pkg.run_folders) > found_before:
         pkg.junk.extend((d, f"unexpected {w}") for d, w in leftovers)
     elif depth == 0:
-        pkg.unusable_paths.append((display, "holds no submission (results/, docs/) and no run folder"))
+        why = points_hint(path, entries) or "holds no submission (results/, docs/) and no run folder"
+        pkg.unusable_paths.append((display, why))
 
 
 def _load_point_files(point: Point, owner_files: dict, root_real: str, options: Options, refused: list) -> None:
-    entries, err = _scandir(point.abspath)
+    entries, err = _scandir(point.abspath, options.exclude)
     if err is not None:
         point.dir_error = err
         refused.append((point.subject, point.name + "/", err))
@@ -167,14 +179,25 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
         point.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
             refused.append((point.subject, name, lf.error))
+    run_dir, point.nested = nested_run_files(point.abspath, entries)
     for e in entries:
         why = junk_reason(e.name)
-        if why:
+        if e.name == run_dir:
+            point.junk.append((e.name + "/", _nested_reason(point, e.name)))
+        elif why:
             point.junk.append((e.name, why))
         elif e.is_symlink():
             problem = entry_problem(os.path.join(point.abspath, e.name), root_real)
             if problem is not None and e.name not in POINT_FILES:
                 refused.append((point.subject, e.name, problem))
+
+
+def _nested_reason(point: Point, run_dir: str) -> str:
+    from checker.load.placement import move_hint
+
+    moves = {k: v for k, v in point.nested.items() if k not in point.files or not point.files[k].exists}
+    tail = f": {move_hint(point.name, moves)}, then delete {point.name}/{run_dir}/" if moves else ""
+    return f"a run folder pasted inside the point; the point's files belong directly in {point.name}/{tail}"
 
 
 def _dir_entry_ok(path: str, root_real: str, subject: Subject, name: str, refused: list) -> bool:
@@ -197,11 +220,13 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
     )
     if options.shallow:
         return sub
-    entries, err = _scandir(abspath)
+    entries, err = _scandir(abspath, options.exclude)
     if err is not None:
         sub.dir_error = err
         sub.refused.append((sub.subject, "", err))
         return sub
+    if is_repository_top(abspath):  # a repository whose top is the submission root: .git, CI, README
+        entries = [e for e in entries if not is_repository_entry(e.name)]
     by_name = {e.name: e for e in entries}
     for top in ("results", "docs", "src"):
         if top not in by_name:
@@ -228,14 +253,14 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
         else:
             sub.junk.append((e.name, "not part of the submission layout (results/, docs/, src/)"))
     if sub.src_state == "ok":
-        _load_src(sub, os.path.join(abspath, "src"), root_real)
+        _load_src(sub, os.path.join(abspath, "src"), root_real, options)
     if sub.results_state == "ok":
         _load_results(sub, os.path.join(abspath, "results"), os.path.join(display, "results"), root_real, options)
     return sub
 
 
-def _load_src(sub: Submission, src: str, root_real: str) -> None:
-    entries, err = _scandir(src)
+def _load_src(sub: Submission, src: str, root_real: str, options: Options) -> None:
+    entries, err = _scandir(src, options.exclude)
     if err is not None:
         sub.dir_problems["src"] = err
         sub.refused.append((sub.subject, "src/", err))
@@ -252,7 +277,7 @@ def _load_src(sub: Submission, src: str, root_real: str) -> None:
         if not _dir_entry_ok(p, root_real, sub.subject, f"src/{e.name}", sub.refused):
             sub.src_impls.append((e.name, "refused"))
             continue
-        inner, ierr = _scandir(p)
+        inner, ierr = _scandir(p, options.exclude)
         if ierr is not None:
             sub.refused.append((sub.subject, f"src/{e.name}/", ierr))
             sub.src_impls.append((e.name, "refused"))
@@ -267,7 +292,7 @@ def _load_src(sub: Submission, src: str, root_real: str) -> None:
 
 
 def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, options: Options) -> None:
-    entries, err = _scandir(results)
+    entries, err = _scandir(results, options.exclude)
     if err is not None:
         sub.dir_problems["results"] = err
         sub.refused.append((sub.subject, "results/", err))
@@ -295,7 +320,7 @@ def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, 
 
 
 def _load_system(sub: Submission, system: System, root_real: str, options: Options) -> None:
-    entries, err = _scandir(system.abspath)
+    entries, err = _scandir(system.abspath, options.exclude)
     power_rel = os.path.join(system.rel, "system_power.json")
     power_abs = os.path.join(system.abspath, "system_power.json")
     if err is not None:
@@ -333,7 +358,7 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
 
 
 def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options) -> None:
-    entries, err = _scandir(curve.abspath)
+    entries, err = _scandir(curve.abspath, options.exclude)
     if err is not None:
         curve.dir_error = err
         sub.refused.append((curve.subject, "", err))

@@ -36,6 +36,7 @@ class Node(BaseModel):
 class Point(Node):
     dir_concurrency: Optional[int] = None  # N of r<N>
     files: dict[str, LoadedFile] = {}
+    nested: dict = {}  # a run folder pasted inside the point: {kind: path inside the point} (checker.load.placement)
 
     @property
     def curve(self) -> "Curve":

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from itertools import groupby
 
 from checker.core.findings import Status
+from checker.render.spell import spell
 
 
 def _suite_key(f):
@@ -35,7 +36,8 @@ def render(report, **_options) -> str:
             counts["tests"] += 1
             if f.status is Status.FAIL:
                 where = f" at {f.location.short()}" if f.location else ""
-                body = f"{f.message}{where}\nobserved: {f.observed}\nexpected: {f.expected}\nfix: {f.fix or ''}"
+                body = (f"{f.message}{where}\nobserved: {spell(f.observed)}\nexpected: {spell(f.expected)}"
+                        f"\nfix: {f.fix or ''}")
                 if f.reason == "rule-error":
                     counts["errors"] += 1
                     el = ET.SubElement(case, "error", message=f.message, type="rule-error")

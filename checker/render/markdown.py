@@ -1,6 +1,7 @@
 """A compact Markdown summary for a pull-request comment or ``$GITHUB_STEP_SUMMARY``.
 
-Verdict, counts, and the FAIL list (rule, severity, subject, message, location). Submitter strings
+Verdict, problems in words (errors, flags, warnings: ``checker.render.words``), and the problem
+list (level, rule, subject, message, location). Submitter strings
 are escaped for GitHub-flavoured Markdown: inline HTML, emphasis, links, table pipes and line
 breaks cannot change the document's structure.
 """
@@ -40,33 +41,39 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     from checker import __version__
     from checker.engine.report import TOOL_NAME
 
+    from checker.render.words import LEVEL_WORD, checks_phrase, counts_phrase, problem_counts, week0_phrase
+
     c = report.counts()
+    n = problem_counts(report.findings)
     icon = "❌" if report.verdict == "FAILED" else "✅"
-    week0 = "**would REJECT**" if report.week0_reject else "would accept"
+    week0 = md_escape(week0_phrase(report), limit=4000).replace("REJECT", "**REJECT**", 1)
+    counts = counts_phrase(report.findings)
     lines = [
         f"## {icon} {TOOL_NAME}: {report.verdict}",
         "",
-        f"Week-0 automated check {week0} · fail-on `{report.fail_on}` · {TOOL_NAME} {__version__} · "
-        f"policy {md_escape(report.policy_edition)} ({md_escape(report.policy_version)}) · "
+        f"{md_escape(counts[:1].upper() + counts[1:])} · {md_escape(checks_phrase(report))}",
+        "",
+        f"{week0} · fail-on `{report.fail_on}` · {TOOL_NAME} "
+        f"{__version__} · policy {md_escape(report.policy_edition)} ({md_escape(report.policy_version)}) · "
         f"checked {', '.join(_code(p) for p in report.paths)} · generated {md_escape(report.generated_at)}",
         "",
-        "| FAIL | SKIP | PASS | " + " | ".join(c["fail_by_severity"]) + " |",
-        "|---:|---:|---:|" + "---:|" * len(c["fail_by_severity"]),
-        f"| {c['by_status']['FAIL']} | {c['by_status']['SKIP']} | {c['by_status']['PASS']} | "
-        + " | ".join(str(n) for n in c["fail_by_severity"].values()) + " |",
+        "| Errors (reject) | Errors (reject-points) | Flags | Warnings | Passed | Skipped |",
+        "|---:|---:|---:|---:|---:|---:|",
+        f"| {n['reject']} | {n['reject-points']} | {n['flag']} | {n['warn']} | {c['by_status']['PASS']} | "
+        f"{c['by_status']['SKIP']} |",
         "",
     ]
     fails = [f for f in report.findings if f.status is Status.FAIL]
     fails.sort(key=lambda f: -f.severity.rank)  # stable: report order within a severity
     if not fails:
-        lines.append("No failing checks.")
+        lines.append("No problems.")
         return "\n".join(lines) + "\n"
-    lines += [f"### Failures ({len(fails)})", "",
-              "| Severity | Rule | Subject | Message | Location |", "|---|---|---|---|---|"]
+    lines += [f"### Problems ({len(fails)})", "",
+              "| Level | Rule | Subject | Message | Location |", "|---|---|---|---|---|"]
     for f in fails[:max_rows]:
         loc = f.location.short() if f.location is not None else ""
-        lines.append(f"| {f.severity.value} | `{f.rule_id}` | {_code(f.subject.label())} | {md_escape(f.message)} | "
-                     f"{_code(loc)} |")
+        lines.append(f"| {LEVEL_WORD[f.severity]} ({f.severity.value}) | `{f.rule_id}` | {_code(f.subject.label())} | "
+                     f"{md_escape(f.message)} | {_code(loc)} |")
     if len(fails) > max_rows:
-        lines += ["", f"… and {len(fails) - max_rows} more failures (see the HTML or JSON report)."]
+        lines += ["", f"… and {len(fails) - max_rows} more problems (see the HTML or JSON report)."]
     return "\n".join(lines) + "\n"

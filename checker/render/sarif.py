@@ -5,6 +5,7 @@ import json
 
 from checker import __version__
 from checker.core.findings import Status
+from checker.render.spell import spell
 from checker.render.common import LEVEL, fingerprint, is_waived, repo_relative
 
 INFORMATION_URI = "https://pypi.org/project/endpoints-checker/"
@@ -50,7 +51,7 @@ def render(report, **_options) -> str:
             region["startColumn"] = loc.column
         text = f.message
         if f.status is Status.FAIL and (f.observed is not None or f.expected is not None):
-            text += f" (observed: {f.observed}; expected: {f.expected})"
+            text += f" (observed: {spell(f.observed)}; expected: {spell(f.expected)})"
         result = {
             "ruleId": f.rule_id,
             "ruleIndex": index[f.rule_id],

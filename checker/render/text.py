@@ -1,163 +1,239 @@
-"""Terminal output: findings grouped by subject, failures first, one verdict line.
+"""Terminal output a person reads in ten seconds: one line per problem, then a summary in words.
 
-On a TTY a rich table per subject (colour unless NO_COLOR); elsewhere the same content as plain,
-unwrapped lines, so CI logs never truncate a message (the official tool's 80-column table does).
+Each problem is ``path:line:col: <level> <rule-id> <message>`` (never cut, never wrapped, so a
+terminal or editor can open the place), followed by its observed/expected/fix indented. One cause
+repeated across points reads once ("same at r8, r32"). Levels are words: error (reject and
+reject-points), flag, warning. PASS and SKIP lines appear only with ``verbose``; ``statistics``
+adds counts per rule. Colour only on a terminal (and never with NO_COLOR).
 """
 from __future__ import annotations
 
 import os
+import re
 import sys
-from itertools import groupby
 
-from checker.core.findings import Finding, Status
+from checker.core.findings import Finding, Severity, Status
+from checker.render.spell import printable as _c, spell_lines
+from checker.render.words import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
+    week0_phrase
 
-_STATUS_ORDER = {Status.FAIL: 0, Status.SKIP: 1, Status.PASS: 2}
+__all__ = ["render", "render_plain", "verdict_line", "header_line", "problem_groups"]
 
-
-def _groups(report, quiet: bool):
-    shown = [f for f in report.findings if not (quiet and f.status is Status.PASS)]
-    for subject, items in groupby(shown, key=lambda f: (f.subject.submission, f.subject.system,
-                                                        f.subject.model, f.subject.point)):
-        rows = sorted(items, key=lambda f: (_STATUS_ORDER[f.status], -f.severity.rank, f.rule_id, f.subject.entry))
-        yield rows[0].subject, rows
+_STYLE = {"error": "1;31", "flag": "1;35", "warning": "33", "path": "1", "rule": "36", "dim": "2",
+          "PASSED": "1;32", "FAILED": "1;31", "pass": "32", "skip": "33"}
 
 
-def _subject_title(subject) -> str:
-    parts = []
-    if subject.submission:
-        parts.append(f"submission {subject.submission}")
-    if subject.system:
-        parts.append(f"system {subject.system}")
-    if subject.model:
-        parts.append(f"model {subject.model}")
-    if subject.point:
-        parts.append(("point " if subject.model else "run folder ") + subject.point)
-    return " · ".join(parts) or "package"
+class _Paint:
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    def __call__(self, text: str, style: str) -> str:
+        if not self.enabled or style not in _STYLE:
+            return text
+        return f"\x1b[{_STYLE[style]}m{text}\x1b[0m"
 
 
-def verdict_line(report) -> str:
-    c = report.counts()
-    sev = ", ".join(f"{n} {k}" for k, n in c["fail_by_severity"].items() if n)
-    fails = f"{c['by_status']['FAIL']} FAIL" + (f" ({sev})" if sev else "")
-    week0 = "Week-0 check would REJECT" if report.week0_reject else "Week-0 check would accept"
-    skips = f"{c['by_status']['SKIP']} SKIP" + (f" ({c['waived']} waived)" if "waived" in c else "")
-    line = (f"{report.verdict} — {fails}, {c['by_status']['PASS']} PASS, {skips}"
-            f" · {week0} · fail-on {report.fail_on}")
-    base = getattr(report, "sections", {}).get("baseline")
-    if base:
-        n = base["counts"]
-        line += (f" · baseline: {n['new']} new, {n['unchanged']} unchanged, {n['resolved']} resolved"
-                 + (" (only new FAILs gate)" if getattr(report, "gate_new_only", False) else ""))
-    cohort = getattr(report, "sections", {}).get("cohort")
-    if cohort:
-        v = cohort["verdicts"]
-        line += f" · cohort of {len(cohort['submissions'])}: {v['PASSED']} passed, {v['FAILED']} failed"
-    return line
+def header_line(report) -> str:
+    from checker import __version__
+    from checker.engine.report import TOOL_NAME
+
+    return _c(f"{TOOL_NAME} {__version__} · policy {report.policy_edition} ({report.policy_version})"
+              f" · {', '.join(report.paths)}")
+
+
+def where(f: Finding) -> str:
+    """``path:line:col`` (or the path alone) of a finding; the subject when it has no file."""
+    loc = f.location
+    if loc is not None and loc.file:
+        return _c(f"{loc.file}:{loc.line}:{loc.column or 1}" if loc.line else loc.file)
+    return _c(f.subject.label())
+
+
+# --- grouping: one cause repeated across points reads once -------------------------------------
+
+def _normalise(text: str, f: Finding) -> str:
+    s = f.subject
+    if s.point:
+        text = re.sub(rf"(?<![\w-]){re.escape(s.point)}(?![\w-])", "\0", text)
+    return text
+
+
+def _group_key(f: Finding) -> tuple:
+    s = f.subject
+    if not s.point:
+        return (id(f),)
+    ev = "\x1f".join(_normalise(str(x), f) for x in (f.observed, f.expected, f.fix, f.message))
+    return (f.rule_id, f.severity, f.baseline, s.submission, s.system, s.model, s.entry, ev)
+
+
+def problem_groups(findings) -> list[list[Finding]]:
+    """FAIL findings, most severe first (report order within a level), grouped by cause."""
+    fails = [f for f in findings if f.status is Status.FAIL]
+    fails.sort(key=lambda f: -f.severity.rank)  # stable: report order within a severity
+    groups: dict[tuple, list[Finding]] = {}
+    for f in fails:
+        groups.setdefault(_group_key(f), []).append(f)
+    return list(groups.values())
+
+
+def _same_at(first: Finding, rest: list[Finding]) -> str:
+    names = []
+    for f in rest:
+        s = f.subject
+        same_curve = (s.submission, s.system, s.model) == (first.subject.submission, first.subject.system,
+                                                           first.subject.model)
+        names.append(s.point if same_curve else s.label())
+    return _c("same at " + ", ".join(names))
+
+
+def _evidence(label: str, value, indent: str) -> list[str]:
+    lines = spell_lines(value)
+    if len(lines) == 1:
+        return [f"{indent}{label}: {lines[0]}"]
+    return [f"{indent}{label}:"] + [f"{indent}  {ln}" for ln in lines]
+
+
+def group_lines(group: list[Finding], paint: _Paint, details: bool = True, baseline: bool = False) -> list[str]:
+    f = group[0]
+    level = LEVEL_WORD[f.severity]
+    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')} {_c(f.message)}"
+    out = [head]
+    if not details:
+        return out
+    ind = "    "
+    if f.observed is not None or f.expected is not None:
+        out += _evidence("observed", f.observed, ind)
+        out += _evidence("expected", f.expected, ind)
+    if f.fix:
+        out.append(f"{ind}fix: {_c(f.fix)}")
+    if f.severity is Severity.REJECT_POINTS:
+        out.append(f"{ind}{paint('rejects this point (reject-points)', 'dim')}")
+    if baseline and f.baseline:
+        out.append(f"{ind}{paint(f.baseline + ' since the baseline', 'dim')}")
+    if len(group) > 1:
+        out.append(f"{ind}{_same_at(f, group[1:])}")
+    return out
+
+
+# --- optional blocks -----------------------------------------------------------------------------
+
+def verbose_lines(report, paint: _Paint) -> list[str]:
+    """PASS and SKIP findings per subject (deselected rules are left out: --select chose them)."""
+    out = []
+    current = None
+    for f in report.findings:
+        if f.status is Status.FAIL or f.reason == "deselected":
+            continue
+        label = _c(f.subject.label())
+        if label != current:
+            current = label
+            out.append(f"  {paint(label, 'path')}")
+        word = "pass" if f.status is Status.PASS else "skip"
+        out.append(f"    {paint(word, word)}  {f.rule_id}  {_c(f.message)}")
+    return ["passed and skipped checks:"] + out if out else []
+
+
+def statistics_lines(report) -> list[str]:
+    """FAIL findings per rule, most frequent first."""
+    from collections import Counter
+
+    titles = {r.id: r.title for r in report.rules}
+    n = Counter((f.rule_id, f.severity) for f in report.findings if f.status is Status.FAIL)
+    if not n:
+        return ["statistics: no problems"]
+    rows = sorted(n.items(), key=lambda kv: (-kv[1], kv[0][0]))
+    w = max(len(rid) for (rid, _), _ in rows)
+    out = ["statistics (problems per rule):"]
+    for (rid, sev), count in rows:
+        out.append(f"  {count:>5}  {LEVEL_WORD[sev]:<7}  {rid:<{w}}  {titles.get(rid, '')}".rstrip())
+    return out
 
 
 def resolved_lines(report) -> list[str]:
-    """--baseline: the FAILs of the baseline that are gone, one line each."""
+    """--baseline: the problems of the baseline that are gone, one line each."""
     base = getattr(report, "sections", {}).get("baseline")
     if not base or not base["resolved"]:
         return []
-    out = [f"== resolved since the baseline ({len(base['resolved'])})"]
+    out = [f"resolved since the baseline ({len(base['resolved'])}):"]
     for d in base["resolved"]:
         subj = "/".join(v for v in d["subject"].values() if v) or "(package)"
-        out.append(f"  {d['rule_id']} {subj}: {d.get('message', '')}")
+        out.append(_c(f"  {d['rule_id']} {subj}: {d.get('message', '')}"))
     return out
 
 
 def cohort_lines(report) -> list[str]:
-    """Cohort mode: one line per submission (verdict, label, FAIL counts by severity)."""
+    """Cohort mode: one line per submission (verdict, label, problems in words)."""
     cohort = getattr(report, "sections", {}).get("cohort")
     if not cohort:
         return []
     rows = cohort["submissions"]
     n_rf = sum(1 for r in rows if r["kind"] == "run-folder")
-    out = [f"== cohort: {len(rows) - n_rf} submission(s)" + (f" and {n_rf} run folder(s)" if n_rf else "")]
-    width = max(len(r["label"]) for r in cohort["submissions"])
-    for r in cohort["submissions"]:
-        c = r["counts"]
-        sev = ", ".join(f"{n} {k}" for k, n in c["fail_by_severity"].items() if n)
-        fails = f"{c['by_status']['FAIL']} FAIL" + (f" ({sev})" if sev else "")
+    out = [f"cohort: {len(rows) - n_rf} submission(s)" + (f" and {n_rf} run folder(s)" if n_rf else "")]
+    width = max(len(r["label"]) for r in rows)
+    for r in rows:
+        sev = r["counts"]["fail_by_severity"]
+        errors = sev.get("reject", 0) + sev.get("reject-points", 0)
+        parts = [plural(errors, "error")] * bool(errors) + [plural(sev.get("flag", 0), "flag")] * bool(sev.get("flag"))
+        parts += [plural(sev.get("warn", 0), "warning")] * bool(sev.get("warn"))
         extra = "" if r["checked"] else " · check did not complete"
-        out.append(f"  {r['verdict']:<6}  {r['label']:<{width}}  {fails}{extra}")
+        out.append(_c(f"  {r['verdict']:<6}  {r['label']:<{width}}  {', '.join(parts) or 'no problems'}{extra}"))
     return out
 
 
-def header_line(report) -> str:
-    from checker.engine.report import TOOL_NAME
-    from checker import __version__
-
-    return (f"{TOOL_NAME} {__version__} · policy {report.policy_edition} ({report.policy_version})"
-            f" · {', '.join(report.paths)}")
-
-
-def _detail_lines(f: Finding) -> list[str]:
-    out = []
-    if f.location is not None:
-        out.append(f"at {f.location.short()}")
-    if f.status is Status.FAIL and (f.observed is not None or f.expected is not None):
-        out.append(f"observed: {_short(f.observed)} · expected: {_short(f.expected)}")
-    if f.fix and f.status is Status.FAIL:
-        out.append(f"fix: {f.fix}")
-    return out
-
-
-def _short(v, limit: int = 160) -> str:
-    s = str(v)
-    return s if len(s) <= limit else s[: limit - 3] + "..."
+def summary_lines(report, paint: _Paint) -> list[str]:
+    fails = [f for f in report.findings if f.status is Status.FAIL]
+    where_ = ""
+    cohort = getattr(report, "sections", {}).get("cohort")
+    if cohort:
+        kinds = [r["kind"] for r in cohort["submissions"]]
+        n_sub, n_rf = kinds.count("submission"), kinds.count("run-folder")
+        where_ = " in " + " and ".join(x for x in (plural(n_sub, "submission") if n_sub else "",
+                                                   plural(n_rf, "run folder") if n_rf else "") if x)
+    gate = gate_phrase(report)
+    base = getattr(report, "sections", {}).get("baseline")
+    if base:
+        n = base["counts"]
+        gate += f" · baseline: {n['new']} new, {n['unchanged']} unchanged, {n['resolved']} resolved"
+    return [f"{counts_phrase(fails)}{where_} · {checks_phrase(report)}", _c(week0_phrase(report)),
+            paint(gate, report.verdict)]
 
 
-def render_plain(report, quiet: bool = False) -> str:
-    lines = [header_line(report)]
-    for subject, rows in _groups(report, quiet):
+def render_plain(report, quiet: bool = False, verbose: bool = False, statistics: bool = False,
+                 colour: bool = False) -> str:
+    paint = _Paint(colour)
+    lines = [paint(header_line(report), "dim")]
+    baseline = bool(getattr(report, "sections", {}).get("baseline"))
+    groups = problem_groups(report.findings)
+    if groups:
         lines.append("")
-        lines.append(f"== {_subject_title(subject)}")
-        for f in rows:
-            entry = f" [{f.subject.entry}]" if f.subject.entry else ""
-            lines.append(f"  {f.status.value:<4}  {f.severity.value:<13} {f.rule_id}{entry}: {f.message}")
-            for d in _detail_lines(f):
-                lines.append(f"        {d}")
-    for block in (resolved_lines(report), cohort_lines(report)):
+    for g in groups:
+        lines += group_lines(g, paint, details=not quiet, baseline=baseline)
+    blocks = []
+    if verbose:
+        blocks.append(verbose_lines(report, paint))
+    if statistics:
+        blocks.append(statistics_lines(report))
+    if not quiet:
+        from checker.render.digest import digest_lines
+
+        blocks.append(digest_lines(report))
+    blocks += [resolved_lines(report), cohort_lines(report)]
+    for block in blocks:
         if block:
             lines.append("")
             lines.extend(block)
     lines.append("")
-    lines.append(verdict_line(report))
+    lines += summary_lines(report, paint)
     return "\n".join(lines) + "\n"
 
 
-def render_rich(report, quiet: bool = False, stream=None) -> str:
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    console = Console(file=stream or sys.stdout, no_color=bool(os.environ.get("NO_COLOR")), highlight=False,
-                      soft_wrap=False)
-    style = {Status.FAIL: "bold red", Status.SKIP: "yellow", Status.PASS: "green"}
-    console.print(header_line(report), style="dim", markup=False)
-    for subject, rows in _groups(report, quiet):
-        table = Table(title=_subject_title(subject), title_justify="left", show_lines=False, expand=True)
-        table.add_column("Status", no_wrap=True)
-        table.add_column("Severity", no_wrap=True)
-        table.add_column("Rule", no_wrap=True)
-        table.add_column("Message", ratio=1)
-        for f in rows:
-            msg = Text(f.message + (f" [{f.subject.entry}]" if f.subject.entry else ""))
-            for d in _detail_lines(f):
-                msg.append("\n" + d, style="dim")
-            table.add_row(Text(f.status.value, style=style[f.status]), f.severity.value, f.rule_id, msg)
-        console.print(table)
-    for line in resolved_lines(report) + cohort_lines(report):
-        console.print(line, markup=False, highlight=False)
-    console.print(Text(verdict_line(report), style="bold red" if report.verdict == "FAILED" else "bold green"))
-    return ""
+def use_colour(stream=None) -> bool:
+    stream = stream or sys.stdout
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb" and not os.environ.get("NO_COLOR")
 
 
-def render(report, quiet: bool = False, tty: bool | None = None, **_options) -> str:
-    if tty is None:
-        tty = sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
-    if tty:
-        return render_rich(report, quiet=quiet)
-    return render_plain(report, quiet=quiet)
+def render(report, quiet: bool = False, tty: bool | None = None, verbose: bool = False, statistics: bool = False,
+           **_options) -> str:
+    colour = use_colour() if tty is None else (tty and not os.environ.get("NO_COLOR"))
+    return render_plain(report, quiet=quiet, verbose=verbose, statistics=statistics, colour=colour)

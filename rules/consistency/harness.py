@@ -143,7 +143,7 @@ def model_name_valid(point, ctx):
     allowed = sorted(models.models)
     if not isinstance(name, str):
         return Fail(f"model_name is {describe(name)}, not a string", file=lf, path=("model_name",),
-                    observed=describe(name), expected=allowed)
+                    observed=name, expected=allowed)
     if name in models.models:
         return Pass(f"{name} ({models.models[name].display_name})")
     canon = _spelling_of(models, name)
@@ -303,8 +303,8 @@ def point_config_agreement(point, ctx):
     if diffs:
         return Fail("; ".join(f"{lab}: point.yaml {'.'.join(yp)}={describe(a)} vs {where}={describe(b)}"
                               for lab, yp, a, where, b in diffs),
-                    file=yf, path=diffs[0][1], observed={d[3]: describe(d[2]) for d in diffs},
-                    expected={d[3]: describe(d[4]) for d in diffs})
+                    file=yf, path=diffs[0][1], observed={d[3]: d[2] for d in diffs},
+                    expected={d[3]: d[4] for d in diffs})
     return Pass(f"agrees on {len(compared)} settings with " + " and ".join(n for n, _, _ in sources))
 
 

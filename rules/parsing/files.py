@@ -18,8 +18,11 @@ def _validity(point, kind: str, required: dict):
         return Skip(f"input missing: {lf.rel}", reason="missing-input")
     if lf.error is not None:
         if lf.error.code == "parse-error":
+            syntax = "JSON" if lf.is_json or name.endswith(".json") else "YAML"
             return Fail(f"{name} does not parse: {lf.error.message}", file=lf, observed=lf.error.message,
-                        expected="valid YAML/JSON")
+                        expected=f"valid {syntax}",
+                        fix=f"Fix the {syntax} syntax at the line shown (a bracket, quote or indent); "
+                            f"a {syntax} linter names the exact spot.")
         return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
     problems = [p for p in lf.field_errors]
     model = lf.model
@@ -38,8 +41,23 @@ def _validity(point, kind: str, required: dict):
         first = problems[0].path if problems else ()
         return Fail(f"{name}: " + "; ".join(msgs), file=lf, path=first,
                     observed=[p.message for p in problems] or None,
-                    expected=f"required: {', '.join(required)}" if missing else "valid field types")
+                    expected=f"required: {', '.join(required)}" if missing else "valid field types",
+                    fix=_field_fix(name, problems, missing) if kind == "point_yaml" else None)
     return Pass(f"{name} is valid")
+
+
+def _field_fix(name: str, problems, missing) -> str:
+    """A fix naming the fields at fault (seeds get their own hint only when a seed is among them)."""
+    bad = [".".join(str(x) for x in p.path) for p in problems if p.path]
+    parts = []
+    if bad:
+        parts.append(f"Write {', '.join(f'`{b}`' for b in bad[:3])} with the type the message names "
+                     "(numbers unquoted)")
+    if any("seed" in b for b in bad):
+        parts.append("seeds are plain integers, never strings or floats")
+    if missing:
+        parts.append(f"add {', '.join(f'`{m}`' for m in missing)} to {name}")
+    return ("; ".join(parts) or f"Correct {name} as the message says") + "."
 
 
 class _Problem:

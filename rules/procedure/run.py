@@ -137,7 +137,7 @@ def point_duration(point, ctx):
     if problem is not None:
         if lf is None:
             return Skip(f"no duration to judge: {problem}", reason="missing-input")
-        return Fail(f"{basis}: the value {problem}", file=lf, path=path, observed=describe(lf.get(*path)),
+        return Fail(f"{basis}: the value {problem}", file=lf, path=path, observed=lf.get(*path),
                     expected=f"a finite number of seconds >= {minimum}" if minimum else "a finite number")
     if not math.isfinite(seconds) or seconds < 0:
         what = f"negative ({seconds:g})" if seconds < 0 else describe(seconds)
@@ -227,7 +227,7 @@ def samples_whole_multiple(point, ctx):
     issued = sf.get("n_samples_issued")
     if not is_int(issued) or issued <= 0:
         return Fail(f"n_samples_issued is {describe(issued)}, not a positive integer", file=sf,
-                    path=("n_samples_issued",), observed=describe(issued), expected=f"a positive multiple of {size}")
+                    path=("n_samples_issued",), observed=issued, expected=f"a positive multiple of {size}")
     if issued % size:
         return Fail(f"{issued:,} samples issued is {issued // size} whole passes plus {issued % size:,} samples ({how})", file=sf,
                     path=("n_samples_issued",), observed=issued,
@@ -257,7 +257,7 @@ def run_complete(point, ctx):
         bad.append(("state", f"state is {describe(state) if 'state' in sf.data else 'not recorded'}"))
     if bad:
         return Fail("the run did not finish cleanly: " + "; ".join(m for _, m in bad), file=sf, path=(bad[0][0],),
-                    observed={k: describe(sf.get(k)) for k, _ in bad}, expected={"complete": True, "state": "complete"})
+                    observed={k: sf.get(k) for k, _ in bad}, expected={"complete": True, "state": "complete"})
     return Pass("run complete (complete: true, state: complete)")
 
 

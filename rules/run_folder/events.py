@@ -27,6 +27,8 @@ _PROBLEM_TEXT = {
     "tracking-never-stopped": "performance tracking never stopped",
 }
 _NOT_FAILING = {"no-final-newline"}
+#: problems that mean the log stops before the run ended: the run was killed, or the copy is short
+_CUT_SHORT = {"truncated-last-line", "tracking-never-stopped"}
 
 
 @rule(id="run-folder-events-log", title="events.jsonl is a whole, ordered log", clause="R§6.3.2",
@@ -66,8 +68,12 @@ def run_folder_events_log(rf, ctx):
         parts.append("the log is empty")
     if parts:
         first = min((x for v in a.examples.values() for x in v), default=None)
+        cut = _CUT_SHORT & set(a.problems)
+        fix = ("The log stops before the run ended: the run was killed or interrupted, or events.jsonl was copied "
+               "before the client finished. Rerun the point to completion (or copy the whole log of a finished "
+               "run).") if cut else None
         return Fail("; ".join(parts), file=a.path, observed=dict(sorted(a.problems.items())), expected="no problems",
-                    extra={"line": first} if first else {})
+                    fix=fix, extra={"line": first} if first else {})
     return Pass(f"{a.lines} events decoded in order ({a.backsteps} small timestamp steps back, at most "
                 f"{a.max_backstep_ns / 1e6:.3f} ms)")
 

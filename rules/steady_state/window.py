@@ -66,7 +66,7 @@ def steady_state_valid(point, ctx):
     pol = ctx.policy.get("run_rules").steady_state
     if not isinstance(ss, dict):
         return Fail(f"steady_state is {describe(ss)}, not a mapping", file=lf, path=("steady_state",),
-                    observed=describe(ss), expected="a mapping")
+                    observed=ss, expected="a mapping")
     probs = []
     status = ss.get("status")
     if status not in pol.statuses:

@@ -172,6 +172,11 @@ def _present(point, kind: str):
     if point.dir_error is not None:
         return Skip(f"input not loaded: {point.rel}/ ({point.dir_error.message})", reason="input-not-loaded")
     if not lf.exists:
+        down = point.nested.get(kind)  # a run folder pasted into the point holds it one level down
+        if down:
+            return Fail(f"{_KIND_NAMES[kind]} is missing: it is one level down, at {point.name}/{down}",
+                        file=point.rel, observed=f"{point.name}/{down}", expected=f"{point.name}/{_KIND_NAMES[kind]}",
+                        fix=f"Move {point.name}/{down} to {point.name}/{_KIND_NAMES[kind]}.")
         return Fail(f"{_KIND_NAMES[kind]} is missing", file=point.rel, observed="missing",
                     expected=f"{point.name}/{_KIND_NAMES[kind]}")
     return Pass(f"{_KIND_NAMES[kind]} present")
@@ -331,6 +336,9 @@ def unexpected_entry(pkg, ctx):
                                      observed=name, expected="r<N>/ directories"))
                 for p in c.points:
                     for name, why in p.junk:
+                        pasted = name.endswith("/") and bool(p.nested)  # a run folder pasted into the point
                         outs.append(Fail(f"{name}: {why}", file=f"{p.rel}/{name}", subject=p.subject, entry=name,
-                                         observed=name, expected="the point's files"))
+                                         observed=name, expected="the point's files",
+                                         fix=f"Move the files up into {p.name}/ as named, then delete "
+                                             f"{p.name}/{name}." if pasted else None))
     return outs or Pass("no unexpected entries")

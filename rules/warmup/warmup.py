@@ -53,7 +53,7 @@ def warmup_present(point, ctx):
     lf, w, rawv = _block(point)
     if w is None:
         why = "is missing" if rawv is None else f"is {describe(rawv)}, not a mapping"
-        return Fail(f"the warmup block {why}", file=lf, path=("warmup",), observed=describe(rawv),
+        return Fail(f"the warmup block {why}", file=lf, path=("warmup",), observed=rawv,
                     expected="warmup: {duration_s, requests_issued, requests_completed, data_source, concurrency, "
                              "initialization_steps}")
     required = ctx.policy.get("run_rules").warmup.required_fields
@@ -72,7 +72,7 @@ def warmup_present(point, ctx):
         probs.append(("concurrency", f"warmup.concurrency is 0 but {w['requests_issued']} warmup requests were issued"))
     if probs:
         return Fail("; ".join(m for _, m in probs), file=lf, path=("warmup", probs[0][0]),
-                    observed=describe(w[probs[0][0]]), expected="non-negative integers, completed <= issued")
+                    observed=w[probs[0][0]], expected="non-negative integers, completed <= issued")
     return Pass(f"warmup declared: {describe(w['duration_s'])} s, {w['requests_issued']} requests")
 
 
@@ -139,7 +139,7 @@ def warmup_max_duration(point, ctx):
     v = w["duration_s"]
     prob = number_problem(v)
     if prob is not None:
-        return Fail(f"warmup.duration_s {prob}", file=lf, path=("warmup", "duration_s"), observed=describe(v),
+        return Fail(f"warmup.duration_s {prob}", file=lf, path=("warmup", "duration_s"), observed=v,
                     expected=f"0..{limit:,.0f} s")
     if v > limit:
         return Fail(f"warmup.duration_s is {v:,} s, more than {limit:,.0f} s (24 h)", file=lf,

@@ -1,0 +1,147 @@
+"""Is PATH at the right level, and which entries belong to the package at all?
+
+A PATH inside a submission package (``results/``, a system, a curve, a point ``r64/``) is named
+with the submission root to check instead, rather than being misread as a flat run folder. A run
+folder pasted into a point has its files one level down: they are named with where to move them.
+Version-control and CI entries (``.git``, ``.github``, dotfiles, a repository README) above the
+submission roots, or at a submission root that is a repository's top, are not package entries;
+``--exclude GLOB`` leaves out anything else.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+
+_POINT_RE = re.compile(r"^r\d+$")
+_LEVELS = {1: "the results/ directory", 2: "a system directory", 3: "a model (curve) directory",
+           4: "a point directory"}
+_INSIDE = {"docs": "the docs/ directory", "src": "the src/ directory"}
+
+#: where a point's file sits inside a run folder written by the client
+RUN_FOLDER_SOURCES = {
+    "point_yaml": ("point.yaml",),
+    "result_summary": ("performance/result_summary.json", "result_summary.json"),
+    "config": ("config.yaml",),
+    "accuracy": ("accuracy/accuracy_results.json",),
+    "system_desc": ("system_desc.json",),
+}
+POINT_NAMES = {"point_yaml": "point.yaml", "result_summary": "result_summary.json", "config": "config.yaml",
+               "accuracy": "accuracy_results.json", "system_desc": "system_desc.json"}
+
+#: debris that stays an unexpected entry even where repository entries are ignored
+_DEBRIS = {".DS_Store", ".ipynb_checkpoints"}
+
+
+def _isdir(p: str) -> bool:
+    return os.path.isdir(p)
+
+
+def _isfile(p: str) -> bool:
+    return os.path.isfile(p)
+
+
+def looks_like_package_point(path: str) -> bool:
+    """A bundle point r<N>/ (point.yaml beside result_summary.json), not a run folder the client wrote."""
+    name = os.path.basename(os.path.normpath(os.path.abspath(path)))
+    return (bool(_POINT_RE.match(name)) and _isfile(os.path.join(path, "point.yaml"))
+            and _isfile(os.path.join(path, "result_summary.json"))
+            and not _isdir(os.path.join(path, "performance")) and not _isfile(os.path.join(path, "events.jsonl")))
+
+
+def _looks_like_package(root: str) -> bool:
+    """results/ beside docs/ or src/: a submission root (one missing both is not recognised from below)."""
+    return _isdir(os.path.join(root, "results")) and (_isdir(os.path.join(root, "docs"))
+                                                       or _isdir(os.path.join(root, "src")))
+
+
+def _up(display: str, n: int) -> str:
+    return os.path.normpath(os.path.join(display, *[".."] * n))
+
+
+def wrong_level(path: str, display: str) -> str | None:
+    """Why PATH is not a level to check, naming the path to check instead; None when it is one."""
+    here = os.path.abspath(path)
+    parts: list[str] = []
+    cur = here
+    for depth in range(1, 7):
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            break
+        parts.insert(0, os.path.basename(cur))
+        cur = parent
+        top = parts[0]
+        if not _looks_like_package(cur):
+            continue
+        if top == "results":
+            root = _up(display, depth)
+            what = _LEVELS.get(depth, "inside a point directory")
+            return f"this is {what} of the submission package at {root}: check {root} instead"
+        if top in _INSIDE and depth == 1:
+            root = _up(display, 1)
+            return f"this is {_INSIDE[top]} of the submission package at {root}: check {root} instead"
+    if looks_like_package_point(path):
+        return ("this is a point directory of a submission package (point.yaml beside result_summary.json), "
+                "not a run folder: check the submission root that holds results/<system>/<model>/"
+                f"{os.path.basename(os.path.normpath(here))}/ instead")
+    return None
+
+
+def points_hint(path: str, entries) -> str | None:
+    """An organisation-level PATH holding bare point directories: which root to check instead."""
+    from checker.core.findings import point_sort_key
+
+    pts = sorted((e.name for e in entries if looks_like_package_point(os.path.join(path, e.name))), key=point_sort_key)
+    if not pts:
+        return None
+    shown = ", ".join(f"{n}/" for n in pts[:4]) + (", …" if len(pts) > 4 else "")
+    return (f"holds point directories of a submission package ({shown}) but no results/: check the submission "
+            "root that holds results/<system>/<model>/ instead")
+
+
+def nested_run_files(point_abspath: str, entries) -> tuple[str | None, dict[str, str]]:
+    """A run folder pasted into a point: (its directory name, {kind: path inside the point})."""
+    from checker.load.discovery import is_run_folder
+
+    for e in entries:
+        child = os.path.join(point_abspath, e.name)
+        if not _isdir(child) or not is_run_folder(child):
+            continue
+        found = {}
+        for kind, sources in RUN_FOLDER_SOURCES.items():
+            for src in sources:
+                if _isfile(os.path.join(child, src)):
+                    found[kind] = f"{e.name}/{src}"
+                    break
+        return e.name, found
+    return None, {}
+
+
+def move_hint(point_name: str, nested: dict[str, str]) -> str:
+    """'move r64/run1/performance/result_summary.json to r64/result_summary.json, …'."""
+    moves = [f"{point_name}/{src} to {point_name}/{POINT_NAMES[k]}" for k, src in nested.items()]
+    return "move " + ", ".join(moves)
+
+
+def is_repository_entry(name: str) -> bool:
+    """Version control, CI and repository files: not entries of a submission package."""
+    if name in _DEBRIS:
+        return False
+    return name.startswith(".") or name.lower().startswith("readme")
+
+
+def is_repository_top(path: str) -> bool:
+    return os.path.exists(os.path.join(path, ".git"))
+
+
+def excluded(abspath: str, patterns) -> bool:
+    """--exclude GLOB: the entry's name or the end of its path matches (``r8_old``, ``docs/drafts/*``)."""
+    if not patterns:
+        return False
+    p = abspath.replace(os.sep, "/").rstrip("/")
+    name = p.rsplit("/", 1)[-1]
+    for pat in patterns:
+        pat = pat.strip().rstrip("/")
+        if pat and (fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(p, "*/" + pat.lstrip("/"))):
+            return True
+    return False

@@ -20,6 +20,7 @@ from rules import curve_shape  # noqa: F401
 from rules import system_desc  # noqa: F401
 from rules import system_desc_consistency  # noqa: F401
 from rules import power  # noqa: F401
+from rules import power_scale_out  # noqa: F401
 from rules import power_points  # noqa: F401
 from rules import accuracy, accuracy_gate, accuracy_policy  # noqa: F401
 from rules import metrics, metrics_curve  # noqa: F401

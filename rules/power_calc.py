@@ -254,7 +254,7 @@ def _appendix_e(c: _Calc) -> None:
         out.set_power = [(ns, (1 + oh) * major.get(id(ns), 0.0) + published.get(id(ns), 0.0))
                          for ns in doc.node_sets]
         out.terms = [(label, w) for label, w in (
-            ("major (CPU + accelerators + scale-up" + (" + NICs" if nic_w else "") + ")", out.major_w),
+            (_major_label(doc, nic_w), out.major_w),
             (f"overhead x{oh:g}", out.other_w), ("published / node-scaled", out.published_w),
             ("scale-out switches", out.switches_w)) if w] or [("total", out.recomputed_w)]
     if doc.declared is not None and doc.declared.ok and doc.declared.watts is not None:
@@ -281,6 +281,11 @@ def _appendix_e(c: _Calc) -> None:
     if out.total_w is None:
         rules = sorted({CHECK_RULES.get(p.check, p.check) for p in out.problems})
         out.why_no_total = ("rejected by " + ", ".join(rules)) if out.problems else "incomplete"
+
+
+def _major_label(doc, nic_w) -> str:
+    parts = ["CPU + accelerators + scale-up"] if any(ns.method == "component_sum" for ns in doc.node_sets) else []
+    return "major (" + " + ".join(parts + (["NICs"] if nic_w else [])) + ")"
 
 
 def _cooling_agreement(c: _Calc) -> None:

@@ -188,6 +188,18 @@ def test_misspelled_required_key_is_named_with_did_you_mean():
     assert "did you mean `switch_count`" in p.message and p.path[-1] == "switch_cuont"
 
 
+def test_numbers_and_booleans_written_as_strings_are_read_with_a_warning():
+    d = worked()
+    comps(d)["cpu"]["count_per_node"] = "2"
+    comps(d)["cpu"]["tdp_per_unit"]["value_w"] = " 350 "
+    d["scale_out"]["present"] = "false"
+    calc = compute_power(d, sysdesc("liquid"), POL)
+    assert not calc.problems and calc.total_w == pytest.approx(12740.0)
+    assert [w.path[-1] for w in calc.warnings] == ["count_per_node", "value_w", "present"]
+    comps(d)["cpu"]["count_per_node"] = "two"
+    assert any("whole number" in m for m in msgs(compute_power(d, sysdesc("liquid"), POL)))
+
+
 def test_integral_float_count_is_accepted():
     d = worked()
     d["node_sets"][0]["nodes_provisioned"] = 1.0
@@ -283,7 +295,7 @@ def test_appendix_d_policy_is_the_power_md_table():
     ({"value_w": 350, "source_type": "rumour", "source": "https://x.org"}, "source_type"),
     ({"value_w": 350, "source_type": "vendor_spec", "source": "https://x.org", "note": "x"}, "does not take"),
     ({"value_pj": 5, "source_type": "vendor_spec", "source": "https://x.org"}, "not an energy per bit"),
-    ({"value_w": "350", "source_type": "vendor_spec", "source": "https://x.org"}, "must be a number"),
+    ({"value_w": "350 W", "source_type": "vendor_spec", "source": "https://x.org"}, "must be a number"),
     ({"value_w": float("nan"), "source_type": "vendor_spec", "source": "https://x.org"}, "must be a number"),
     ({"value_w": -1, "source_type": "vendor_spec", "source": "https://x.org"}, "must be a number >= 0"),
     ("350 W", "must be an object"),

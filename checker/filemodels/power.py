@@ -179,28 +179,42 @@ class _P:
             return None
         return v
 
+    def _spelled(self, d: dict, key: str, path: tuple, value: Any, plain: str) -> Any:
+        """A value written as a string that reads unambiguously as ``value``: accepted, with a warning."""
+        self.warn(path + (key,), f"`{dotted(path + (key,))}` is written as the string {brief(d[key])}; read as "
+                  f"{plain} (the published schema writes it without quotes)", observed=d[key], expected=value,
+                  fix=f"Write {plain}.")
+        return value
+
     def num(self, d: dict, key: str, path: tuple, minimum: float | None = 0) -> float | None:
         v = d.get(key)
         if v is None:
             return None
+        if isinstance(v, str):
+            x = _float(v)
+            v = v if x is None else self._spelled(d, key, path, x, f"{x:g}")
         ok = not isinstance(v, bool) and isinstance(v, (int, float)) and abs(v) <= _MAX and math.isfinite(v)
         if not ok or (minimum is not None and v < minimum):
             what = "a number" + (f" >= {minimum:g}" if minimum is not None else "")
-            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be {what}, got {brief(v)}", observed=v,
+            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be {what}, got {brief(d[key])}", observed=d[key],
                      expected=what)
             return None
         return float(v)
 
     def whole(self, d: dict, key: str, path: tuple, minimum: int = 0) -> int | None:
-        """A whole number (66840.0 is accepted as 66840; a string or a bool is not)."""
+        """A whole number (66840.0 is 66840; "2" is read as 2 with a warning; a bool is not a number)."""
         v = d.get(key)
         if v is None:
             return None
+        if isinstance(v, str):
+            x = _float(v)
+            if x is not None and x.is_integer() and abs(x) <= _MAX:
+                v = self._spelled(d, key, path, int(x), str(int(x)))
         if isinstance(v, float) and math.isfinite(v) and v.is_integer():
             v = int(v)
         if isinstance(v, bool) or not isinstance(v, int) or v < minimum or v > _MAX:
-            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be a whole number >= {minimum}, got {brief(v)}",
-                     observed=d.get(key), expected=f"a whole number >= {minimum}")
+            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be a whole number >= {minimum}, got "
+                     f"{brief(d[key])}", observed=d[key], expected=f"a whole number >= {minimum}")
             return None
         return v
 
@@ -208,21 +222,26 @@ class _P:
         v = d.get(key)
         if v is None:
             return None
+        if isinstance(v, str) and v.strip().lower() in _BOOL_WORDS:
+            b = _BOOL_WORDS[v.strip().lower()]
+            v = self._spelled(d, key, path, b, str(b).lower())
         if not isinstance(v, bool):
             self.bad(path + (key,), f"`{dotted(path + (key,))}` must be true or false, got {brief(v)}", observed=v,
                      expected="true or false")
             return None
         return v
 
-    def string(self, d: dict, key: str, path: tuple) -> str | None:
+    def string(self, d: dict, key: str, path: tuple, nonempty: bool = False) -> str | None:
+        """A string (``nonempty``: at least one character); an empty one reads as absent."""
         v = d.get(key)
         if v is None:
             return None
-        if not isinstance(v, str) or not v.strip():
-            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be a non-empty string, got {brief(v)}",
-                     observed=v, expected="a non-empty string")
+        if not isinstance(v, str) or (nonempty and not v):
+            what = "a non-empty string" if nonempty else "a string"
+            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be {what}, got {brief(v)}", observed=v,
+                     expected=what)
             return None
-        return v
+        return v or None
 
     def sourced(self, d: dict, key: str, path: tuple, want: str = "power") -> Sourced | None:
         """E.1 sourced value at ``d[key]`` (None when absent). ``want``: "power" (W/kW) or "energy" (pJ/bit)."""
@@ -274,6 +293,18 @@ class _P:
                          "default applies (MLC Estimated Power).")
         out.ok = len(self.problems) == n
         return out
+
+
+_BOOL_WORDS = {"true": True, "false": False, "yes": True, "no": False}
+
+
+def _float(text: str) -> float | None:
+    """The finite number a string spells ("350", " 3.5e2 "), else None."""
+    try:
+        x = float(text.strip())
+    except (ValueError, OverflowError):
+        return None
+    return x if math.isfinite(x) else None
 
 
 def parse_power(data: Any, source_types: list[str], subsections: list[str]) -> PowerDoc:

@@ -50,7 +50,7 @@ def parse_appendix_e(data: dict, r: _P) -> PowerDoc:
         r.missing(data, "system_desc_id", (), TOP_KEYS, "the results/<system> directory name",
                   fix="Add \"system_desc_id\": the name of the system directory.")
     else:
-        r.string(data, "system_desc_id", ())
+        r.string(data, "system_desc_id", (), nonempty=True)
     _cooling(data, r)
     sets = data.get("node_sets")
     if sets is None:
@@ -76,8 +76,10 @@ def parse_appendix_e(data: dict, r: _P) -> PowerDoc:
     doc.declared = r.sourced(data, "declared_provisioned_power", ())
     _computed(data, doc, r)
     doc.overhead_fraction = r.num(data, "overhead_fraction", ())  # not Appendix E: compared with cooling
-    if data.get("mlc_estimated_power") is not None:
-        r.boolean(data, "mlc_estimated_power", ())
+    mlc = data.get("mlc_estimated_power")
+    if mlc is not None and not isinstance(mlc, bool):  # E.2: ignored, the checker decides the tag
+        r.warn(("mlc_estimated_power",), f"`mlc_estimated_power` is true or false (and ignored: the checker "
+               f"decides the tag), got {brief(mlc)}", observed=mlc, expected="true or false")
     if data.get("notes") is not None and not isinstance(data["notes"], str):
         r.bad(("notes",), f"`notes` must be a string, got {brief(data['notes'])}", observed=data["notes"],
               expected="a string")

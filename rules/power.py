@@ -8,7 +8,7 @@ from __future__ import annotations
 from checker.filemodels import dotted
 from checker.findings import Severity
 from checker.registry import Fail, Pass, Skip, rule
-from rules.power_calc import PowerCalc, compute_power, sysdesc_cooling
+from rules.power_calc import PowerCalc, comparable, compute_power, sysdesc_cooling
 
 
 def system_sysdesc(system):
@@ -64,9 +64,14 @@ def kw(w: float) -> str:
 def problems_outcome(lf, probs: list, severity=None, prefix: str = ""):
     """One FAIL for a list of Problems: every message, located at the first; its observed/expected/fix."""
     first = probs[0]
-    extra = {"problems": [{"path": dotted(p.path), "message": p.message} for p in probs]} if len(probs) > 1 else {}
-    return Fail(prefix + "; ".join(p.message for p in probs), file=lf, path=first.path, observed=first.observed,
-                expected=first.expected, fix=first.fix, severity=severity, extra=extra)
+    extra = {"problems": [{"path": dotted(p.path), "message": p.message} for p in probs[:50]]} if len(probs) > 1 else {}
+    text = "; ".join(p.message for p in probs[:_SHOWN]) + (f"; and {len(probs) - _SHOWN} more" if len(probs) > _SHOWN
+                                                           else "")
+    return Fail(prefix + text, file=lf, path=first.path, observed=first.observed, expected=first.expected,
+                fix=first.fix, severity=severity, extra=extra)
+
+
+_SHOWN = 8  # problems written out in one message (all are in extra["problems"], up to 50)
 
 
 def check_outcome(lf, calc, check: str, passed: str):
@@ -169,7 +174,7 @@ def _flat_outcome(lf, calc, pol):
 
 
 @rule(id="power-descriptor-shape", title="Power descriptor in the Appendix E shape", clause="R§4.5.2",
-      family="power", severity="flag", scope="system", needs=("policy:power",))
+      family="power", severity="flag", scope="system", needs=("power", "policy:power"))
 def power_descriptor_shape(system, ctx):
     """system_power.json uses the published Appendix E shape, not the older flat group shape.
 
@@ -195,7 +200,7 @@ def power_descriptor_shape(system, ctx):
 
 
 @rule(id="power-estimated", title="Estimated power", clause="R§4.5.2", family="power", severity="warn",
-      scope="system", needs=("policy:power",), official=True)
+      scope="system", needs=("power", "policy:power"), official=True)
 def power_estimated(system, ctx):
     """Names every figure of the power total that is an Appendix D default ("MLC Estimated Power").
 
@@ -222,7 +227,7 @@ def power_estimated(system, ctx):
 
 
 @rule(id="power-system-desc-id", title="Power descriptor names its system", clause="R§4.5.2", family="power",
-      severity="flag", scope="system", needs=("policy:power",))
+      severity="flag", scope="system", needs=("power", "policy:power"))
 def power_system_desc_id(system, ctx):
     """`system_desc_id` in system_power.json names the system directory it sits in.
 
@@ -247,7 +252,7 @@ def power_system_desc_id(system, ctx):
 
 
 @rule(id="power-cooling-consistency", title="Power cooling matches the system description", clause="R§4.5.2",
-      family="power", severity="reject", scope="system", needs=("policy:power",))
+      family="power", severity="reject", scope="system", needs=("power", "policy:power"))
 def power_cooling_consistency(system, ctx):
     """The `cooling` of system_power.json agrees with the cooling of the system description (E.2, E.7).
 
@@ -274,7 +279,7 @@ def power_cooling_consistency(system, ctx):
 
 
 @rule(id="power-node-sets-match", title="Power node sets match the system description", clause="R§4.5.2",
-      family="power", severity="flag", scope="system", needs=("policy:power",))
+      family="power", severity="flag", scope="system", needs=("power", "policy:power"))
 def power_node_sets_match(system, ctx):
     """Each node set of system_power.json is a node type of the system description, with its counts.
 
@@ -320,7 +325,7 @@ def power_node_sets_match(system, ctx):
 
 
 @rule(id="power-computed-figures", title="Figures written in system_power.json match the recomputation",
-      clause="R§4.5.2", family="power", severity="reject", scope="system", needs=("policy:power",))
+      clause="R§4.5.2", family="power", severity="reject", scope="system", needs=("power", "policy:power"))
 def power_computed_figures(system, ctx):
     """Every figure the submitter wrote equals the E.5 recomputation (POWER.md E.7).
 
@@ -342,7 +347,7 @@ def power_computed_figures(system, ctx):
     if not calc.of("computed") and not calc.warned("computed"):
         if not doc.computed and doc.provisioned_kw is None:
             return Skip("no computed figures or provisioned_power_kw written", reason="not-applicable")
-        if calc.recomputed_w is None or calc.gaps or [p for p in calc.problems if p.check != "cooling"]:
+        if not comparable(calc):
             return Skip("not compared: the recomputation is incomplete or rejected (see power-descriptor)",
                         reason="missing-input")
     names = sorted(doc.computed) + (["provisioned_power_kw"] if doc.provisioned_kw is not None else [])

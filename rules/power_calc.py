@@ -275,12 +275,18 @@ def _appendix_e(c: _Calc) -> None:
     _cooling_agreement(c)
     _overhead_field(c)
     governing = out.declared_w if doc.declared is not None else out.recomputed_w
-    if out.recomputed_w is not None and not out.gaps and not out.problems:
+    if comparable(out):
         _written_figures(c, governing)
     out.total_w = governing if not out.problems else None
     if out.total_w is None:
         rules = sorted({CHECK_RULES.get(p.check, p.check) for p in out.problems})
         out.why_no_total = ("rejected by " + ", ".join(rules)) if out.problems else "incomplete"
+
+
+def comparable(out: PowerCalc) -> bool:
+    """E.7 compares only a complete recomputation: no gap, no problem but the cooling agreement."""
+    return out.recomputed_w is not None and not out.gaps and not [p for p in out.problems
+                                                                   if p.check not in ("cooling", "computed")]
 
 
 def _major_label(doc, nic_w) -> str:

@@ -116,6 +116,11 @@ def test_provisioned_power_kw_within_0_005(kw, ok):
     assert (not calc.problems) is ok
 
 
+def test_written_figures_are_compared_despite_a_cooling_disagreement():
+    calc = compute_power(worked(computed=dict(E7, major_components_w=1)), sysdesc("air"), POL)
+    assert {p.check for p in calc.problems} == {"cooling", "computed"}
+
+
 def test_an_incomplete_recomputation_is_not_compared():
     d = worked(provisioned_power_kw=99.0)
     del comps(d)["scale_up_network"]["tdp_per_switch"]

@@ -1,7 +1,7 @@
 """Shared builders for the power tests: sourced values, system descriptions, the RULES.md §8 worked example."""
-from checker.filemodels.system_desc import SystemDesc
-from checker.policy import load_policy
-from checker.registry import all_rules
+from checker.load.models.system_desc import SystemDesc
+from checker.engine.policy import load_policy
+from checker.core.rule import all_rules
 
 all_rules()
 POL = load_policy().get("power")

@@ -2,7 +2,7 @@
 import pytest
 
 from powercases import FLAT, POL, comps, msgs, src, sysdesc, warns, worked  # noqa: F401
-from rules.power_calc import compute_power
+from rules.power.arithmetic import compute_power
 
 
 # --- E.5 arithmetic -----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from powercases import E7, FLAT, POL, comps, fabric, msgs, src, sysdesc, warns, worked  # noqa: F401
-from rules.power_calc import compute_power
+from rules.power.arithmetic import compute_power
 
 
 # --- E.4 scale-out ------------------------------------------------------------------------------------

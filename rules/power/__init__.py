@@ -2,6 +2,6 @@
 
 NAME = "power"
 #: the modules holding this family's rules, in evaluation order
-MODULES = ('descriptor', 'points',)
+MODULES = ("descriptor", "scale_out", "points")
 #: the policy files this family owns: name -> "module:Model" (imported when first needed)
-POLICIES = {"power": "arithmetic:PowerPolicy"}
+POLICIES = {"power": "policy:PowerPolicy"}

@@ -1,53 +1,37 @@
-"""The provisioned-power arithmetic (R§4.5.2, RULES.md §2.6/§8), computed once per system and shared.
+"""The provisioned-power arithmetic (R§4.5.2; POWER.md E.5), computed once per system and shared.
 
-Appendix E: Total = Major x (1 + overhead) + Published + scale-out switches, where Major sums the
-component_sum node sets (CPU + accelerators + scale-up network, and NICs when counted), Published
-sums published_system (as published) and node_scaling (P_rack x nodes / rack nodes, whole nodes)
-node sets. Flat shape: provisioned_power_w, else rack scaling, else groups x (1 + overhead). The
-overhead comes from the system description's cooling. Missing values take Appendix D defaults
-from policy, and every default used is recorded ("MLC Estimated Power").
+Appendix E::
+
+    Major     = sum over component_sum sets: nodes x (CPU + accelerator + scale-up) + counted NIC power
+    Other     = overhead_fraction x Major          (by the descriptor's cooling: 0.30 liquid, 0.50 air)
+    Published = sum over published_system sets: nodes x published node power
+              + sum over node_scaling sets: P_rack x Y / N
+    Switches  = sum over scale-out switches: count x power_per_switch
+    System power = Major + Other + Published + Switches
+
+A ``declared_provisioned_power`` governs when given: the parts below it are only a cross-check (their
+defaults do not tag, their gaps do not reject). Absent figures take Appendix D defaults
+(``rules/power_policy.py``), each recorded ("MLC Estimated Power"); an absent figure with no default
+is a gap. The E.4 fabric checks are in ``rules/power_fabric.py``; E.7 (the figures the submitter
+wrote) is compared here. Any problem, of whichever check, leaves ``total_w`` None: a descriptor
+that is rejected normalises nothing. The flat shape keeps its own arithmetic (``power_flat_calc``).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Optional
 
-from pydantic import BaseModel, ConfigDict
-
+from checker.load.models import dotted
 from checker.load.models.power import PowerDoc, Problem, parse_power
+from checker.load.models.power_appendix_e import legacy_note
+from rules.power.policy import (PowerPolicy, accelerator_default, cpu_default, nic_default,  # noqa: F401
+                                switch_default)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
-
-
-class DefaultValue(_Strict):
-    value_w: Optional[float] = None
-    value_pj: Optional[float] = None
-    subsection: str
-    label: str
-
-
-class AppendixD(_Strict):
-    subsections: list[str]
-    defaults: dict[str, DefaultValue]
-
-
-class PowerPolicy(_Strict):
-    """Overhead fractions, cooling vocabulary, tolerance and Appendix D defaults."""
-
-    schema_version: int
-    overhead_fraction: dict[str, float]
-    cooling_classes: dict[str, list[str]]
-    tolerance_fraction: float
-    source_types: list[str]
-    appendix_d: AppendixD
-    optional_for_divisions: list[str]
-
-
-#: component name -> Appendix D default key for its per-unit value
-_UNIT_DEFAULTS = {"cpu": "cpu", "accelerator": "accelerator", "combined_cpu_accelerator": "combined_cpu_accelerator",
-                  "compute": "compute", "scale_up_network": "scale_up_switch"}
+#: check tag of a Problem -> the rule that reports it
+CHECK_RULES = {"descriptor": "power-descriptor", "cooling": "power-cooling-consistency",
+               "nics": "power-scale-out-nics", "bandwidth": "power-scale-out-bandwidth",
+               "fabric": "power-scale-out-fabric", "computed": "power-computed-figures"}
 
 
 @dataclass(slots=True)
@@ -56,25 +40,43 @@ class Estimated:
     label: str
     value: str
     subsection: str | None
+    why: str = ""
 
 
 @dataclass
 class PowerCalc:
     doc: PowerDoc
-    problems: list = field(default_factory=list)
-    estimated: list = field(default_factory=list)
-    total_w: float | None = None
-    why_no_total: str | None = None
+    problems: list = field(default_factory=list)  # [Problem]: every reject, tagged with the rule (check) reporting it
+    warnings: list = field(default_factory=list)  # [Problem]
+    gaps: list = field(default_factory=list)  # [Problem]: absent figures with no Appendix D default
+    estimated: list = field(default_factory=list)  # [Estimated] that reach the total
     overhead: float | None = None
     overhead_note: str = ""
-    terms: list = field(default_factory=list)  # [(label, watts)]
-    set_power: list = field(default_factory=list)  # [(NodeSet, watts incl. overhead)]
+    major_w: float = 0.0
+    other_w: float = 0.0
+    published_w: float = 0.0
     switches_w: float = 0.0
-    mismatches: list = field(default_factory=list)  # [(path, label, declared_w)]
+    recomputed_w: float | None = None  # E.5 from the parts; None when a part is missing
+    declared_w: float | None = None  # declared_provisioned_power, which governs
+    total_w: float | None = None  # what normalises: None when anything rejects
+    why_no_total: str | None = None
+    terms: list = field(default_factory=list)  # [(label, watts)]
+    set_power: list = field(default_factory=list)  # [(NodeSet, P_s watts incl. overhead)]
+    mismatches: list = field(default_factory=list)  # flat shape: [(path, label, declared_w)]
+
+    def of(self, check: str) -> list:
+        return [p for p in self.problems if p.check == check]
+
+    def warned(self, check: str) -> list:
+        return [p for p in self.warnings if p.check == check]
+
+    @property
+    def nodes(self) -> int:
+        return sum(ns.nodes for ns in self.doc.node_sets if ns.nodes is not None)
 
 
 def classify_cooling(word, pol: PowerPolicy) -> str | None:
-    """'liquid' | 'air' | 'passive' | 'unknown', or None when empty."""
+    """'liquid' | 'air' | 'passive' | 'unknown' for free-text cooling, or None when empty."""
     if not isinstance(word, str) or not word.strip():
         return None
     w = word.strip().lower()
@@ -84,217 +86,271 @@ def classify_cooling(word, pol: PowerPolicy) -> str | None:
     return "unknown"
 
 
-def overhead_for(sysdesc, doc: PowerDoc, pol: PowerPolicy) -> tuple[float | None, str]:
-    """The overhead fraction and where it came from (None with the reason when there is none)."""
-    if doc.overhead_fraction is not None:
-        return doc.overhead_fraction, f"explicit overhead_fraction {doc.overhead_fraction:g}"
-    if sysdesc is not None and sysdesc.nodes:
-        words = [(f"node_types[{i}]", n.cooling if n.cooling else sysdesc.cooling) for i, n in enumerate(sysdesc.nodes)]
-        origin = "system_desc.json"
-    elif sysdesc is not None and sysdesc.cooling:
-        words, origin = [("system", sysdesc.cooling)], "system_desc.json"
-    else:
-        words, origin = [("system_power.json", doc.cooling)], "system_power.json (no readable system_desc.json)"
-    classes = [(where, w, classify_cooling(w, pol)) for where, w in words]
-    empty = [where for where, _w, c in classes if c is None]
-    if empty:
-        return None, f"cooling is empty in {origin} ({', '.join(empty)}); no overhead fraction applies"
-    unknown = [f"{where} {w!r}" for where, w, c in classes if c == "unknown"]
-    if unknown:
-        return None, f"cooling {', '.join(unknown)} in {origin} is not one of {', '.join(pol.cooling_classes)}"
-    kinds = sorted({c for _, _, c in classes})
-    if len(kinds) > 1:
-        frac = pol.overhead_fraction.get("mixed")
-        return frac, f"mixed cooling ({', '.join(kinds)}) in {origin}: {frac:g}"
-    if kinds[0] not in pol.overhead_fraction:
-        return None, f"{kinds[0]} cooling in {origin} has no overhead fraction; declare overhead_fraction"
-    frac = pol.overhead_fraction[kinds[0]]
-    return frac, f"{kinds[0]} cooling in {origin}: {frac:g}"
+def sysdesc_cooling(sysdesc) -> list[str]:
+    """The cooling words of the system description: each node type's, else the system's."""
+    if sysdesc is None:
+        return []
+    words = [n.cooling or sysdesc.cooling for n in sysdesc.nodes]
+    if not words and sysdesc.cooling:
+        words = [sysdesc.cooling]
+    return list(dict.fromkeys(w for w in words if isinstance(w, str) and w.strip()))
 
 
 class _Calc:
-    def __init__(self, doc: PowerDoc, pol: PowerPolicy):
+    def __init__(self, doc: PowerDoc, pol: PowerPolicy, sysdesc):
         self.pol = pol
-        self.out = PowerCalc(doc=doc, problems=list(doc.problems))
+        self.sysdesc = sysdesc
+        self.out = PowerCalc(doc=doc, problems=list(doc.problems), warnings=list(doc.warnings))
+        self.pending: list[Estimated] = []  # defaults used; they tag only when the parts govern
 
-    def unit_watts(self, sourced, default_key: str, path: tuple, label: str) -> float | None:
-        """Per-unit power: the sourced value, or the Appendix D default (recorded); None when neither."""
+    def est(self, path, label, value, subsection, why="") -> None:
+        if all(e.path != path for e in self.pending):
+            self.pending.append(Estimated(path, label, value, subsection, why))
+
+    def gap(self, path: tuple, label: str, why: str, fix: str | None = None) -> None:
+        self.out.gaps.append(Problem(path, f"{label} `{dotted(path)}` is absent and has no Appendix D default ({why})",
+                                     observed=None, expected=f"{label} with its public source (E.1)",
+                                     fix=fix or "Give the figure as a sourced value with its public source (E.1)."))
+
+    def figure(self, sourced, path: tuple, label: str, default=None, why: str = "", fix: str | None = None,
+               want: str = "watts") -> float | None:
+        """A sourced figure (watts, or pJ/bit with want="pj"), else the Appendix D default, else a gap (None)."""
         if sourced is not None:
-            if sourced.watts is None:
-                return None  # its problem is already recorded
+            v = sourced.pj if want == "pj" else sourced.watts
+            if not sourced.ok or v is None:
+                return None  # its problem is recorded
             if sourced.is_default:
-                self.est(sourced.path, label, f"{sourced.watts:g} W", sourced.source)
-            return sourced.watts
-        d = self.pol.appendix_d.defaults.get(default_key)
-        if d is None or d.value_w is None:
-            self.out.problems.append(Problem(path, f"{label}: no value given and Appendix D has no default for it"))
-            return None
-        self.est(path, label, f"{d.value_w:g} W", d.subsection)
-        return d.value_w
+                self.est(sourced.path, label, f"{v:g} {'pJ/bit' if want == 'pj' else 'W'}", sourced.source,
+                         "given as mlc_default")
+            return v
+        if default is not None:
+            self.est(path, label, f"{default.watts:g} W", default.subsection, default.why)
+            return default.watts
+        self.gap(path, label, why, fix)
+        return None
 
-    def est(self, path, label, value, subsection) -> None:
-        if all(e.path != path for e in self.out.estimated):
-            self.out.estimated.append(Estimated(path, label, value, subsection))
+    def node_type(self, ns):
+        return self.sysdesc.node_type(ns.ensemble_id) if self.sysdesc is not None and ns.ensemble_id is not None \
+            else None
 
-    def component(self, comp) -> float | None:
-        """Power of one component for one node (Appendix E) or the whole system (flat groups)."""
-        if comp.name == "scale_up_network" and comp.method is not None and comp.method != "declared_tdp" \
-                and self.out.doc.shape == "appendix-e":
-            if comp.method == "none":
-                return 0.0
-            if comp.bandwidth_tbps is None:
-                return None
-            if comp.energy is not None:
-                if comp.energy.pj is None:
-                    return None
-                if comp.energy.is_default:
-                    self.est(comp.energy.path, "scale-up energy per bit", f"{comp.energy.pj:g} pJ/bit",
-                             comp.energy.source)
-                return comp.bandwidth_tbps * comp.energy.pj  # Tb/s x pJ/bit = W
-            d = self.pol.appendix_d.defaults.get("scale_up_energy_per_bit")
-            if d is None or d.value_pj is None:
-                self.out.problems.append(Problem(comp.path + ("energy_per_bit",), "scale-up energy per bit: no value "
-                                                 "given and Appendix D has no default for it"))
-                return None
-            self.est(comp.path + ("energy_per_bit",), d.label, f"{d.value_pj:g} pJ/bit", d.subsection)
-            return comp.bandwidth_tbps * d.value_pj
-        if comp.count is None:
+    def unit_part(self, ns, name: str) -> float | None:
+        """count_per_node x per-unit TDP of ns.components[name] (0 W for a count of 0, whatever the TDP)."""
+        comp = ns.components.get(name)
+        if comp is None or comp.count is None:
             return None
-        unit_path = comp.unit.path if comp.unit is not None else comp.path + ("tdp_per_unit",)
-        unit = self.unit_watts(comp.unit, _UNIT_DEFAULTS.get(comp.name, comp.name), unit_path,
-                               f"{comp.name.replace('_', ' ')} power per unit")
+        if comp.count == 0 and comp.unit is None:
+            return 0.0
+        nt = self.node_type(ns)
+        if name == "cpu":
+            cores = nt.host_processor_core_count if nt is not None else None
+            default, why = cpu_default(comp.model, cores, self.pol)
+            theirs = nt.host_processor_model_name if nt is not None else None
+            hint_default = cpu_default(theirs, cores, self.pol)[0] if theirs and not comp.model else None
+        else:
+            default, why = accelerator_default(comp.model, self.pol)
+            names = [a.accelerator_model_name for a in (nt.accelerator_info or []) if a is not None] \
+                if nt is not None else []
+            theirs = next((x for x in names if x), None)
+            hint_default = accelerator_default(theirs, self.pol)[0] if theirs and not comp.model else None
+        fix = None
+        if hint_default is not None:
+            fix = (f"Give {name}.tdp_per_unit with its source, or add \"model\": \"{theirs}\" (as system_desc.json "
+                   f"names it; Appendix {hint_default.subsection} then gives {hint_default.watts:g} W).")
+        unit = self.figure(comp.unit, comp.path + ("tdp_per_unit",), f"{name} TDP", default, why, fix)
         return None if unit is None else comp.count * unit
+
+    def scale_up(self, up) -> float | None:
+        if up is None or up.method is None:
+            return None
+        if up.method == "none":
+            return 0.0
+        if up.method == "declared_tdp":
+            if up.switch_count is None:
+                return None
+            if up.switch_count == 0 and up.tdp_per_switch is None:
+                return 0.0
+            w = self.figure(up.tdp_per_switch, up.path + ("tdp_per_switch",), "scale-up switch TDP",
+                            why="D.1 depends on the link protocol, which the file does not declare"
+                                + legacy_note(up.legacy, "tdp_per_switch"))
+            return None if w is None else up.switch_count * w
+        if up.aggregate_tbps is None:
+            return None
+        pj = self.figure(up.energy, up.path + ("energy_per_bit_pj",), "scale-up energy per bit", want="pj",
+                         why="an absent energy-per-bit figure is a gap, not a default"
+                             + legacy_note(up.legacy, "energy_per_bit_pj"))
+        return None if pj is None else up.aggregate_tbps * 8.0 * pj  # TB/s x 8 bit/B x pJ/bit = W
 
 
 def compute_power(data, sysdesc, pol: PowerPolicy) -> PowerCalc:
     """Parse ``data`` (either shape) and recompute its provisioned total."""
     doc = parse_power(data, pol.source_types, pol.appendix_d.subsections)
-    c = _Calc(doc, pol)
-    out = c.out
-    out.overhead, out.overhead_note = overhead_for(sysdesc, doc, pol)
+    c = _Calc(doc, pol, sysdesc)
     if doc.shape == "flat":
-        _flat(c)
+        from rules.power.flat_arithmetic import flat_total
+
+        flat_total(c)
     else:
         _appendix_e(c)
-    if out.total_w is not None:
-        for path, label, w in doc.declared:
-            if doc.shape == "flat" and label == "provisioned_power_w" and out.total_w == w:
-                continue
-            if abs(w - out.total_w) > pol.tolerance_fraction * out.total_w:
-                out.mismatches.append((path, label, w))
-    return out
+    return c.out
 
 
 def _appendix_e(c: _Calc) -> None:
-    out, doc = c.out, c.out.doc
-    majors, published, missing = [], [], []
+    from rules.power.fabric import carries_nics, check_fabric, nic_watts_per_node
+
+    out, doc, pol = c.out, c.out.doc, c.pol
+    if doc.cooling in pol.overhead_fraction:
+        out.overhead = pol.overhead_fraction[doc.cooling]
+        out.overhead_note = f"{doc.cooling} cooling: {out.overhead:g}"
+    else:
+        out.overhead_note = "no valid cooling"
+    major, published, incomplete = {}, {}, []
     for ns in doc.node_sets:
-        where = f"node_sets[{ns.path[-1]}]"
-        if ns.method is None or ns.nodes is None:
-            missing.append(where)
-            continue
-        nic_w = _nic_per_node(c, ns)
-        if ns.method == "component_sum":
-            parts = [c.component(comp) for comp in ns.components.values()]
-            if not ns.components or any(p is None for p in parts) or nic_w is None:
-                missing.append(where)
-                continue
-            majors.append((ns, (sum(parts) + (nic_w if doc.nics and doc.nics.counted else 0.0)) * ns.nodes))
+        if not ns.complete or ns.method is None or ns.nodes is None:
+            incomplete.append(ns)
+        elif ns.method == "component_sum":
+            parts = [c.unit_part(ns, n) for n in ("cpu", "accelerator")] if ns.combined is None else [
+                c.figure(ns.combined, ns.combined.path, "combined CPU + accelerator power")]
+            parts.append(c.scale_up(ns.scale_up))
+            if any(p is None for p in parts):
+                incomplete.append(ns)
+            else:
+                major[id(ns)] = ns.nodes * sum(parts)
         else:
-            if ns.published is None or ns.published.watts is None or nic_w is None:
-                missing.append(where)
-                continue
-            if ns.published.is_default:
-                c.est(ns.published.path, "published system power", f"{ns.published.watts:g} W", ns.published.source)
-            p = ns.published.watts
-            if ns.method == "node_scaling":
-                if not ns.nodes_in_published:
-                    missing.append(where)
-                    continue
-                p = p * ns.nodes / ns.nodes_in_published
-            if doc.nics and doc.nics.counted and doc.nics.excluded_from_published:
-                p += nic_w * ns.nodes
-            published.append((ns, p))
-    sw = 0.0
-    for s in doc.switches:
-        unit = c.unit_watts(s.power, "scale_out_switch", s.path + ("power_per_switch",), "scale-out switch power")
-        if unit is None or s.count is None:
-            missing.append(f"scale_out.switches[{s.path[-1]}]")
-            continue
-        sw += s.count * unit
-    out.switches_w = sw
-    if missing:
-        out.why_no_total = f"incomplete: {', '.join(missing)}"
-        return
-    if not doc.node_sets:
-        out.why_no_total = "no node set"
-        return
-    if majors and out.overhead is None:
-        out.why_no_total = out.overhead_note
-        return
-    oh = out.overhead or 0.0
-    major = sum(w for _, w in majors)
-    out.set_power = [(ns, w * (1 + oh)) for ns, w in majors] + published
-    out.set_power.sort(key=lambda t: doc.node_sets.index(t[0]))
-    if majors:
-        out.terms += [("major (CPU + accelerators + scale-up)", major), (f"overhead x{oh:g}", major * oh)]
-    if published:
-        out.terms.append(("published / node-scaled", sum(w for _, w in published)))
-    if doc.switches:
-        out.terms.append(("scale-out switches", sw))
-    out.total_w = major * (1 + oh) + sum(w for _, w in published) + sw
-
-
-def _nic_per_node(c: _Calc, ns) -> float | None:
-    nics = c.out.doc.nics
-    if nics is None or not nics.counted:
-        return 0.0
-    if ns.method != "component_sum" and not nics.excluded_from_published:
-        return 0.0
-    if nics.count_per_node is None:
-        return None
-    unit = c.unit_watts(nics.tdp, "nic", nics.path + ("tdp_per_nic",), "scale-out NIC power")
-    return None if unit is None else nics.count_per_node * unit
-
-
-def _flat(c: _Calc) -> None:
-    out, doc = c.out, c.out.doc
-    major, complete = 0.0, 0
-    for name in ("compute", "cpu", "accelerator", "scale_up_network"):
-        g = doc.groups.get(name)
-        if g is None:
-            if name in ("cpu", "accelerator") and "compute" not in doc.groups:
-                c.est((name,), f"{name} group", "blank (left for MLCommons to fill)", None)
-            continue
-        if g.count is None:
-            c.est(g.path, f"{name} group", "no count (left for MLCommons to fill)", None)
-            continue
-        w = c.component(g)
-        if w is not None:
-            major += w
-            complete += 1
-    if "scale_out_network" in doc.groups:
-        g = doc.groups["scale_out_network"]
-        if g.count is not None and g.unit is not None and g.unit.watts is not None:
-            out.terms.append(("scale-out network (reported, not added)", g.count * g.unit.watts))
-    recomputed = None
-    if doc.rack is not None:
-        rp, rn, sn = doc.rack
-        recomputed = rp * sn / rn
-        out.terms.append((f"rack scaling {rp:g} W x {sn}/{rn} nodes", recomputed))
-    elif complete:
-        if out.overhead is None:
-            out.why_no_total = out.overhead_note
+            p = c.figure(ns.published, ns.path + ("published_power",), "published power")
+            if p is None or (ns.method == "node_scaling" and not ns.nodes_in_published):
+                incomplete.append(ns)
+            else:
+                published[id(ns)] = ns.nodes * p if ns.method == "published_system" \
+                    else p * ns.nodes / ns.nodes_in_published
+    nic_w = nic_watts_per_node(c)
+    for ns in doc.node_sets:
+        if carries_nics(doc, ns):
+            if nic_w is None:
+                incomplete.append(ns)
+            else:
+                major[id(ns)] = major.get(id(ns), 0.0) + ns.nodes * nic_w
+    so = doc.scale_out
+    if so is not None and so.present:
+        for s in so.switches or []:
+            w = c.figure(s.power, s.path + ("power_per_switch",), "scale-out switch power",
+                         *switch_default(s.model, so.cabling, pol))
+            if w is None or s.count is None:
+                incomplete.append(s)
+            else:
+                out.switches_w += s.count * w
+    oh = out.overhead if out.overhead is not None else 0.0
+    out.major_w = sum(major.values())
+    out.other_w = oh * out.major_w
+    out.published_w = sum(published.values())
+    complete = not incomplete and out.overhead is not None and bool(doc.node_sets) and not out.problems
+    if complete and not math.isfinite(out.major_w + out.published_w + out.switches_w):
+        out.problems.append(Problem(("node_sets",), "the figures multiply beyond any finite power", observed=None,
+                                    expected="figures of a real system"))
+        complete = False
+    if complete:
+        out.recomputed_w = out.major_w + out.other_w + out.published_w + out.switches_w
+        out.set_power = [(ns, (1 + oh) * major.get(id(ns), 0.0) + published.get(id(ns), 0.0))
+                         for ns in doc.node_sets]
+        out.terms = [(label, w) for label, w in (
+            (_major_label(doc, nic_w), out.major_w),
+            (f"overhead x{oh:g}", out.other_w), ("published / node-scaled", out.published_w),
+            ("scale-out switches", out.switches_w)) if w] or [("total", out.recomputed_w)]
+    if doc.declared is not None and doc.declared.ok and doc.declared.watts is not None:
+        out.declared_w = doc.declared.watts
+        if doc.declared.is_default:
+            c.pending = [Estimated(doc.declared.path, "declared provisioned power", f"{out.declared_w:g} W",
+                                   doc.declared.source, "given as mlc_default")]
         else:
-            recomputed = major * (1 + out.overhead)
-            out.terms += [("major (CPU + accelerators + scale-up)", major),
-                          (f"overhead x{out.overhead:g}", major * out.overhead)]
-    declared = next((w for _p, label, w in doc.declared if label == "provisioned_power_w"), None)
-    if declared is not None and recomputed is None:
-        out.total_w = declared
-        out.why_no_total = None
-        out.terms.append(("declared provisioned_power_w", declared))
+            c.pending = []
+        if out.recomputed_w is not None and out.declared_w < out.recomputed_w - pol.computed_tolerance_w:
+            out.warnings.append(Problem(doc.declared.path, f"declared_provisioned_power {out.declared_w / 1000:g} kW "
+                                        f"is below what its own parts add up to ({out.recomputed_w / 1000:.6g} kW)",
+                                        observed=out.declared_w, expected=f">= {out.recomputed_w:.6g} W"))
+    elif doc.declared is None:
+        out.problems += out.gaps
+    out.estimated = c.pending
+    check_fabric(c)
+    _cooling_agreement(c)
+    _overhead_field(c)
+    governing = out.declared_w if doc.declared is not None else out.recomputed_w
+    if comparable(out):
+        _written_figures(c, governing)
+    out.total_w = governing if not out.problems else None
+    if out.total_w is None:
+        rules = sorted({CHECK_RULES.get(p.check, p.check) for p in out.problems})
+        out.why_no_total = ("rejected by " + ", ".join(rules)) if out.problems else "incomplete"
+
+
+def comparable(out: PowerCalc) -> bool:
+    """E.7 compares only a complete recomputation: no gap, no problem but the cooling agreement."""
+    return out.recomputed_w is not None and not out.gaps and not [p for p in out.problems
+                                                                   if p.check not in ("cooling", "computed")]
+
+
+def _major_label(doc, nic_w) -> str:
+    parts = ["CPU + accelerators + scale-up"] if any(ns.method == "component_sum" for ns in doc.node_sets) else []
+    return "major (" + " + ".join(parts + (["NICs"] if nic_w else [])) + ")"
+
+
+def _cooling_agreement(c: _Calc) -> None:
+    """E.2/E.7: the descriptor's cooling agrees with system_desc.json (node types cooled differently: mixed_cooling)."""
+    out, pol = c.out, c.pol
+    mine = out.doc.cooling
+    if mine not in pol.overhead_fraction:
         return
-    out.total_w = recomputed
-    if recomputed is None and out.why_no_total is None:
-        out.why_no_total = "no provisioned_power_w, rack scaling or complete component group"
+    words = sysdesc_cooling(c.sysdesc)
+    classes = {classify_cooling(w, pol) for w in words} - {None}
+    if not classes:
+        return
+    shown = ", ".join(map(repr, words))
+    usable = classes & set(pol.overhead_fraction)
+    if classes - usable:
+        out.warnings.append(Problem(("cooling",), f"system_desc.json says {shown}, which is neither "
+                                    f"{' nor '.join(pol.overhead_fraction)}; the overhead follows system_power.json's "
+                                    f"{mine!r} ({out.overhead:g})", "cooling", observed=mine, expected=shown))
+        return
+    want = next(iter(usable)) if len(usable) == 1 else pol.mixed_cooling
+    if mine != want:
+        why = f"system_desc.json says {shown}" + (f" (node types cooled differently: {want}, the larger overhead)"
+                                                  if len(usable) > 1 else "")
+        out.problems.append(Problem(("cooling",), f"system_power.json says {mine!r} but {why}", "cooling",
+                                    observed=mine, expected=want,
+                                    fix=f"Make the two files state the same cooling (system_power.json: \"{want}\")."))
+
+
+def _overhead_field(c: _Calc) -> None:
+    """A top-level overhead_fraction is not an Appendix E field: the overhead comes from cooling."""
+    out = c.out
+    v = out.doc.overhead_fraction
+    if v is not None and out.overhead is not None and abs(v - out.overhead) > 1e-9:
+        out.warnings.append(Problem(("overhead_fraction",), f"overhead_fraction {v:g} is not an Appendix E field and "
+                                    f"is not used: cooling {out.doc.cooling!r} gives {out.overhead:g}", "computed",
+                                    observed=v, expected=out.overhead,
+                                    fix="Remove it; Appendix E records the fraction as computed.overhead_fraction."))
+
+
+def _written_figures(c: _Calc, governing: float | None) -> None:
+    """E.7: each `computed` figure and `provisioned_power_kw` the submitter wrote equals the recomputation."""
+    out, pol, doc = c.out, c.pol, c.out.doc
+    ours = {"major_components_w": out.major_w, "other_components_w": out.other_w,
+            "published_node_power_w": out.published_w, "scale_out_switch_power_w": out.switches_w,
+            "total_system_power_w": out.recomputed_w}
+    for key, (path, theirs) in doc.computed.items():
+        if key == "overhead_fraction":
+            if abs(theirs - out.overhead) > 1e-9:
+                out.problems.append(Problem(path, f"computed.overhead_fraction is {theirs:g} but cooling "
+                                            f"{doc.cooling!r} gives {out.overhead:g}", "computed", observed=theirs,
+                                            expected=out.overhead, fix=f"Write {out.overhead:g}."))
+        elif abs(theirs - ours[key]) > pol.computed_tolerance_w:
+            out.problems.append(Problem(path, f"computed.{key} is {theirs:g} W but the recomputation gives "
+                                        f"{ours[key]:.6g} W (tolerance {pol.computed_tolerance_w:g} W)", "computed",
+                                        observed=theirs, expected=round(ours[key], 3),
+                                        fix=f"Write {round(ours[key], 3):g}, or correct the figures it is built from."))
+    if doc.provisioned_kw is not None and governing is not None:
+        path, theirs = doc.provisioned_kw
+        kw = round(governing / 1000, pol.provisioned_power_decimals)
+        if abs(theirs - kw) > pol.provisioned_power_tolerance_kw + 1e-12:
+            what = "declared_provisioned_power" if out.declared_w is not None else "the recomputation"
+            out.problems.append(Problem(path, f"provisioned_power_kw is {theirs:g} but {what} gives {kw:g} kW "
+                                        f"(tolerance {pol.provisioned_power_tolerance_kw:g} kW)", "computed",
+                                        observed=theirs, expected=kw, fix=f"Write {kw:g}."))

@@ -6,8 +6,9 @@ The file is parsed and its total recomputed once per system (``power_calc``); th
 from __future__ import annotations
 
 from checker.load.models import dotted
+from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.power.arithmetic import PowerCalc, classify_cooling, compute_power
+from rules.power.arithmetic import PowerCalc, comparable, compute_power, sysdesc_cooling
 
 
 def system_sysdesc(system):
@@ -60,23 +61,61 @@ def kw(w: float) -> str:
     return f"{w / 1000:.6g} kW"
 
 
+def problems_outcome(lf, probs: list, severity=None, prefix: str = ""):
+    """One FAIL for a list of Problems: every message, located at the first; its observed/expected/fix."""
+    first = probs[0]
+    extra = {"problems": [{"path": dotted(p.path), "message": p.message} for p in probs[:50]]} if len(probs) > 1 else {}
+    text = "; ".join(p.message for p in probs[:_SHOWN]) + (f"; and {len(probs) - _SHOWN} more" if len(probs) > _SHOWN
+                                                           else "")
+    return Fail(prefix + text, file=lf, path=first.path, observed=first.observed, expected=first.expected,
+                fix=first.fix, severity=severity, extra=extra)
+
+
+_SHOWN = 8  # problems written out in one message (all are in extra["problems"], up to 50)
+
+
+def check_outcome(lf, calc, check: str, passed: str):
+    """FAIL with the check's problems, else a WARN with its warnings, else PASS."""
+    if calc.of(check):
+        return problems_outcome(lf, calc.of(check))
+    if calc.warned(check):
+        return problems_outcome(lf, calc.warned(check), severity=Severity.WARN)
+    return Pass(passed)
+
+
+def appendix_e(system, ctx):
+    """(LoadedFile, PowerCalc, None) for a loaded Appendix E descriptor, else (None, None, Skip)."""
+    lf, skip = _loaded(system)
+    if skip:
+        return None, None, skip
+    calc = power_calc(system, ctx)
+    if calc.doc.shape != "appendix-e":
+        return None, None, Skip("flat-shape descriptor (see power-descriptor-shape)", reason="not-applicable")
+    return lf, calc, None
+
+
 @rule(id="power-descriptor", title="Power descriptor (system_power.json)", clause="R§4.5.2",
       severity="reject", scope="system", needs=("policy:power",), official=True)
 def power_descriptor(system, ctx):
-    """`results/<system>/system_power.json` exists, is well formed, and yields a provisioned total.
+    """`results/<system>/system_power.json` exists, is in the Appendix E shape, and yields a provisioned total.
 
     What it checks: the file is present (optional only when every point declares the RDI or
-    Serviced division), parses, and its node sets, sourced values (exactly one of
-    value_w/value_kw/value_pj; an http(s) source, or an Appendix D subsection D.1-D.4 for
-    mlc_default), methods and scale-out section are well formed; the total can be derived
-    (cooling gives the overhead: 0.30 liquid, 0.50 air or mixed; passive or empty cooling with no
-    explicit overhead_fraction gives none); and every total the submitter wrote
-    (provisioned_power_kw, computed, declared_provisioned_power, provisioned_power_w) is within 1 %
-    of the recomputation.
+    Serviced division) and parses; Appendix E (POWER.md E.1-E.4): system_desc_id, cooling
+    exactly liquid or air, node sets with integer ids (unique), nodes_provisioned >= 1 and a
+    power_method with its fields (component_sum: cpu + accelerator or combined_cpu_accelerator,
+    and scale_up_network declared_tdp switch_count x tdp_per_switch, bandwidth_estimate
+    aggregate_bandwidth_tbps x 8 x energy_per_bit_pj, or none; published_system: the published
+    figure of one node; node_scaling: a rack of N > Y nodes); sourced values (exactly one of
+    value_w/value_kw/value_pj, an http(s) source, or the Appendix D subsection D.1-D.4 for
+    mlc_default; no other key); scale_out present:true with cabling, required_bandwidth_tbps,
+    nics and switches; and every figure the total needs is given or has an Appendix D default
+    (a declared_provisioned_power governs: then the parts are only a cross-check). A field
+    written under a name of an earlier draft is reported with its Appendix E name. The E.4 and
+    E.7 checks are the power-scale-out-* rules and power-computed-figures.
     Why: system TPS per kW divides by this figure (R§4.5.3); R§9.1 rejects a Standardized system
     without it.
-    How to fix: Follow the Appendix E shape; give each TDP with its public source, and correct
-    any total you wrote to the recomputed value shown.
+    How to fix: Follow the Appendix E shape (schemas/system_power.schema.json); give each figure
+    with its public source, or leave it out where Appendix D has a default.
     """
     lf = system.power
     if system.dir_error is not None or lf is None:
@@ -97,51 +136,78 @@ def power_descriptor(system, ctx):
                         observed=lf.error.message, expected="valid JSON")
         return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
     calc = power_calc(system, ctx)
+    if calc.doc.shape == "flat":
+        return _flat_outcome(lf, calc, pol)
+    probs = calc.of("descriptor")
+    if probs:
+        return problems_outcome(lf, probs, prefix="system_power.json: ")
+    if calc.declared_w is not None:
+        parts = (f"its parts give {kw(calc.recomputed_w)}" if calc.recomputed_w is not None else
+                 "its parts are incomplete: " + "; ".join(g.message for g in calc.gaps[:3]))
+        text = f"declared_provisioned_power {kw(calc.declared_w)} governs ({parts})"
+    else:
+        terms = " + ".join(f"{label} {w:g} W" for label, w in calc.terms)
+        text = f"provisioned power {kw(calc.recomputed_w)} ({terms}" + (f"; overhead from {calc.overhead_note})"
+                                                                          if calc.major_w else ")")
+    if calc.total_w is None:
+        text += f"; it normalises nothing while the descriptor is {calc.why_no_total}"
+    if calc.warned("descriptor"):
+        return problems_outcome(lf, calc.warned("descriptor"), severity=Severity.WARN, prefix=text + "; but: ")
+    return Pass(text, extra={"provisioned_power_kw": None if calc.total_w is None else calc.total_w / 1000})
+
+
+def _flat_outcome(lf, calc, pol):
     msgs = [p.message for p in calc.problems]
     path = calc.problems[0].path if calc.problems else ()
-    if calc.total_w is None:
+    if calc.recomputed_w is None:
         msgs.append(f"no provisioned total can be derived: {calc.why_no_total}")
     for mpath, label, w in calc.mismatches:
         path = path or mpath
-        msgs.append(f"{label} says {kw(w)} but the recomputation gives {kw(calc.total_w)} "
+        msgs.append(f"{label} says {kw(w)} but the recomputation gives {kw(calc.recomputed_w)} "
                     f"(tolerance {pol.tolerance_fraction:.0%})")
     if msgs:
         return Fail("system_power.json: " + "; ".join(msgs), file=lf, path=path, observed=msgs,
-                    expected=f"a well-formed {calc.doc.shape} descriptor with a derivable total",
-                    extra={"recomputed_kw": None if calc.total_w is None else calc.total_w / 1000})
+                    expected="a flat descriptor with a derivable total (better: the Appendix E shape)")
     terms = " + ".join(f"{label} {w:g} W" for label, w in calc.terms)
     return Pass(f"provisioned power {kw(calc.total_w)} ({terms}; overhead from {calc.overhead_note})",
                 extra={"provisioned_power_kw": calc.total_w / 1000})
 
 
 @rule(id="power-descriptor-shape", title="Power descriptor in the Appendix E shape", clause="R§4.5.2",
-      severity="warn", scope="system", needs=("policy:power",))
+      severity="flag", scope="system", needs=("power", "policy:power"))
 def power_descriptor_shape(system, ctx):
-    """system_power.json uses the current Appendix E shape, not the older flat group shape.
+    """system_power.json uses the published Appendix E shape, not the older flat group shape.
 
     What it checks: the file has `node_sets` (Appendix E) rather than the flat
-    `provisioned_power_w` / `cpu` / `accelerator` / `scale_up_network` groups of checker v1.0.1.0.
-    Why: the flat shape is still read (and recomputed) but superseded; it cannot say where each
-    figure comes from, nor scale a published rack by whole nodes.
-    How to fix: Rewrite the file with node_sets, sourced values and a scale_out section.
+    `provisioned_power_w` / `cpu` / `accelerator` / `scale_up_network` groups that checker
+    releases v1.0.1.0 to v1.1.0.0 read.
+    Why: the flat shape is no longer the published shape (the official checker rejects it); it is
+    still read and recomputed here, but cannot say where each figure comes from, nor scale a
+    published rack by whole nodes.
+    How to fix: Rewrite the file in the Appendix E shape: system_desc_id, cooling, node_sets[]
+    (power_method, components with sourced values) and scale_out (schemas/system_power.schema.json).
     """
     lf, skip = _loaded(system)
     if skip:
         return skip
     calc = power_calc(system, ctx)
     if calc.doc.shape == "flat":
-        return Fail("system_power.json uses the flat group shape, superseded by Appendix E", file=lf,
-                    observed="flat groups", expected="node_sets (Appendix E)")
+        return Fail("system_power.json uses the flat group shape of checker v1.0.1.0, superseded by Appendix E: "
+                    "move to system_desc_id, cooling, node_sets[] (power_method, components with sourced values) "
+                    "and scale_out", file=lf, observed="flat groups",
+                    expected="Appendix E: system_desc_id, cooling, node_sets, scale_out")
     return Pass("Appendix E shape")
 
 
 @rule(id="power-estimated", title="Estimated power", clause="R§4.5.2", severity="warn",
-      scope="system", needs=("policy:power",), official=True)
+      scope="system", needs=("power", "policy:power"), official=True)
 def power_estimated(system, ctx):
-    """Names every value of the power total that is an Appendix D default ("MLC Estimated Power").
+    """Names every figure of the power total that is an Appendix D default ("MLC Estimated Power").
 
-    What it checks: each value given with source_type mlc_default, each value left out and filled
-    with an Appendix D default, and (flat shape) each blank group.
+    What it checks: each figure given with source_type mlc_default, and each figure left out and
+    filled with its Appendix D default (D.2 CPU by architecture and cores, D.3 accelerator by
+    model, D.4 reference switch by cabling and the scale-out NIC), that reaches the total. Under a
+    declared_provisioned_power only that figure counts. Flat shape: each blank group.
     Why: a total built on MLCommons' conservative proxies is published tagged "MLC Estimated
     Power"; the submitter should know which figures caused it.
     How to fix: Give the vendor's published figure, with its URL, for each named value.
@@ -150,15 +216,17 @@ def power_estimated(system, ctx):
     if skip:
         return skip
     calc = power_calc(system, ctx)
+    if calc.total_w is None:
+        return Skip("no provisioned total to tag (see power-descriptor)", reason="missing-input")
     if not calc.estimated:
         return Pass("no Appendix D default in the total")
-    items = [f"{e.label} at {dotted(e.path)} = {e.value}" + (f" (Appendix {e.subsection})" if e.subsection else "")
-             for e in calc.estimated]
+    items = [f"{e.label} at {dotted(e.path)} = {e.value}" + (f" (Appendix {e.subsection}" if e.subsection else "")
+             + (f": {e.why})" if e.subsection and e.why else (")" if e.subsection else "")) for e in calc.estimated]
     return Fail("MLC Estimated Power: " + "; ".join(items), file=lf, path=calc.estimated[0].path,
                 observed=items, expected="every value sourced from public evidence")
 
 
-@rule(id="power-system-desc-id", title="Power descriptor names its system", clause="R§4.5.2", severity="flag", scope="system", needs=("policy:power",))
+@rule(id="power-system-desc-id", title="Power descriptor names its system", clause="R§4.5.2", severity="flag", scope="system", needs=("power", "policy:power"))
 def power_system_desc_id(system, ctx):
     """`system_desc_id` in system_power.json names the system directory it sits in.
 
@@ -183,43 +251,34 @@ def power_system_desc_id(system, ctx):
 
 
 @rule(id="power-cooling-consistency", title="Power cooling matches the system description", clause="R§4.5.2",
-      severity="reject", scope="system", needs=("policy:power",))
+      severity="reject", scope="system", needs=("power", "policy:power"))
 def power_cooling_consistency(system, ctx):
-    """The `cooling` of system_power.json agrees with the cooling of the system description.
+    """The `cooling` of system_power.json agrees with the cooling of the system description (E.2, E.7).
 
-    What it checks: the file's cooling (liquid or air) is the cooling class of the system
-    description's node types (one of them, when the node types are cooled differently).
-    Why: the overhead fraction (0.30 liquid, 0.50 air) is taken from the system description; a
-    descriptor that says otherwise hides a 15 % difference in the total.
+    What it checks: the descriptor's cooling (liquid or air) is the cooling class of the system
+    description's node types; node types cooled differently must be declared air (the larger
+    overhead). A system description whose cooling is neither (passive, unknown words) is a
+    warning: the descriptor's fraction is then used as written.
+    Why: the overhead fraction (0.30 liquid, 0.50 air) follows the descriptor's cooling; one that
+    disagrees with the system description hides a 15 % difference in the total, and a descriptor
+    rejected here normalises nothing.
     How to fix: Make the two files state the same cooling.
     """
-    lf, skip = _loaded(system)
+    lf, calc, skip = appendix_e(system, ctx)
     if skip:
         return skip
     pol = ctx.policy.get("power")
-    calc = power_calc(system, ctx)
-    cooling = calc.doc.cooling
-    if cooling is None and calc.doc.shape == "flat":
-        return Skip("flat-shape descriptor without cooling", reason="not-applicable")
-    mine = classify_cooling(cooling, pol)
-    if mine in (None, "unknown"):
-        return Fail(f"cooling {cooling!r:.40} is not one of {', '.join(pol.cooling_classes)}", file=lf,
-                    path=("cooling",), observed=cooling, expected=" | ".join(pol.cooling_classes))
-    sd = system_sysdesc(system)
-    words = [n.cooling or sd.cooling for n in sd.nodes] if sd is not None else []
-    if sd is not None and not words and sd.cooling:
-        words = [sd.cooling]
-    theirs = {classify_cooling(w, pol) for w in words} - {None, "unknown"}
-    if not theirs:
-        return Skip("no usable cooling in the system description", reason="missing-input")
-    if mine not in theirs:
-        return Fail(f"system_power.json says {cooling!r} but system_desc.json says {', '.join(map(repr, words))}",
-                    file=lf, path=("cooling",), observed=cooling, expected=" or ".join(sorted(theirs)))
-    return Pass(f"cooling {cooling!r} agrees with the system description")
+    if calc.doc.cooling not in pol.overhead_fraction:
+        return Skip("the descriptor's cooling is not valid (see power-descriptor)", reason="input-not-valid")
+    words = sysdesc_cooling(system_sysdesc(system))
+    if not words:
+        return Skip("no cooling in the system description", reason="missing-input")
+    return check_outcome(lf, calc, "cooling", f"cooling {calc.doc.cooling!r} agrees with the system description "
+                                              f"({', '.join(map(repr, words))})")
 
 
 @rule(id="power-node-sets-match", title="Power node sets match the system description", clause="R§4.5.2",
-      severity="flag", scope="system", needs=("policy:power",))
+      severity="flag", scope="system", needs=("power", "policy:power"))
 def power_node_sets_match(system, ctx):
     """Each node set of system_power.json is a node type of the system description, with its counts.
 
@@ -262,3 +321,33 @@ def power_node_sets_match(system, ctx):
         return Fail("; ".join(m for _, m in probs), file=lf, path=probs[0][0], observed=[m for _, m in probs],
                     expected="the node types, node counts and per-node counts of system_desc.json")
     return Pass(f"{len(calc.doc.node_sets)} node set(s) match the system description")
+
+
+@rule(id="power-computed-figures", title="Figures written in system_power.json match the recomputation",
+      clause="R§4.5.2", severity="reject", scope="system", needs=("power", "policy:power"))
+def power_computed_figures(system, ctx):
+    """Every figure the submitter wrote equals the E.5 recomputation (POWER.md E.7).
+
+    What it checks: each `computed` figure given (major_components_w, other_components_w,
+    published_node_power_w, scale_out_switch_power_w, total_system_power_w) within 0.5 W,
+    `computed.overhead_fraction` equal to the cooling's fraction, and `provisioned_power_kw`
+    within 0.005 kW of the recomputation rounded to 0.01 kW (of declared_provisioned_power when
+    that governs). Only a complete recomputation is compared. A computed key that is not an
+    Appendix E figure, and a top-level overhead_fraction that differs from the cooling's, are
+    warnings (neither is used).
+    Why: the published figures must follow from the file; a descriptor whose own arithmetic
+    disagrees is rejected and normalises nothing.
+    How to fix: Write the recomputed figure shown, or correct the figures it is built from.
+    """
+    lf, calc, skip = appendix_e(system, ctx)
+    if skip:
+        return skip
+    doc = calc.doc
+    if not calc.of("computed") and not calc.warned("computed"):
+        if not doc.computed and doc.provisioned_kw is None:
+            return Skip("no computed figures or provisioned_power_kw written", reason="not-applicable")
+        if not comparable(calc):
+            return Skip("not compared: the recomputation is incomplete or rejected (see power-descriptor)",
+                        reason="missing-input")
+    names = sorted(doc.computed) + (["provisioned_power_kw"] if doc.provisioned_kw is not None else [])
+    return check_outcome(lf, calc, "computed", f"{', '.join(names)} match the recomputation")

@@ -1,9 +1,10 @@
 """Per-point power (R§4.5.3): nodes used, maximal engagement, TPS per kW, and the report metrics.
 
 A point is charged the power of the nodes it used (point.yaml ``nodes_used``): each node set's
-share ``P_set x nodes / nodes_provisioned``, plus the scale-out switches in proportion to the
-nodes used. Without ``nodes_used``, or with the flat shape (no node sets), the point is charged
-the whole provisioned system.
+share ``P_set x nodes / nodes_provisioned`` (a set it does not name is not used), plus the
+scale-out switches in proportion to the nodes used; a declared_provisioned_power, which does not
+split into sets, is scaled by the largest share. Without ``nodes_used``, or with the flat shape
+(no node sets), the point is charged the whole provisioned system.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def _acc_per_node(sd, ns, eid):
     nt = sd.node_type(eid) if sd is not None else None
     a = nt.accelerators_per_node if nt is not None else None
     if a is None and ns is not None:
-        comp = ns.components.get("accelerator") or ns.components.get("combined_cpu_accelerator")
+        comp = ns.components.get("accelerator")
         a = comp.count if comp is not None else None
     return a
 
@@ -80,11 +81,19 @@ def point_power_w(point, ctx) -> float | None:
     if point.yaml is None or not point.yaml.nodes_used or calc.doc.shape != "appendix-e":
         return calc.total_w
     rows, probs = resolve_nodes_used(point, ctx)
-    if probs or any(r[5] is None or not r[3] for r in rows):
+    if probs or any(not r[3] for r in rows):
         return None
-    all_nodes = sum(ns.nodes for ns in calc.doc.node_sets)
-    used = sum(r[2] for r in rows)
-    return sum(r[5] * r[2] / r[3] for r in rows) + (calc.switches_w * used / all_nodes if all_nodes else 0.0)
+    # the nodes the point used: a node set it does not name is not used (R§4.5.3)
+    named = {r[1]: r[2] for r in rows}
+    fractions = [(ns, named[ns.ensemble_id] / ns.nodes) for ns in calc.doc.node_sets if ns.ensemble_id in named]
+    if calc.declared_w is not None:  # one declared figure does not split into sets: the largest share
+        return calc.total_w * max((f for _ns, f in fractions), default=1.0)
+    share = {id(ns): w for ns, w in calc.set_power}
+    if any(id(ns) not in share for ns, _f in fractions):
+        return None
+    all_nodes = calc.nodes
+    used = sum(ns.nodes * f for ns, f in fractions)
+    return sum(share[id(ns)] * f for ns, f in fractions) + (calc.switches_w * used / all_nodes if all_nodes else 0.0)
 
 
 def _needed(sd):

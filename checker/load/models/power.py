@@ -1,33 +1,42 @@
 """``results/<system>/system_power.json`` (R§4.5.2): both shapes, parsed into one neutral structure.
 
-* Appendix E (current): ``node_sets[]`` with a power method each (component_sum, published_system,
-  node_scaling), sourced values (exactly one of value_w / value_kw / value_pj, a source_type and an
-  http(s) source, or an Appendix D subsection for mlc_default), and ``scale_out`` NICs and switches.
+* Appendix E (the published shape, POWER.md): ``node_sets[]`` with a power method each
+  (component_sum, published_system, node_scaling), sourced values (exactly one of value_w /
+  value_kw / value_pj, a source_type and an http(s) source, or an Appendix D subsection for
+  mlc_default), and a ``scale_out`` fabric of NICs and switches. Parsed in ``power_appendix_e``.
 * The older flat group shape (``provisioned_power_w``, ``cpu``/``accelerator``/``compute``/
-  ``scale_up_network`` groups, ``overhead_fraction``), still read but superseded.
+  ``scale_up_network`` groups, ``overhead_fraction``), still read, flagged as superseded
+  (``power_flat``).
 
 Parsing never raises: each problem is recorded with its path so findings point at the line. Absent
 values stay None; ``rules/power_calc.py`` fills Appendix D defaults and does the arithmetic.
 """
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from checker.load.models import dotted, is_http_url
+from checker.load.models import brief as _brief, dotted, is_http_url
 
 FLAT_KEYS = ("provisioned_power_w", "rack_power_w", "rack_nodes", "submitted_nodes", "cpu", "accelerator",
              "compute", "scale_up_network", "scale_out_network")
-SOURCED_KEYS = {"value_w", "value_kw", "value_pj", "source_type", "source"}
-POWER_METHODS = ("component_sum", "published_system", "node_scaling")
-SCALE_UP_METHODS = ("declared_tdp", "bandwidth_estimate", "none")
+SOURCED_KEYS = ("value_w", "value_kw", "value_pj", "source_type", "source")
+_UNSET = object()
+_MAX = 2 ** 53  # beyond this a number is not exact as a float: not a figure anyone means
 
 
 @dataclass(slots=True)
 class Problem:
+    """One finding about the file; ``check`` names the rule that reports it (see rules/power*.py)."""
+
     path: tuple
     message: str
+    check: str = "descriptor"
+    observed: Any = None
+    expected: Any = None
+    fix: str | None = None
 
 
 @dataclass(slots=True)
@@ -39,6 +48,7 @@ class Sourced:
     pj: float | None = None
     source_type: str | None = None
     source: str | None = None
+    ok: bool = True  # False: malformed (its problem is recorded); the figure cannot be used
 
     @property
     def is_default(self) -> bool:
@@ -47,15 +57,26 @@ class Sourced:
 
 @dataclass(slots=True)
 class Component:
-    """One power component: a count (per node, or per system in the flat shape) times a per-unit value."""
+    """A counted part: Appendix E cpu/accelerator (per node) or a flat-shape group (per system)."""
 
     name: str
     path: tuple
     count: int | None = None
     unit: Sourced | None = None  # power per unit
-    method: str | None = None  # scale-up network: declared_tdp | bandwidth_estimate | none
-    bandwidth_tbps: float | None = None
-    energy: Sourced | None = None  # pJ per bit, for bandwidth_estimate
+    model: str | None = None
+
+
+@dataclass(slots=True)
+class ScaleUp:
+    """E.3 ``scale_up_network``: declared_tdp | bandwidth_estimate | none."""
+
+    path: tuple
+    method: str | None = None
+    switch_count: int | None = None
+    tdp_per_switch: Sourced | None = None
+    aggregate_tbps: float | None = None  # read as terabytes per second (E.3)
+    energy: Sourced | None = None  # energy_per_bit_pj
+    legacy: dict = field(default_factory=dict)  # earlier-draft key -> Appendix E name, as written
 
 
 @dataclass(slots=True)
@@ -67,7 +88,10 @@ class NodeSet:
     method: str | None = None
     published: Sourced | None = None
     nodes_in_published: int | None = None
-    components: dict = field(default_factory=dict)  # name -> Component
+    components: dict = field(default_factory=dict)  # "cpu" / "accelerator" -> Component
+    combined: Sourced | None = None  # combined_cpu_accelerator, per node
+    scale_up: ScaleUp | None = None
+    complete: bool = True  # False: a structural problem leaves the set without a figure
 
 
 @dataclass(slots=True)
@@ -75,9 +99,9 @@ class Nics:
     path: tuple
     count_per_node: int | None = None
     bandwidth_gbps: float | None = None
-    counted: bool = False
+    counted: bool | None = None
     tdp: Sourced | None = None
-    excluded_from_published: bool = False
+    excluded: str | None = None  # excluded_from_published_power: the evidence
 
 
 @dataclass(slots=True)
@@ -89,20 +113,34 @@ class Switch:
     power: Sourced | None = None
 
 
+@dataclass(slots=True)
+class ScaleOut:
+    path: tuple
+    present: bool | None = None
+    cabling: str | None = None
+    required_tbps: float | None = None
+    nics: Nics | None = None
+    switches: list | None = None  # [Switch]; None when absent
+    complete: bool = True  # present: true with every required part well formed
+
+
 @dataclass
 class PowerDoc:
     shape: str  # "appendix-e" | "flat"
     problems: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
     system_desc_id: Any = None
-    cooling: Any = None
-    overhead_fraction: float | None = None
+    cooling: Any = None  # Appendix E: liquid | air, None when not valid; flat: as written
     node_sets: list = field(default_factory=list)
-    scale_out_present: bool | None = None
-    nics: Nics | None = None
-    switches: list = field(default_factory=list)
-    declared: list = field(default_factory=list)  # [(path, label, watts)] totals the submitter wrote
-    groups: dict = field(default_factory=dict)  # flat shape: name -> Component (counts per system)
-    rack: tuple | None = None  # flat shape: (rack_power_w, rack_nodes, submitted_nodes)
+    scale_out: ScaleOut | None = None
+    declared: Sourced | None = None  # declared_provisioned_power
+    computed: dict = field(default_factory=dict)  # Appendix E computed figure -> (path, value)
+    provisioned_kw: tuple | None = None  # (path, value) of provisioned_power_kw
+    # flat shape
+    overhead_fraction: float | None = None
+    flat_declared: list = field(default_factory=list)  # [(path, label, watts)]
+    groups: dict = field(default_factory=dict)  # name -> Component (counts per system)
+    rack: tuple | None = None  # (rack_power_w, rack_nodes, submitted_nodes)
 
 
 class _P:
@@ -110,266 +148,184 @@ class _P:
 
     def __init__(self, source_types: list[str], subsections: list[str]):
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
         self.source_types = source_types
         self.subsections = subsections
 
-    def bad(self, path: tuple, msg: str) -> None:
-        self.problems.append(Problem(path, msg))
+    def bad(self, path: tuple, msg: str, observed: Any = _UNSET, expected: Any = None, fix: str | None = None,
+            check: str = "descriptor") -> None:
+        self.problems.append(Problem(path, msg, check, None if observed is _UNSET else observed, expected, fix))
 
-    def num(self, d: dict, key: str, path: tuple, what: str = "a number >= 0") -> float | None:
-        v = d.get(key)
+    def warn(self, path: tuple, msg: str, observed: Any = None, expected: Any = None, fix: str | None = None,
+             check: str = "descriptor") -> None:
+        self.warnings.append(Problem(path, msg, check, observed, expected, fix))
+
+    def missing(self, d: dict, key: str, path: tuple, known: tuple, what: str, fix: str | None = None,
+                at: str | None = None) -> None:
+        """Record that ``key`` is missing from ``d``, located at ``at`` (a key standing for it) or at a
+        misspelling of it (did you mean), else at the object."""
+        extra = [k for k in d if isinstance(k, str) and k not in known]
+        near = [] if at else difflib.get_close_matches(key, extra, n=1, cutoff=0.75)
+        hint = f" (`{near[0]}` is not an Appendix E field; did you mean `{key}`?)" if near else ""
+        where = at or (near[0] if near else None)
+        self.problems.append(Problem(path + ((where,) if where else ()), f"`{dotted(path + (key,))}` is missing: "
+                                     f"{what}{hint}", "descriptor", observed=where, expected=key, fix=fix))
+
+    def mapping(self, v: Any, path: tuple) -> dict | None:
         if v is None:
             return None
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
-            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be {what}, got {_brief(v)}")
-            return None
-        return float(v)
-
-    def count(self, d: dict, key: str, path: tuple, minimum: int = 0) -> int | None:
-        v = d.get(key)
-        if v is None:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
-            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be a whole number >= {minimum}, got {_brief(v)}")
+        if not isinstance(v, dict):
+            self.bad(path, f"`{dotted(path)}` must be an object, got {brief(v)}", observed=v, expected="an object")
             return None
         return v
 
-    def mapping(self, d: Any, path: tuple) -> dict | None:
-        if d is None:
-            return None
-        if not isinstance(d, dict):
-            self.bad(path, f"`{dotted(path)}` must be a mapping, got {_brief(d)}")
-            return None
-        return d
+    def _spelled(self, d: dict, key: str, path: tuple, value: Any, plain: str) -> Any:
+        """A value written as a string that reads unambiguously as ``value``: accepted, with a warning."""
+        self.warn(path + (key,), f"`{dotted(path + (key,))}` is written as the string {brief(d[key])}; read as "
+                  f"{plain} (the published schema writes it without quotes)", observed=d[key], expected=value,
+                  fix=f"Write {plain}.")
+        return value
 
-    def sourced(self, d: dict, key: str, path: tuple, want: str = "power") -> Sourced | None:
-        p = path + (key,)
-        v = self.mapping(d.get(key), p)
+    def num(self, d: dict, key: str, path: tuple, minimum: float | None = 0) -> float | None:
+        v = d.get(key)
         if v is None:
             return None
-        extra = sorted(set(v) - SOURCED_KEYS, key=str)
-        if extra:
-            self.bad(p, f"`{dotted(p)}` has unknown key(s) {', '.join(map(str, extra))}; a sourced value holds "
-                        "one of value_w/value_kw/value_pj, source_type and source")
-        vals = [k for k in ("value_w", "value_kw", "value_pj") if v.get(k) is not None]
+        if isinstance(v, str):
+            x = _float(v)
+            v = v if x is None else self._spelled(d, key, path, x, f"{x:g}")
+        ok = not isinstance(v, bool) and isinstance(v, (int, float)) and abs(v) <= _MAX and math.isfinite(v)
+        if not ok or (minimum is not None and v < minimum):
+            what = "a number" + (f" >= {minimum:g}" if minimum is not None else "")
+            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be {what}, got {brief(d[key])}", observed=d[key],
+                     expected=what)
+            return None
+        return float(v)
+
+    def whole(self, d: dict, key: str, path: tuple, minimum: int = 0) -> int | None:
+        """A whole number (66840.0 is 66840; "2" is read as 2 with a warning; a bool is not a number)."""
+        v = d.get(key)
+        if v is None:
+            return None
+        if isinstance(v, str):
+            x = _float(v)
+            if x is not None and x.is_integer() and abs(x) <= _MAX:
+                v = self._spelled(d, key, path, int(x), str(int(x)))
+        if isinstance(v, float) and math.isfinite(v) and v.is_integer():
+            v = int(v)
+        if isinstance(v, bool) or not isinstance(v, int) or v < minimum or v > _MAX:
+            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be a whole number >= {minimum}, got "
+                     f"{brief(d[key])}", observed=d[key], expected=f"a whole number >= {minimum}")
+            return None
+        return v
+
+    def boolean(self, d: dict, key: str, path: tuple) -> bool | None:
+        v = d.get(key)
+        if v is None:
+            return None
+        if isinstance(v, str) and v.strip().lower() in _BOOL_WORDS:
+            b = _BOOL_WORDS[v.strip().lower()]
+            v = self._spelled(d, key, path, b, str(b).lower())
+        if not isinstance(v, bool):
+            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be true or false, got {brief(v)}", observed=v,
+                     expected="true or false")
+            return None
+        return v
+
+    def string(self, d: dict, key: str, path: tuple, nonempty: bool = False) -> str | None:
+        """A string (``nonempty``: at least one character); an empty one reads as absent."""
+        v = d.get(key)
+        if v is None:
+            return None
+        if not isinstance(v, str) or (nonempty and not v):
+            what = "a non-empty string" if nonempty else "a string"
+            self.bad(path + (key,), f"`{dotted(path + (key,))}` must be {what}, got {brief(v)}", observed=v,
+                     expected=what)
+            return None
+        return v or None
+
+    def sourced(self, d: dict, key: str, path: tuple, want: str = "power") -> Sourced | None:
+        """E.1 sourced value at ``d[key]`` (None when absent). ``want``: "power" (W/kW) or "energy" (pJ/bit)."""
+        p = path + (key,)
+        if d.get(key) is None:
+            return None
+        v = self.mapping(d.get(key), p)
+        if v is None:
+            return Sourced(p, ok=False)
         out = Sourced(p)
+        n = len(self.problems)
+        extra = [k for k in v if k not in SOURCED_KEYS]
+        if extra:
+            self.bad(p + (extra[0],), f"`{dotted(p)}` has key(s) {', '.join(map(str, extra))} that a sourced value "
+                     "does not take (E.1: one of value_w/value_kw/value_pj, source_type, source)",
+                     observed=extra, expected="value_w | value_kw | value_pj, source_type, source")
+        vals = [k for k in ("value_w", "value_kw", "value_pj") if v.get(k) is not None]
         if len(vals) != 1:
             self.bad(p, f"`{dotted(p)}` must give exactly one of value_w, value_kw, value_pj (found "
-                        f"{', '.join(vals) or 'none'})")
+                        f"{', '.join(vals) or 'none'})", observed=vals or None, expected="exactly one value")
         else:
             x = self.num(v, vals[0], p)
             if vals[0] == "value_pj":
                 out.pj = x
                 if want == "power":
-                    self.bad(p + ("value_pj",), f"`{dotted(p)}` is a power: give value_w or value_kw, not energy per bit")
+                    self.bad(p + ("value_pj",), f"`{dotted(p)}` is a power: give value_w or value_kw, not an "
+                             "energy per bit", observed="value_pj", expected="value_w or value_kw")
             else:
                 out.watts = None if x is None else (x * 1000.0 if vals[0] == "value_kw" else x)
                 if want == "energy":
-                    self.bad(p + (vals[0],), f"`{dotted(p)}` is an energy per bit: give value_pj")
+                    self.bad(p + (vals[0],), f"`{dotted(p)}` is an energy per bit: give value_pj (picojoules "
+                             "per bit)", observed=vals[0], expected="value_pj")
         st, src = v.get("source_type"), v.get("source")
         out.source_type = st if isinstance(st, str) else None
         out.source = src if isinstance(src, str) else None
         if st not in self.source_types:
-            self.bad(p + ("source_type",), f"`{dotted(p)}.source_type` must be one of {', '.join(self.source_types)}, "
-                                           f"got {_brief(st)}")
+            self.bad(p + (("source_type",) if "source_type" in v else ()),
+                     f"`{dotted(p)}.source_type` must be one of {', '.join(self.source_types)}, got {brief(st)}",
+                     observed=st, expected=" | ".join(self.source_types))
         elif st == "mlc_default":
             if src not in self.subsections:
-                self.bad(p + ("source",), f"`{dotted(p)}.source` must name an Appendix D subsection "
-                                          f"({', '.join(self.subsections)}) for mlc_default, got {_brief(src)}")
+                self.bad(p + (("source",) if "source" in v else ()), f"`{dotted(p)}.source` must name the Appendix D "
+                         f"subsection ({', '.join(self.subsections)}) for mlc_default, got {brief(src)}",
+                         observed=src, expected=" | ".join(self.subsections))
         elif not is_http_url(src):
-            self.bad(p + ("source",), f"`{dotted(p)}.source` must be an http(s) URL of the evidence, got {_brief(src)}")
+            self.bad(p + (("source",) if "source" in v else ()), f"`{dotted(p)}.source` must be an http(s) URL of "
+                     f"the public evidence, got {brief(src)}", observed=src, expected="an http(s) URL",
+                     fix="Link the vendor specification or publication; or leave the figure out so the Appendix D "
+                         "default applies (MLC Estimated Power).")
+        out.ok = len(self.problems) == n
         return out
 
 
+_BOOL_WORDS = {"true": True, "false": False, "yes": True, "no": False}
+
+
+def _float(text: str) -> float | None:
+    """The finite number a string spells ("350", " 3.5e2 "), else None."""
+    try:
+        x = float(text.strip())
+    except (ValueError, OverflowError):
+        return None
+    return x if math.isfinite(x) else None
+
+
 def parse_power(data: Any, source_types: list[str], subsections: list[str]) -> PowerDoc:
-    """Parse either shape; ``problems`` holds every structural problem found."""
+    """Parse either shape; ``problems`` and ``warnings`` hold what was found."""
     r = _P(source_types, subsections)
     if not isinstance(data, dict):
         doc = PowerDoc("appendix-e")
-        doc.problems.append(Problem((), f"the file must hold a JSON object, not {_brief(data)}"))
-        return doc
-    if "node_sets" not in data and any(k in data for k in FLAT_KEYS):
+        r.bad((), f"the file must hold a JSON object, not {brief(data)}", observed=brief(data),
+              expected="an object (Appendix E)")
+    elif "node_sets" not in data and any(k in data for k in FLAT_KEYS):
         from checker.load.models.power_flat import parse_flat
 
         doc = parse_flat(data, r)
     else:
-        doc = _parse_appendix_e(data, r)
-    doc.overhead_fraction = r.num(data, "overhead_fraction", (), "a number >= 0")
-    doc.problems = r.problems
+        from checker.load.models.power_appendix_e import parse_appendix_e
+
+        doc = parse_appendix_e(data, r)
+    doc.problems, doc.warnings = r.problems, r.warnings
     return doc
 
 
-def _parse_appendix_e(data: dict, r: _P) -> PowerDoc:
-    doc = PowerDoc("appendix-e", system_desc_id=data.get("system_desc_id"), cooling=data.get("cooling"))
-    sets = data.get("node_sets")
-    if not isinstance(sets, list) or not sets:
-        r.bad(("node_sets",), "`node_sets` must be a non-empty list of node sets")
-        sets = []
-    seen: dict = {}
-    for i, raw in enumerate(sets):
-        ns = _node_set(raw, ("node_sets", i), r)
-        if ns is None:
-            continue
-        if ns.node_set_id is not None:
-            if ns.node_set_id in seen:
-                r.bad(ns.path + ("node_set_id",), f"node_set_id {ns.node_set_id!r} is used twice "
-                                                  f"(node_sets[{seen[ns.node_set_id]}] and node_sets[{i}])")
-            seen.setdefault(ns.node_set_id, i)
-        doc.node_sets.append(ns)
-    _scale_out(data, doc, r)
-    _declared_totals(data, doc, r)
-    return doc
-
-
-def _node_set(raw: Any, path: tuple, r: _P) -> NodeSet | None:
-    d = r.mapping(raw, path)
-    if d is None:
-        if raw is None:
-            r.bad(path, f"`{dotted(path)}` is empty")
-        return None
-    ns = NodeSet(path, node_set_id=d.get("node_set_id"), ensemble_id=d.get("system_node_ensemble_id"))
-    if not isinstance(ns.node_set_id, (str, int)) or isinstance(ns.node_set_id, bool) or ns.node_set_id == "":
-        r.bad(path + ("node_set_id",), f"`{dotted(path)}.node_set_id` must be a non-empty id")
-        ns.node_set_id = None
-    ns.nodes = r.count(d, "nodes_provisioned", path, minimum=1)
-    if d.get("nodes_provisioned") is None:
-        r.bad(path + ("nodes_provisioned",), f"`{dotted(path)}.nodes_provisioned` is missing (whole nodes, >= 1)")
-    ns.method = d.get("power_method")
-    if ns.method not in POWER_METHODS:
-        r.bad(path + ("power_method",), f"`{dotted(path)}.power_method` must be one of {', '.join(POWER_METHODS)}, "
-                                        f"got {_brief(ns.method)}")
-        ns.method = None
-    if ns.method in ("published_system", "node_scaling"):
-        ns.published = r.sourced(d, "published_power", path)
-        if ns.published is None:
-            r.bad(path + ("published_power",), f"`{dotted(path)}.published_power` is required by {ns.method}")
-        ns.nodes_in_published = r.count(d, "nodes_in_published_rack", path, minimum=1)
-        if ns.method == "node_scaling" and d.get("nodes_in_published_rack") is None:
-            r.bad(path + ("nodes_in_published_rack",), f"`{dotted(path)}.nodes_in_published_rack` is required by "
-                                                       "node_scaling")
-        if (ns.method == "published_system" and ns.nodes_in_published is not None and ns.nodes is not None
-                and ns.nodes_in_published != ns.nodes):
-            r.bad(path + ("nodes_in_published_rack",), f"published_system covers {ns.nodes_in_published} node(s) but "
-                  f"{ns.nodes} are provisioned; use node_scaling to scale a published rack by whole nodes")
-    elif ns.method == "component_sum":
-        comps = r.mapping(d.get("components"), path + ("components",))
-        if comps is None:
-            r.bad(path + ("components",), f"`{dotted(path)}.components` is required by component_sum")
-        else:
-            _components(comps, path + ("components",), ns, r)
-    return ns
-
-
-def _components(comps: dict, path: tuple, ns: NodeSet, r: _P) -> None:
-    if "combined_cpu_accelerator" in comps and ("cpu" in comps or "accelerator" in comps):
-        r.bad(path + ("combined_cpu_accelerator",), "combined_cpu_accelerator replaces cpu and accelerator; give "
-                                                    "one or the other, not both")
-    names = ("combined_cpu_accelerator",) if "combined_cpu_accelerator" in comps else ("cpu", "accelerator")
-    for name in names:
-        p = path + (name,)
-        c = r.mapping(comps.get(name), p)
-        if c is None:
-            r.bad(p, f"`{dotted(p)}` is missing")
-            continue
-        comp = Component(name, p, count=r.count(c, "count_per_node", p), unit=r.sourced(c, "tdp_per_unit", p))
-        if c.get("count_per_node") is None:
-            r.bad(p + ("count_per_node",), f"`{dotted(p)}.count_per_node` is missing")
-        ns.components[name] = comp
-    p = path + ("scale_up_network",)
-    c = r.mapping(comps.get("scale_up_network"), p)
-    if c is None:
-        r.bad(p, f"`{dotted(p)}` is missing (write {{\"method\": \"none\"}} when the nodes have no scale-up switch)")
-        return
-    comp = Component("scale_up_network", p, method=c.get("method"))
-    if comp.method not in SCALE_UP_METHODS:
-        r.bad(p + ("method",), f"`{dotted(p)}.method` must be one of {', '.join(SCALE_UP_METHODS)}, "
-                               f"got {_brief(comp.method)}")
-        comp.method = None
-    elif comp.method == "declared_tdp":
-        comp.count = r.count(c, "count_per_node", p)
-        if c.get("count_per_node") is None:
-            r.bad(p + ("count_per_node",), f"`{dotted(p)}.count_per_node` is required by declared_tdp")
-        comp.unit = r.sourced(c, "tdp_per_unit", p)
-    elif comp.method == "bandwidth_estimate":
-        comp.bandwidth_tbps = r.num(c, "bandwidth_tbps", p)
-        if c.get("bandwidth_tbps") is None:
-            r.bad(p + ("bandwidth_tbps",), f"`{dotted(p)}.bandwidth_tbps` (per node) is required by bandwidth_estimate")
-        comp.energy = r.sourced(c, "energy_per_bit", p, want="energy")
-    ns.components["scale_up_network"] = comp
-
-
-def _scale_out(data: dict, doc: PowerDoc, r: _P) -> None:
-    so = r.mapping(data.get("scale_out"), ("scale_out",))
-    if so is None:
-        if "scale_out" not in data:
-            r.bad(("scale_out",), "`scale_out` is missing (write {\"present\": false} when there is no scale-out "
-                                  "network)")
-        return
-    present = so.get("present")
-    if not isinstance(present, bool):
-        r.bad(("scale_out", "present"), f"`scale_out.present` must be true or false, got {_brief(present)}")
-        return
-    doc.scale_out_present = present
-    nics, switches = so.get("nics"), so.get("switches")
-    if not present:
-        if nics or switches:
-            r.bad(("scale_out",), "`scale_out.present` is false but NICs or switches are listed")
-        return
-    if nics is not None:
-        d = r.mapping(nics, ("scale_out", "nics"))
-        if d is not None:
-            p = ("scale_out", "nics")
-            doc.nics = Nics(p, count_per_node=r.count(d, "count_per_node", p),
-                            bandwidth_gbps=r.num(d, "bandwidth_per_nic_gbps", p), counted=d.get("counted") is True,
-                            tdp=r.sourced(d, "tdp_per_nic", p),
-                            excluded_from_published=d.get("excluded_from_published_power") is True)
-            for k in ("counted", "excluded_from_published_power"):
-                if k in d and not isinstance(d[k], bool):
-                    r.bad(p + (k,), f"`scale_out.nics.{k}` must be true or false, got {_brief(d[k])}")
-            if doc.nics.counted and doc.nics.count_per_node is None:
-                r.bad(p + ("count_per_node",), "`scale_out.nics.count_per_node` is required when the NICs are counted")
-    if switches is None:
-        return
-    if not isinstance(switches, list):
-        r.bad(("scale_out", "switches"), f"`scale_out.switches` must be a list, got {_brief(switches)}")
-        return
-    for i, raw in enumerate(switches):
-        p = ("scale_out", "switches", i)
-        d = r.mapping(raw, p)
-        if d is None:
-            continue
-        sw = Switch(p, model=d.get("model") if isinstance(d.get("model"), str) else None,
-                    count=r.count(d, "count", p), bandwidth_tbps=r.num(d, "bandwidth_tbps", p),
-                    power=r.sourced(d, "power_per_switch", p))
-        if d.get("count") is None:
-            r.bad(p + ("count",), f"`{dotted(p)}.count` is missing")
-        doc.switches.append(sw)
-
-
-def _declared_totals(data: dict, doc: PowerDoc, r: _P) -> None:
-    kw = r.num(data, "provisioned_power_kw", ())
-    if kw is not None:
-        doc.declared.append((("provisioned_power_kw",), "provisioned_power_kw", kw * 1000.0))
-    dec = r.sourced(data, "declared_provisioned_power", ())
-    if dec is not None and dec.watts is not None:
-        doc.declared.append((dec.path, "declared_provisioned_power", dec.watts))
-    comp = data.get("computed")
-    if isinstance(comp, dict):
-        for key, scale in (("total_w", 1.0), ("provisioned_power_w", 1.0), ("total_kw", 1000.0),
-                           ("provisioned_power_kw", 1000.0)):
-            v = r.num(comp, key, ("computed",))
-            if v is not None:
-                doc.declared.append((("computed", key), f"computed.{key}", v * scale))
-    elif comp is not None:
-        r.bad(("computed",), f"`computed` must be a mapping (e.g. {{\"total_kw\": ...}}), got {_brief(comp)}")
-
-
-def _brief(v: Any) -> str:
-    if isinstance(v, dict):
-        return f"a mapping of {len(v)} keys"
-    if isinstance(v, list):
-        return f"a list of {len(v)} items"
-    if v is None:
-        return "nothing"
-    s = repr(v)
-    return s if len(s) <= 50 else s[:47] + "..."
+def brief(v: Any) -> str:
+    """A short description of a value as written (JSON null reads "nothing")."""
+    return "nothing" if v is None else _brief(v, 50)

@@ -5,6 +5,7 @@ given SKIPs and names the flag that would enable it.
 """
 from __future__ import annotations
 
+from checker.filemodels.accuracy import score_items
 from checker.registry import Fail, Pass, Skip, rule
 from rules.seedvalues import adoption_cohorts, registry
 from rules.run_folder_context import (FIXED_PATTERNS, SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
@@ -237,14 +238,14 @@ def run_folder_accuracy(rf, ctx):
     if not lf.ok:
         return Skip(f"input not loaded: {lf.rel}", reason="input-not-loaded")
     scores = lf.get("accuracy_scores")
-    if not isinstance(scores, list) or not scores:
+    if not isinstance(scores, (list, dict)) or not scores:
         return Fail("accuracy_scores is missing or empty", file=lf, path=("accuracy_scores",),
-                    observed=scores, expected="one entry per scored dataset")
+                    observed=scores, expected="one entry per scored dataset (a list, or a mapping keyed by dataset)")
     idx = idx_map(rf)
-    for i, e in enumerate(scores):
+    for i, e in score_items(scores):
         if not isinstance(e, dict) or e.get("dataset_type") != "accuracy":
             continue
-        name = e.get("dataset_name")
+        name = e.get("dataset_name", i if isinstance(scores, dict) else None)
         if e.get("complete") is not True:
             return Fail(f"{name}: complete is {e.get('complete')!r}", file=lf, path=("accuracy_scores", i, "complete"),
                         observed=e.get("complete"), expected=True)

@@ -174,10 +174,12 @@ def min_query_count(point, ctx):
     """The point completed at least one full pass over its performance dataset.
 
     What it checks: successful completions (`n_samples_completed - n_samples_failed`; the client
-    counts failed requests as completed, RUN-FOLDER.md §7) >= the dataset size from models.yaml
-    (`datasets`), looked up by point.yaml `dataset`. A WG-approved Ultra Low subset
-    (`n_samples_from_dataset`) counts at concurrency <= 32 only. Unknown dataset: SKIP with reason
-    (the official checker skips silently); inconsistent counters: SKIP (metric-consistency-accounting).
+    counts failed requests as completed, RUN-FOLDER.md §7) >= the size of the benchmark model's
+    dataset (models.yaml; the model fixes its dataset, so an unknown or wrong point.yaml `dataset`
+    never makes this SKIP: dataset-matches-model reports the name). Only when the model itself is
+    unknown is the declared `dataset` looked up, and SKIP when that fails too. A WG-approved Ultra
+    Low subset (`n_samples_from_dataset`) counts at concurrency <= 32 only. Inconsistent counters:
+    SKIP (metric-consistency-accounting). The official checker skips unknown datasets silently.
     Why: R§6.4 — minimum completed queries = one full dataset pass; R§9.1 flags the point.
     How to fix: Issue at least one full pass (`n_samples_to_issue` a multiple of the dataset size)
     and make sure requests succeed.
@@ -206,8 +208,9 @@ def samples_whole_multiple(point, ctx):
     """Total samples issued are a positive whole multiple of the dataset size.
 
     What it checks: `n_samples_issued % dataset_size == 0` and `n_samples_issued > 0`, with the
-    size from models.yaml by point.yaml `dataset` (a WG-approved Ultra Low subset counts at
-    concurrency <= 32). Unknown dataset size, inconsistent counters (metric-consistency-accounting)
+    size of the benchmark model's dataset (models.yaml; by point.yaml `dataset` only when the model
+    is unknown; a WG-approved Ultra Low subset counts at concurrency <= 32). Unknown model and
+    dataset, inconsistent counters (metric-consistency-accounting)
     or an agentic benchmark (how samples map to trajectories is unpublished): SKIP with reason.
     Why: R§6.4 requires whole passes so every sample weighs the same in the result; the official
     checker does not test it.

@@ -28,6 +28,8 @@ class _Range(_Strict):
 class _Availability(_Strict):
     requires: Optional[str] = None
     kind: Optional[str] = None  # url | date
+    #: Preview: the target availability date is at most this many days after the target cohort (S§7)
+    max_days_after_cohort: Optional[int] = None
 
 
 class SystemDescPolicy(_Strict):
@@ -39,6 +41,8 @@ class SystemDescPolicy(_Strict):
     core_or_vcpu: list[str]
     divisions: list[str]
     availability: dict[str, _Availability]
+    #: division -> the only availability status it may carry (S§7: RDI division => RDI status)
+    division_requires_status: dict[str, str] = {}
     shortened_system_name_length: _Range
     c_min_override_range: _Range
     max_concurrency_floor: int

@@ -126,7 +126,8 @@ def point_duration(point, ctx):
     when point.yaml has a steady_state block, else the whole-run `duration_ns` of
     result_summary.json; the finding says which. Minimums (run_rules.yaml): 600 s for
     concurrency <= 32, 1,200 s above (margin and dedicated Offline points included), 2,400 s for
-    agentic points above 32. NaN, infinite, negative or non-numeric values FAIL.
+    agentic points above 32. NaN, infinite, negative or non-numeric values FAIL, and so does a
+    window longer than the whole tracked run (`duration_ns`): the files contradict each other.
     Why: R§6.2 and R§4.4 (measured over issue time, not wall clock); R§9.1 flags short points. The
     official checker lets a NaN window duration pass.
     How to fix: Rerun the point longer than the minimum (issue more dataset passes), so that the
@@ -143,6 +144,15 @@ def point_duration(point, ctx):
         what = f"negative ({seconds:g})" if seconds < 0 else describe(seconds)
         return Fail(f"{basis} is {what}", file=lf, path=path, observed=describe(seconds),
                     expected=f">= {minimum} s")
+    if path and path[0] == "steady_state":  # the window lies inside the tracked run
+        sf = point.files.get("result_summary")
+        dur = sf.get("duration_ns") if sf is not None and sf.ok else None
+        if is_int(dur) and dur > 0 and seconds * 1e9 > dur + 1000:
+            return Fail(f"the steady-state window spans {seconds:,.1f} s, longer than the whole tracked run "
+                        f"({dur / 1e9:,.1f} s, result_summary.json duration_ns): the two files contradict each other",
+                        file=lf, path=path, observed=seconds, expected=f"<= {dur / 1e9:,.3f} s (the tracked run)",
+                        fix="Copy point.yaml's steady_state block from this run's own diagnostics; rerun the point "
+                            "if the run itself is too short.")
     if minimum is None:
         return Skip(f"{basis} is {seconds:,.1f} s, but the minimum is unknown: {why}", reason="missing-input")
     if seconds < minimum:

@@ -4,6 +4,7 @@ from rules import policy_models  # noqa: F401  (registers the shared policy sche
 from rules import loading  # noqa: F401
 from rules import structure  # noqa: F401
 from rules import parsing  # noqa: F401
+from rules import spelling  # noqa: F401
 from rules import run_policy  # noqa: F401  (registers run_rules.yaml's schema)
 from rules import procedure  # noqa: F401
 from rules import warmup  # noqa: F401

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from checker.filemodels.keys import missing_hint
 from checker.registry import Fail, Pass, Skip, rule
 from rules.run_policy import NEEDS, canonical_dataset, declares_models_dataset, describe, point_model, usable
 
@@ -258,8 +259,14 @@ def point_disclosure_complete(point, ctx):
         if v is None or (isinstance(v, str) and not v.strip()) or v in ([], {}):
             missing.append(f)
     if missing:
-        return Fail(f"missing or empty: {', '.join(missing)}", file=lf, path=(missing[0],), observed=missing,
-                    expected=required)
+        hints = [(f, *missing_hint(lf, (), f)) for f in missing]
+        spelt = [(f, text, p) for f, text, p in hints if p is not None]
+        shown = ", ".join(f + text for f, text, _ in hints)
+        fix = None
+        if spelt:
+            fix = "Rename " + ", ".join(f"`{p[-1]}` to `{f}`" for f, _, p in spelt) + "."
+        return Fail(f"missing or empty: {shown}", file=lf, path=spelt[0][2] if spelt else (missing[0],),
+                    observed=missing, expected=required, fix=fix)
     return Pass(f"all {len(required)} disclosure fields present")
 
 

@@ -12,6 +12,7 @@ from typing import Optional
 from pydantic import BaseModel, ConfigDict
 
 from checker.filemodels import is_http_url
+from checker.filemodels.keys import missing_hint
 from checker.policy import register_policy
 from checker.registry import Fail, Pass, Skip, rule
 
@@ -113,7 +114,8 @@ def validity_problems(lf, pol: SystemDescPolicy) -> list[tuple[tuple, str]]:
         if f == "system_availability_status" and m.availability is not None:
             continue
         if (f,) not in bad_paths and _blank(data.get(f)):
-            probs.append(((f,), f"required field `{f}` is missing or empty"))
+            text, at = missing_hint(lf, (), f) if f not in data else ("", None)
+            probs.append((at or (f,), f"required field `{f}` is missing or empty{text}"))
     probs += _division_problems(m, pol)
     probs += _availability_problems(m, pol)
     sn = m.shortened_system_name
@@ -133,7 +135,9 @@ def validity_problems(lf, pol: SystemDescPolicy) -> list[tuple[tuple, str]]:
         raw = raw if isinstance(raw, dict) else {}
         for f in pol.node_type_required_fields:
             if ("node_types", i, f) not in bad_paths and _blank(raw.get(f)):
-                probs.append((("node_types", i, f), f"node_types[{i}]: required field `{f}` is missing or empty"))
+                text, at = missing_hint(lf, ("node_types", i), f) if f not in raw else ("", None)
+                probs.append((at or ("node_types", i, f),
+                              f"node_types[{i}]: required field `{f}` is missing or empty{text}"))
         if all(_blank(raw.get(f)) for f in pol.core_or_vcpu):
             probs.append((("node_types", i),
                           f"node_types[{i}]: give at least one of {' / '.join(f'`{f}`' for f in pol.core_or_vcpu)}"))

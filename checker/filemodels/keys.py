@@ -28,6 +28,7 @@ LEGACY_KEYS = {"system_desc": {(): {"model_name", "link_config"}}}
 #: the kinds this module reports on (hand-written files with a typed model)
 KINDS = ("point_yaml", "system_desc")
 _CUTOFF = 0.8
+MAX_SUGGESTED = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +93,9 @@ def _walk(cls, data: Any, path: tuple, open_paths: set, legacy: dict, out: list)
         if name not in fields and name in legacy.get(path, ()):
             continue
         if name not in fields:
-            guess = closest(name, fields)
-            if path in open_paths and guess is None:
+            # a suggestion for the first MAX_SUGGESTED only: difflib on thousands of keys is slow
+            guess = closest(name, fields) if len(out) < MAX_SUGGESTED else None
+            if path in open_paths and (guess is None or len(out) >= MAX_SUGGESTED):
                 continue
             out.append(UnknownKey(path + (key,), name, guess))
             continue

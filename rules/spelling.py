@@ -70,8 +70,8 @@ def value_spelling(pkg, ctx):
 
     What it checks: values that were read as something other than what they literally are, one
     finding per file: a float with an integral value where the field is an integer (`66840.0` for
-    a count, `1.3e12` for `duration_ns`; exactly representable, up to 2^53), a YAML 1.1 boolean
-    word (`yes`, `no`, `on`, `off`) where the field is a boolean (YAML files only), and a UTF-8
+    a count, `1.3e12` for `duration_ns`; exactly representable, up to 2^53), an unquoted YAML 1.1
+    boolean word (`yes`, `no`, `on`, `off`) where the field is a boolean (YAML files only), and a UTF-8
     byte-order mark at the start of a JSON file (also sample_idx_map.json and events.jsonl).
     Why: each spelling means one value, and the tool that gates submission (YAML 1.1, pydantic)
     accepts them, so rejecting them would reject compliant packages; other tools may not read them

@@ -5,7 +5,8 @@ A count written ``66840.0``, a ``duration_ns`` written ``1.3e12`` or a YAML 1.1 
 value only; rejecting them would reject packages the official tool accepts. ``normalise`` walks a
 loaded file against its typed model and rewrites, in place, each value whose field takes an
 integer (a float with an integral value, exactly representable: at most 2^53) or a boolean (a
-YAML 1.1 boolean word, in YAML files only; JSON booleans are explicit). Each rewrite is recorded
+YAML 1.1 boolean word written unquoted, in YAML files only; a quoted 'yes' is a string in YAML 1.1
+too, and JSON booleans are explicit). Each rewrite is recorded
 in ``lf.spellings`` (path, what was written, the value read) for the ``value-spelling`` warning,
 which suggests the plain form. Anything else stays as written and is reported as a type error.
 """
@@ -68,6 +69,17 @@ def _submodel(annotation):
     return sub(annotation)
 
 
+def _plain_scalar(lf, path: tuple) -> bool:
+    """True when the YAML value at ``path`` is written unquoted (a quoted 'yes' is a string in YAML 1.1 too)."""
+    if lf is None or lf.text is None:
+        return False
+    line, col = lf.position(path)
+    lines = lf.text.splitlines()
+    if not line or not col or line > len(lines) or col > len(lines[line - 1]):
+        return False
+    return lines[line - 1][col - 1] not in "'\""
+
+
 def plain_value(kinds: set[str], v: Any, yaml: bool) -> tuple[Any, str | None]:
     """(value read, why) for a non-plain but unambiguous spelling of a field of ``kinds``; (v, None) otherwise."""
     if "any" in kinds:
@@ -80,16 +92,19 @@ def plain_value(kinds: set[str], v: Any, yaml: bool) -> tuple[Any, str | None]:
     return v, None
 
 
-def _walk(cls, data: Any, path: tuple, yaml: bool, out: list) -> None:
+def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
     if not isinstance(data, dict):
         return
     fields = cls.model_fields
+    yaml = not lf.is_json
     for key in list(data):
         f = fields.get(str(key))
         if f is None:
             continue
         v = data[key]
         new, why = plain_value(_kinds(f.annotation), v, yaml)
+        if why == "YAML 1.1 boolean" and not _plain_scalar(lf, path + (key,)):
+            why = None  # quoted: a string in YAML 1.1 as well
         if why is not None:
             data[key] = new
             out.append(Spelling(path + (key,), v, new, why))
@@ -99,9 +114,9 @@ def _walk(cls, data: Any, path: tuple, yaml: bool, out: list) -> None:
             continue
         if is_list and isinstance(v, list):
             for i, item in enumerate(v):
-                _walk(sub, item, path + (key, i), yaml, out)
+                _walk(sub, item, path + (key, i), lf, out)
         elif isinstance(v, dict):
-            _walk(sub, v, path + (key,), yaml, out)
+            _walk(sub, v, path + (key,), lf, out)
 
 
 def _model(spec):
@@ -144,12 +159,11 @@ def normalise(lf, model_cls=None) -> None:
         if spec is None:
             return
         model_cls = _model(spec)
-    yaml = not lf.is_json
-    _walk(model_cls, lf.data, (), yaml, lf.spellings)
+    _walk(model_cls, lf.data, (), lf, lf.spellings)
     for prefix, spec in NESTED.get(lf.kind, {}).items():
         block = lf.get(*prefix)
         if isinstance(block, dict):
-            _walk(_model(spec), block, prefix, yaml, lf.spellings)
+            _walk(_model(spec), block, prefix, lf, lf.spellings)
 
 
 def written_text(lf, s: Spelling) -> str:

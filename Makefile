@@ -30,7 +30,7 @@ docs: $(STAMP)
 
 ## schemas: regenerate schemas/ from the pydantic models
 schemas: $(STAMP)
-	$(PY) -m checker.schemagen
+	$(PY) -m checker.cli.schemagen
 
 ## golden: regenerate the golden reports under tests/golden/
 golden: $(STAMP)

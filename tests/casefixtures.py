@@ -235,7 +235,7 @@ def check_case(case: dict, report) -> list[str]:
 
 
 def run_case(case: dict, tmp: str):
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     path = materialise(case, tmp)
     run = dict(case.get("run") or {})

@@ -34,7 +34,7 @@ def assert_valid_report(doc: dict) -> None:
 @pytest.fixture(autouse=True)
 def _validate_every_report(monkeypatch):
     """Every Report built in-process during the suite is validated against the report schema."""
-    import checker.api as api
+    import checker.engine.api as api
 
     original = api.run_check
 

@@ -37,7 +37,7 @@ FAILING = "<failing package>"  # tests/golden_render.py make_failing(), built in
 def render_case(fmt: str, paths: list) -> str:
     import tempfile
 
-    from checker.api import run_check
+    from checker.engine.api import run_check
     from checker.render import render
 
     cwd = os.getcwd()

@@ -77,13 +77,13 @@ def make_hostile(tmp: str, name: str = "hostile") -> str:
     return root
 
 
-GOLDEN_RULE_MODULES = ("rules.loading", "rules.structure", "rules.parsing")
+GOLDEN_RULE_MODULES = ("rules.loading.inputs", "rules.structure.layout", "rules.parsing.files")
 GOLDEN_METRICS = ("concurrency", "region_declared", "offline", "duration_s", "samples", "system_tps",
                   "tps_per_user", "ttft_p90_ms")
 
 
 def run(path_in_cwd: str):
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     report = run_check([path_in_cwd])
     report.generated_at = SCRUBBED_TIME
@@ -92,7 +92,8 @@ def run(path_in_cwd: str):
 
 def run_pinned(path_in_cwd: str):
     """``run`` with only the pinned rules and metrics registered (restored afterwards)."""
-    from checker import pointmetrics, registry
+    from checker.domain import point_metrics as pointmetrics
+    from checker.core import rule as registry
 
     registry.all_rules()
     saved_rules, saved_metrics = dict(registry.REGISTRY), list(pointmetrics.POINT_METRICS)

@@ -10,13 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from casefixtures import FIXTURES
-from checker.api import run_check
-from checker.filemodels.accuracy import parse_accuracy
-from checker.loader import read_file
-from checker.policy import load_policy
-from rules.accuracy import _match
-from rules.accuracy_gate import gate_values
-from rules.accuracy_policy import entry_scale
+from checker.engine.api import run_check
+from checker.load.models.accuracy import parse_accuracy
+from checker.load.reader import read_file
+from checker.engine.policy import load_policy
+from rules.accuracy.results import _match
+from rules.accuracy.gate import gate_values
+from rules.accuracy.policy import entry_scale
 
 
 def real_runs() -> str:
@@ -183,8 +183,8 @@ def test_broken_accuracy_policy_skips_the_gate(tmp_path):
 
 
 def test_accuracy_metric_shown_per_point():
-    from checker.pointmetrics import metrics_for
-    from checker.runner import Context
+    from checker.domain.point_metrics import metrics_for
+    from checker.engine.evaluate import Context
 
     rep = run_check([os.path.join(FIXTURES, "valid")], select=["accuracy-gate"])
     pkg = rep.package
@@ -209,7 +209,7 @@ def test_generated_fixture_is_committed(tmp_path, name, module):
 
 
 def test_sample_count_ignores_entries_without_gated_metrics():
-    from rules.accuracy_gate import gated_entries
+    from rules.accuracy.gate import gated_entries
 
     t = _pol().models["llama3_1-8b"]
     acc = parse_accuracy({"accuracy_scores": [_entry("cnn_dailymail", {"rouge1": 39.0}, unit=13368),

@@ -19,7 +19,7 @@ def test_case(case_file, tmp_path):
 
 
 def test_every_case_names_its_rule():
-    from checker.registry import all_rules
+    from checker.core.rule import all_rules
 
     ids = {r.id for r in all_rules()}
     for path in CASE_FILES:

@@ -197,13 +197,13 @@ def test_action_steps_run_locally(failing_pkg, tmp_path):
         action = yaml.safe_load(fh)
     assert action["runs"]["using"] == "composite"
     step = action["runs"]["steps"][-1]
-    assert step["run"].strip() == "python -m checker.action"
+    assert step["run"].strip() == "python -m checker.cli.action"
     out_dir = tmp_path / "reports"
     gh_out = tmp_path / "github_output"
     env = dict(os.environ, INPUT_PATH=str(failing_pkg), INPUT_FAIL_ON="flag", INPUT_FORMATS="github,sarif,json,junit",
                INPUT_POLICY="", INPUT_OUTPUT_DIR=str(out_dir), GITHUB_OUTPUT=str(gh_out))
     env.pop("GITHUB_ACTIONS", None)
-    p = subprocess.run([sys.executable, "-m", "checker.action"], capture_output=True, text=True, env=env, cwd=REPO)
+    p = subprocess.run([sys.executable, "-m", "checker.cli.action"], capture_output=True, text=True, env=env, cwd=REPO)
     assert p.returncode == 1, p.stderr
     assert p.stdout.startswith("::group::")
     outputs = dict(line.split("=", 1) for line in gh_out.read_text().splitlines())

@@ -10,7 +10,7 @@ from casefixtures import FIXTURES, apply_patch
 from cohortfixture import build_cohort
 from conftest import REPO, assert_valid_report
 
-from checker.findings import Status
+from checker.core.findings import Status
 from golden import scrub
 
 
@@ -20,7 +20,7 @@ def cohort(tmp_path_factory):
 
 
 def _run(paths, **kw):
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     return run_check(paths, **kw)
 
@@ -86,7 +86,7 @@ def test_cli_jobs_serial_and_parallel_identical(cohort):
 
 
 def test_worker_that_dies_is_a_finding_for_its_submission_only(cohort, monkeypatch):
-    from checker.registry import all_rules
+    from checker.core.rule import all_rules
 
     normal = _run([cohort], jobs=2)
     rule = next(r for r in all_rules() if r.id == "required-dir")
@@ -113,7 +113,7 @@ def test_worker_that_dies_is_a_finding_for_its_submission_only(cohort, monkeypat
 
 
 def test_exception_outside_rules_is_a_finding_in_serial_mode_too(cohort, monkeypatch):
-    import checker.cohort as co
+    import checker.engine.batches as co
 
     original = co.check_unit
 
@@ -222,10 +222,10 @@ def test_runner_evaluates_cohort_rules_on_a_plain_package(tmp_path):
     """Outside the pipeline (a Package given to the runner) the cohort rules build their own digests."""
     import shutil
 
-    from checker.discovery import discover
-    from checker.policy import load_policy
-    from checker.registry import all_rules
-    from checker.runner import Context, run_rules
+    from checker.load.discovery import discover
+    from checker.engine.policy import load_policy
+    from checker.core.rule import all_rules
+    from checker.engine.evaluate import Context, run_rules
 
     shutil.copytree(os.path.join(FIXTURES, "valid"), tmp_path / "o" / "a")
     shutil.copytree(os.path.join(FIXTURES, "valid"), tmp_path / "o" / "b")

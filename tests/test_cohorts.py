@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checker.cohorts import Cohort, CohortError, parse, span, try_parse, window
+from checker.domain.cohort_ids import Cohort, CohortError, parse, span, try_parse, window
 
 # ordinals of years 1900..2200 keep dates inside datetime's range with room for arithmetic
 ORDINALS = st.integers(min_value=1900 * 24, max_value=2200 * 24 - 1)

@@ -1,8 +1,8 @@
 """Drafter declarations and matching against the approved list (R§2.9.4)."""
-from checker.registry import all_rules
-from rules.binding_policy import ApprovedDraftersPolicy
-from rules.drafterdecl import Decl, match
-from rules.seedvalues import MISSING
+from checker.core.rule import all_rules
+from rules.shared.binding import ApprovedDraftersPolicy
+from rules.drafters.declaration import Decl, match
+from rules.shared.seed_values import MISSING
 
 all_rules()
 

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from casefixtures import FIXTURES
-from checker.findings import Status
-from checker.registry import DOC_SECTIONS, REGISTRY, Outcome, all_rules, doc_section, rule, select_matches
+from checker.core.findings import Status
+from checker.core.rule import DOC_SECTIONS, REGISTRY, Outcome, all_rules, doc_section, rule, select_matches
 
 VALID = os.path.join(FIXTURES, "valid")
 
@@ -48,7 +48,7 @@ def test_duplicate_and_bad_ids_rejected():
 
 
 def _report(paths=None, **kw):
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     return run_check(paths or [VALID], **kw)
 

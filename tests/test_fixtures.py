@@ -30,7 +30,7 @@ def test_valid_fixture_matches_generator(tmp_path):
 
 def test_spread_points_builds_a_32_point_curve(tmp_path):
     import make_valid
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     make_valid.build(str(tmp_path / "big"), make_valid.spread_points(32))
     report = run_check([str(tmp_path / "big")])

@@ -158,7 +158,7 @@ def test_hostile_input_ends_in_a_report(name, tmp_path):
 
 def test_fifo_is_never_opened(tmp_path):
     root = _build(tmp_path, "fifo-point-yaml")
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     t0 = time.perf_counter()
     report = run_check([str(root)])
@@ -168,7 +168,7 @@ def test_fifo_is_never_opened(tmp_path):
 
 
 def test_bomb_refused_fast_in_process():
-    from checker.yamlread import YamlLoadError, parse_yaml
+    from checker.load.yaml_reader import YamlLoadError, parse_yaml
 
     t0 = time.perf_counter()
     with pytest.raises(YamlLoadError) as exc:
@@ -179,8 +179,8 @@ def test_bomb_refused_fast_in_process():
 
 def test_unreadable_directory_and_file(tmp_path, monkeypatch):
     """Root reads everything, so simulate EACCES on a point directory and on one file."""
-    import checker.discovery as disc
-    import checker.loader as loader
+    import checker.load.discovery as disc
+    import checker.load.reader as loader
 
     root = _build(tmp_path, "junk-dirs")
     blocked_dir = os.path.join(str(root), CURVE, "r32")
@@ -199,7 +199,7 @@ def test_unreadable_directory_and_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(disc.os, "scandir", fake_scandir)
     monkeypatch.setattr(loader.os, "open", fake_open)
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     report = run_check([str(root)])
     fails = {(f.subject.point, f.subject.entry) for f in report.findings
@@ -248,7 +248,7 @@ def test_two_submissions_in_an_org_dir_are_both_checked(tmp_path):
     org = tmp_path / "acme"
     shutil.copytree(os.path.join(FIXTURES, "valid"), org / "sub-001")
     shutil.copytree(os.path.join(FIXTURES, "valid"), org / "sub-002")
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     report = run_check([str(org)])
     subs = {f.subject.submission for f in report.findings if f.subject.submission}

@@ -7,13 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from casefixtures import FIXTURES
-from checker.api import run_check
-from checker.filemodels import validate_lenient
-from checker.filemodels.accuracy import parse_accuracy
-from checker.filemodels.summary import ResultSummary
-from checker.policy import load_policy
-from rules.accuracy_gate import gate_values
-from rules.metrics import (check_accounting, check_duration, check_output_tokens, check_percentiles,
+from checker.engine.api import run_check
+from checker.load.models import validate_lenient
+from checker.load.models.accuracy import parse_accuracy
+from checker.load.models.summary import ResultSummary
+from checker.engine.policy import load_policy
+from rules.accuracy.gate import gate_values
+from rules.metrics.point import (check_accounting, check_duration, check_output_tokens, check_percentiles,
                            check_throughput, check_tpot_p90)
 
 CURVE = "results/H200-SXM-141GBx8_TRT/llama3_1-8b"

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checker.loader import LoadedFile, read_file
-from checker.yamlread import MAX_DEPTH, YamlLoadError, parse_yaml
+from checker.load.reader import LoadedFile, read_file
+from checker.load.yaml_reader import MAX_DEPTH, YamlLoadError, parse_yaml
 
 # printable text: YAML treats NEL/LS/PS as line breaks and forbids most C0/C1 controls
 TEXT = st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp", "Co", "Cn"), blacklist_characters="\x85\ufeff")

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from checker.filemodels import validate_lenient
-from checker.filemodels.summary import ResultSummary, StatBlock, percentile, percentile_spellings
-from checker.loader import read_file
-from rules.metrics import (check_accounting, check_duration, check_output_tokens, check_percentiles,
+from checker.load.models import validate_lenient
+from checker.load.models.summary import ResultSummary, StatBlock, percentile, percentile_spellings
+from checker.load.reader import read_file
+from rules.metrics.point import (check_accounting, check_duration, check_output_tokens, check_percentiles,
                            check_stored, check_throughput, check_tpot_p90, close)
 from test_accuracy import real_runs
 

@@ -18,14 +18,14 @@ import textwrap
 import pytest
 import yaml
 
-from checker.discovery import discover
-from checker.filemodels import validate_lenient
-from checker.filemodels.model_equivalence import norm_name, parse_block
-from checker.filemodels.point import PointYaml
-from checker.findings import Status
-from checker.policy import load_policy
-from checker.registry import all_rules
-from checker.runner import Context, evaluate
+from checker.load.discovery import discover
+from checker.load.models import validate_lenient
+from checker.load.models.model_equivalence import norm_name, parse_block
+from checker.load.models.point import PointYaml
+from checker.core.findings import Status
+from checker.engine.policy import load_policy
+from checker.core.rule import all_rules
+from checker.engine.evaluate import Context, evaluate
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VALID = os.path.join(REPO, "fixtures", "valid")
@@ -277,7 +277,7 @@ def test_valid_fixture_point_yaml_files_match_the_schema():
 
 
 def test_schema_documents_every_field_of_the_models():
-    from checker.filemodels import model_equivalence as m
+    from checker.load.models import model_equivalence as m
 
     with open(SCHEMA, encoding="utf-8") as fh:
         schema = json.load(fh)

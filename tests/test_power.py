@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checker.filemodels.system_desc import SystemDesc
-from checker.policy import load_policy
-from checker.registry import all_rules
-from rules.power_calc import compute_power
+from checker.load.models.system_desc import SystemDesc
+from checker.engine.policy import load_policy
+from checker.core.rule import all_rules
+from rules.power.arithmetic import compute_power
 
 all_rules()
 POL = load_policy().get("power")

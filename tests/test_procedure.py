@@ -10,17 +10,19 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checker.filemodels import validate_lenient
-from checker.filemodels.point import PointYaml
-from checker.filemodels.summary import ResultSummary
-from checker.loader import LoadedFile
-from checker.policy import load_policy
+from checker.load.models import validate_lenient
+from checker.load.models.point import PointYaml
+from checker.load.models.summary import ResultSummary
+from checker.load.reader import LoadedFile
+from checker.engine.policy import load_policy
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures"))
 
 import rules  # noqa: E402,F401  (registers the policy schemas)
-from rules import procedure, steady_state, warmup  # noqa: E402
-from rules.run_policy import minimum_duration  # noqa: E402
+from rules.procedure import run as procedure  # noqa: E402
+from rules.steady_state import window as steady_state
+from rules.warmup import warmup
+from rules.procedure.policy import minimum_duration  # noqa: E402
 
 MY_RULES = {
     "load-pattern", "streaming-config", "point-duration", "min-query-count", "samples-whole-multiple", "run-complete",
@@ -147,7 +149,7 @@ def test_steady_state_exempt_for_agentic_and_offline(ctx):
 
 def _check(tmp_path, points):
     import make_valid
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     root = os.path.join(str(tmp_path), "pkg")
     make_valid.build(root, points=points)
@@ -181,7 +183,7 @@ def _set(path, keys, value):
 def test_agentic_curve_needs_2400_s_above_32(tmp_path):
     """An agentic curve (all agentic_inference, no Offline point): 2,400 s above 32, 600 s at or below."""
     import make_valid
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     pts = {c: s for c, s in make_valid.POINTS.items() if s[1] != "dedicated"}
     root = os.path.join(str(tmp_path), "pkg")
@@ -226,7 +228,7 @@ def test_no_internal_errors_on_wrong_types(tmp_path, weird):
     import json
 
     import make_valid
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     root = os.path.join(str(tmp_path), "pkg")
     make_valid.build(root)
@@ -257,6 +259,6 @@ def test_no_internal_errors_on_wrong_types(tmp_path, weird):
                                         ("Qwen3.6-35B-A3B", "qwen3_6-35b-a3b"), ("deepseek_r1", "deepseek-r1"),
                                         ("mixtral-8x7b", None), ("", None)])
 def test_spelling_of(ctx, name, canon):
-    from rules.consistency import _spelling_of
+    from rules.consistency.harness import _spelling_of
 
     assert _spelling_of(ctx.policy.get("models"), name) == canon

@@ -7,8 +7,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checker.cli import main
-from checker.regions import (REGION_ORDER, RegionInputError, as_dict, as_text, compute_regions, derive_c_min,
+from checker.cli.main import main
+from checker.domain.regions import (REGION_ORDER, RegionInputError, as_dict, as_text, compute_regions, derive_c_min,
                              exact_margin_end)
 
 # RULES.md §4.2 Appendix B: (C_max, C_min, Low, Medium, High, Margin)

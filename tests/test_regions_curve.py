@@ -8,9 +8,9 @@ import sys
 import pytest
 
 from casefixtures import FIXTURES, apply_patch
-from checker.api import run_check
-from checker.pointmetrics import metrics_for
-from checker.regions import curve_regions
+from checker.engine.api import run_check
+from checker.domain.point_metrics import metrics_for
+from checker.domain.regions import curve_regions
 
 sys.path.insert(0, FIXTURES)
 import make_valid  # noqa: E402
@@ -83,7 +83,7 @@ def test_empty_high_region_is_explained(tmp_path, monkeypatch):
 
 
 def test_curve_regions_derivation_and_memo(tmp_path):
-    from checker.discovery import Options, discover
+    from checker.load.discovery import Options, discover
 
     path = build(tmp_path, make_valid.POINTS)
     apply_patch(path, {"set": {"file": f"{CURVE}/r64/point.yaml", "path": ["max_supported_concurrency"],
@@ -103,7 +103,7 @@ def test_curve_regions_derivation_and_memo(tmp_path):
 
 
 def test_region_computed_metric(tmp_path):
-    from checker.discovery import Options, discover
+    from checker.load.discovery import Options, discover
 
     pkg = discover([build(tmp_path, make_valid.POINTS)], Options())
     got = {p.name: metrics_for(p, None)["region_computed"] for p in pkg.submissions[0].points()}

@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 import pytest
 
 import golden_render
-from checker.api import run_check
+from checker.engine.api import run_check
 from checker.render import render
 
 

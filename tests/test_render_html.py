@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 import golden_render
-from checker.api import run_check
+from checker.engine.api import run_check
 from checker.render import render
 
 REPO = golden_render.REPO
@@ -177,10 +177,10 @@ def test_cli_html_file_folder_and_markdown(tmp_path):
 
 
 def test_check_path_does_not_import_jinja2():
-    code = ("import sys, checker.cli, checker.api, checker.render;"
-            "checker.api.run_check(['fixtures/valid']);"
-            "checker.render.render('text', checker.api.run_check(['fixtures/valid']), tty=False);"
-            "checker.render.render('markdown', checker.api.run_check(['fixtures/valid']));"
+    code = ("import sys, checker.cli.main, checker.engine.api, checker.render;"
+            "checker.engine.api.run_check(['fixtures/valid']);"
+            "checker.render.render('text', checker.engine.api.run_check(['fixtures/valid']), tty=False);"
+            "checker.render.render('markdown', checker.engine.api.run_check(['fixtures/valid']));"
             "assert 'jinja2' not in sys.modules and 'markupsafe' not in sys.modules, 'jinja2 imported'")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert r.returncode == 0, r.stderr

@@ -3,8 +3,8 @@ import os
 import re
 
 from casefixtures import materialise
-from checker.api import run_check
-from checker.pointmetrics import POINT_METRICS, point_metric
+from checker.engine.api import run_check
+from checker.domain.point_metrics import POINT_METRICS, point_metric
 from checker.render import render
 from checker.render.view import build_view
 

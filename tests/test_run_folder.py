@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from casefixtures import REAL_RUNS, make_writable
-from checker.api import run_check
-from checker.cli import main
-from checker.parallel import Progress, run_parallel
+from checker.engine.api import run_check
+from checker.cli.main import main
+from checker.engine.parallel import Progress, run_parallel
 
 RUNS = ("echo_accuracy_only", "var_concurrency_allchunks", "var_poisson_perf")
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from casefixtures import REAL_RUNS, make_writable
-from checker.events import PERCENTILES, Series, audit_events, percentile_lower
+from checker.load.events import PERCENTILES, Series, audit_events, percentile_lower
 
 RUNS = ("echo_accuracy_only", "var_concurrency_allchunks", "var_poisson_perf")
 
@@ -133,7 +133,7 @@ def test_chunk_boundaries_do_not_matter(tmp_path):
 
 
 def test_overlong_line_is_skipped(tmp_path, monkeypatch):
-    import checker.events as ev
+    import checker.load.events as ev
 
     monkeypatch.setattr(ev, "MAX_LINE_BYTES", 1000)
     d = _copy("var_poisson_perf", tmp_path)
@@ -174,7 +174,7 @@ def test_percentile_edges():
 
 
 def test_idx_map_scan_equals_full_decode(tmp_path, monkeypatch):
-    import checker.idxmap as im
+    import checker.load.sample_map as im
 
     for name in RUNS:
         p = os.path.join(REAL_RUNS, name, "sample_idx_map.json")
@@ -195,7 +195,7 @@ def test_idx_map_scan_equals_full_decode(tmp_path, monkeypatch):
 
 
 def test_idx_map_errors(tmp_path):
-    from checker.idxmap import summarize_idx_map
+    from checker.load.sample_map import summarize_idx_map
 
     p = tmp_path / "sample_idx_map.json"
     p.write_text('{"performance": [1, 2]}')

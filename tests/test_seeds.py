@@ -5,11 +5,11 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from checker.api import run_check
-from checker.cli import main
-from checker.policy import load_policy
-from checker.registry import all_rules
-from rules.seedvalues import MISSING, seed_problem
+from checker.engine.api import run_check
+from checker.cli.main import main
+from checker.engine.policy import load_policy
+from checker.core.rule import all_rules
+from rules.shared.seed_values import MISSING, seed_problem
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VALID = os.path.join(REPO, "fixtures", "valid")

@@ -6,13 +6,13 @@ import jsonschema
 import pytest
 
 from casefixtures import FIXTURES, PLACEHOLDERS
-from checker.filemodels import validate_lenient
-from checker.filemodels.system_desc import SystemDesc
-from checker.loader import LoadedFile
-from checker.policy import load_policy
-from checker.registry import all_rules
-from rules.system_desc import validity_problems
-from rules.system_desc_consistency import diff, dotted
+from checker.load.models import validate_lenient
+from checker.load.models.system_desc import SystemDesc
+from checker.load.reader import LoadedFile
+from checker.engine.policy import load_policy
+from checker.core.rule import all_rules
+from rules.system_description.fields import validity_problems
+from rules.system_description.consistency import diff, dotted
 
 all_rules()
 POL = load_policy().get("system_desc")
@@ -50,7 +50,7 @@ def test_schema_covers_every_model_field():
     legacy = {"availability_status", "publication_status", "cooling"}
     assert set(SystemDesc.model_fields) - legacy <= top
     node = schema["properties"]["node_types"]["items"]
-    from checker.filemodels.system_desc import AcceleratorInfo, NodeType
+    from checker.load.models.system_desc import AcceleratorInfo, NodeType
     assert set(NodeType.model_fields) <= set(node["properties"])
     assert set(AcceleratorInfo.model_fields) <= set(node["properties"]["accelerator_info"]["items"]["properties"])
 

@@ -12,13 +12,13 @@ from casefixtures import FIXTURES, apply_patch
 from cohortfixture import build_cohort
 from conftest import REPO, assert_valid_report
 
-from checker.findings import Status
+from checker.core.findings import Status
 
 TODAY = "2026-11-29"
 
 
 def _run(paths, **kw):
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     return run_check(paths, **kw)
 
@@ -117,7 +117,7 @@ def test_bad_waivers_file_is_a_usage_error(tmp_path, text, needle):
 def test_example_waivers_file_fits_its_schema():
     from jsonschema import Draft202012Validator
 
-    from checker.loader import read_file
+    from checker.load.reader import read_file
 
     with open(os.path.join(REPO, "schemas", "waivers.schema.json"), encoding="utf-8") as fh:
         schema = json.load(fh)
@@ -125,7 +125,7 @@ def test_example_waivers_file_fits_its_schema():
     lf = read_file("waivers", path, path, os.path.dirname(path))
     errors = list(Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(lf.data))
     assert not errors, errors[0].message
-    from checker.waivers import load_waivers
+    from checker.engine.waivers import load_waivers
 
     assert len(load_waivers(path).waivers) >= 1
 
@@ -181,8 +181,8 @@ def test_baseline_marks_new_unchanged_and_resolved(tmp_path):
 
 
 def test_fingerprint_ignores_message_and_line(tmp_path):
-    from checker.baseline import dict_fingerprint
-    from checker.findings import Finding, Location, Severity, Subject
+    from checker.engine.baseline import dict_fingerprint
+    from checker.core.findings import Finding, Location, Severity, Subject
     from checker.render.common import fingerprint
 
     f = Finding("r", Status.FAIL, Severity.FLAG, Subject("s", "sys", "m", "r8"), "one wording",

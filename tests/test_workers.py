@@ -1,10 +1,10 @@
-"""checker.workers.run_isolated: one result per item, in order; crashes stay with their item."""
+"""checker.engine.pool.run_isolated: one result per item, in order; crashes stay with their item."""
 import os
 import threading
 
 import pytest
 
-from checker.workers import DIED, default_jobs, run_isolated
+from checker.engine.pool import DIED, default_jobs, run_isolated
 
 
 def work(x):
@@ -38,7 +38,7 @@ def test_a_dying_worker_costs_only_its_item():
 def test_spawn_start_method_works_too(monkeypatch):
     import multiprocessing
 
-    import checker.workers as w
+    import checker.engine.pool as w
 
     monkeypatch.setattr(w, "_context", lambda: multiprocessing.get_context("spawn"))
     assert run_isolated(work, [1, 2, 3], 2) == [(True, 2), (True, 4), (True, 6)]

@@ -1,7 +1,7 @@
 """The report view model: plain dicts the HTML templates (single and cohort) render.
 
 Built once from a Report: header facts, findings rows, the submission > system > curve tree
-with per-point metrics (``checker.pointmetrics``), computed regions and charts, and the rule
+with per-point metrics (``checker.domain.point_metrics``), computed regions and charts, and the rule
 catalogue. Templates only format; escaping is Jinja's (autoescape) except for the SVG strings,
 which ``checker.render.svg`` escapes itself.
 """
@@ -12,9 +12,9 @@ from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
-from checker.findings import Finding, Status, json_safe, point_sort_key
-from checker.pointmetrics import POINT_METRICS, metrics_for
-from checker.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
+from checker.core.findings import Finding, Status, json_safe, point_sort_key
+from checker.domain.point_metrics import POINT_METRICS, metrics_for
+from checker.domain.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
 from checker.render import svg
 
 STATUS_RANK = {"FAIL": 0, "SKIP": 1, "PASS": 2}
@@ -68,7 +68,7 @@ def finding_row(i: int, f: Finding) -> dict:
 
 
 def _default_severity(rule_id: str) -> str | None:
-    from checker.registry import REGISTRY
+    from checker.core.rule import REGISTRY
 
     r = REGISTRY.get(rule_id)
     return r.severity.value if r is not None else None
@@ -220,7 +220,7 @@ def _counts(rows: list[dict]) -> dict:
 def build_view(report, back_link: str | None = None) -> dict:
     """Everything the report template needs, in display order."""
     from checker import __version__
-    from checker.report import TOOL_NAME
+    from checker.engine.report import TOOL_NAME
 
     ctx = _context(report)
     rows = [finding_row(i, f) for i, f in enumerate(report.findings)]

@@ -74,7 +74,10 @@ def test_mapping_shape_and_aliases():
 
 @pytest.mark.parametrize("data, needle", [
     ([], "mapping at the top level"),
-    ({"accuracy_scores": {}}, "must be a list"),
+    ({"accuracy_scores": {}}, "no scored dataset"),
+    ({"accuracy_scores": "x"}, "must be a list of entries or a mapping keyed by dataset"),
+    ({"accuracy_scores": {"a": 1}}, "must map to an entry"),
+    ({"accuracy_scores": {"a": _entry("b", 1), "b": _entry("b", 2)}}, "appears twice"),
     ({"accuracy_scores": []}, "no scored dataset"),
     ({"accuracy_scores": [1]}, "must be a mapping"),
     ({"accuracy_scores": [{"score": 1}]}, "no `dataset_name`"),

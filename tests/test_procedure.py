@@ -1,5 +1,6 @@
 """Run-procedure, warmup, steady-state and consistency rules: arithmetic and curve-level behaviour."""
 import math
+import json
 import os
 import sys
 from types import SimpleNamespace
@@ -192,6 +193,13 @@ def test_agentic_curve_needs_2400_s_above_32(tmp_path):
         _set(os.path.join(curve, f"r{c}", "point.yaml"), ["runtime_settings", "load_pattern"], "agentic_inference")
         _set(os.path.join(curve, f"r{c}", "config.yaml"), ["settings", "load_pattern", "type"], "agentic_inference")
         _set(os.path.join(curve, f"r{c}", "point.yaml"), ["steady_state", "window", "duration_s"], 2000.0)
+        # the window lies inside the tracked run (a longer window contradicts result_summary.json)
+        rs = os.path.join(curve, f"r{c}", "result_summary.json")
+        with open(rs) as fh:
+            summary = json.load(fh)
+        summary["duration_ns"] = 2_100_000_000_000
+        with open(rs, "w") as fh:
+            json.dump(summary, fh)
     rep = run_check([root])
     dur = {f.subject.point: f for f in rep.findings if f.rule_id == "point-duration"}
     assert dur["r64"].status.value == "FAIL" and "2,400" in dur["r64"].message

@@ -140,6 +140,17 @@ def test_cli_context_options(tmp_path):
     assert "Ultra Low (concurrency 8 <= 32)" in st["run-folder-duration"]["message"]
 
 
+def test_point_option_window_never_outlasts_the_run(tmp_path):
+    """--point with a 700 s steady-state window cannot make a 20 s tracked run pass: a contradiction FAIL."""
+    d = os.path.join(REAL_RUNS, "var_concurrency_allchunks")
+    point = tmp_path / "point.yaml"
+    point.write_text("concurrency: 8\nsteady_state: {status: windowable, window: {duration_s: 700}}\n")
+    res = CliRunner().invoke(main, ["check", d, "-f", "json", "--point", str(point), "--select", "run-folder-duration"])
+    f = next(x for x in json.loads(res.output)["findings"] if x["rule_id"] == "run-folder-duration")
+    assert f["status"] == "FAIL" and f["severity"] == "flag"
+    assert "longer than this run's own tracked duration 20.0 s" in f["message"]
+
+
 def test_region_named_above_32(tmp_path):
     d = _copy("var_concurrency_allchunks", tmp_path)
     for rel in ("config.yaml",):

@@ -44,7 +44,10 @@ def test_bundled_policy_loads_and_is_exact():
     a = sets["A"]
     assert a.seeds == SET_A and all(type(v) is int for v in a.seeds.values())
     assert [str(c) for c in a.window] == ["2026-10-C1", "2026-11-C0", "2026-11-C1", "2026-12-C0"]
-    assert pol.get("approved_drafters").drafters == []
+    drafters = pol.get("approved_drafters").drafters  # APPROVED-DRAFTERS.md: 6 approved, 3 disputed
+    assert len(drafters) == 9 and sum(1 for d in drafters if d.disputed) == 3
+    assert {d.benchmark for d in drafters if d.disputed} == {"deepseek-r1", "gpt-oss-120b"}
+    assert not any(d.benchmark.startswith("llama") for d in drafters)
 
 
 @pytest.mark.parametrize("name,shape,window", [

@@ -89,11 +89,16 @@ class _Auditor:
         pending: list = []  # pieces of a line longer than a chunk (joined once, never re-copied)
         pending_len = 0
         overlong = False  # the current line passed MAX_LINE_BYTES: dropped, counted, not decoded
+        first = True
         while True:
             chunk = fh.read(chunk_bytes)
             if not chunk:
                 break
             a.bytes_read += len(chunk)
+            if first:  # a UTF-8 byte-order mark before the first line is read as if absent (and noted)
+                first = False
+                if chunk.startswith(b"\xef\xbb\xbf"):
+                    chunk, a.bom = chunk[3:], True
             lines = chunk.split(b"\n")
             if len(lines) == 1:  # no newline in this chunk
                 if not overlong:

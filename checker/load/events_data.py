@@ -87,6 +87,7 @@ class EventsAudit:
     post_failed: int = 0
     late_first_chunks: int = 0  # first chunks logged after their sample's completion (not counted as TTFT)
     in_flight_at_end: int = 0  # tracked samples issued but never completed (dropped)
+    bom: bool = False  # the log started with a UTF-8 byte-order mark (read as if absent)
 
     def add_problem(self, kind: str, line: int, n: int = 1) -> None:
         self.problems[kind] = self.problems.get(kind, 0) + n

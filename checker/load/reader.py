@@ -58,6 +58,7 @@ class LoadedFile:
     _positions: dict | None = None
     model: Any = None  # typed pydantic model when the kind has one
     field_errors: list = field(default_factory=list)  # model validation problems (FieldProblem)
+    spellings: list = field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
 
     @property
     def ok(self) -> bool:
@@ -245,6 +246,10 @@ def decode(raw: bytes, lf: LoadedFile) -> str | None:
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
+        if lf.abspath.endswith(".json"):  # JSON must not carry one (RFC 8259); YAML may
+            from checker.load.models.spelling import Spelling
+
+            lf.spellings.append(Spelling((), None, None, "UTF-8 byte-order mark"))
     return text
 
 

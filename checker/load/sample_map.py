@@ -18,6 +18,9 @@ MAX_TOKEN_BYTES = 1 << 20
 _TOKEN = re.compile(rb'"((?:[^"\\]|\\.)*)"\s*:\s*(\{|-?\d+|[^\s{0-9-])')
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 @dataclass
 class IdxMap:
     """Per phase: (samples mapped, largest row index or None)."""
@@ -25,6 +28,7 @@ class IdxMap:
     path: str = ""
     error: str | None = None
     phases: dict = field(default_factory=dict)
+    bom: bool = False  # the file started with a UTF-8 byte-order mark (read as if absent)
 
     def count(self, phase: str) -> int | None:
         v = self.phases.get(phase)
@@ -60,6 +64,8 @@ def summarize_idx_map(path: str, root_real: str | None = None) -> IdxMap:
 def _decode(raw: bytes, out: IdxMap) -> None:
     import msgspec
 
+    if raw.startswith(BOM):
+        raw, out.bom = raw[len(BOM):], True
     try:
         data = msgspec.json.decode(raw, type=dict[str, dict[str, int]])
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -72,8 +78,13 @@ def _scan(fh, out: IdxMap) -> None:
     phases: dict = {}
     current = None
     rest = b""
+    first = True
     while True:
         chunk = fh.read(CHUNK_BYTES)
+        if first:
+            first = False
+            if chunk.startswith(BOM):
+                chunk, out.bom = chunk[len(BOM):], True
         buf = rest + chunk
         if not chunk:
             cut = len(buf)

@@ -1,17 +1,18 @@
 """The accuracy gate: thresholds, sample counts and the agentic targets (RULES.md §5, R§4.3, R§9.1).
 
-No tolerance anywhere (S§6.6): a score one ulp under the published threshold fails. Thresholds
-come from ``accuracy.yaml``; the comparison basis (published, rounded values) is documented there.
+No tolerance anywhere (S§6.6). Thresholds come from ``accuracy.yaml``: a bound the rule states as a
+share of the reference (99 %) is the exact product, and scores are compared exactly as written
+(decimal/fraction arithmetic, fractions scaled x100 exactly), so no float artefact decides.
 """
 from __future__ import annotations
 
-import math
+from fractions import Fraction
 
-from checker.load.models.accuracy import finite, point_accuracy
+from checker.load.models.accuracy import point_accuracy
 from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.results import coverage
-from rules.accuracy.policy import bad_number, curve_model, entry_scale, fmt, is_agentic
+from rules.accuracy.policy import bad_number, curve_model, entry_scale, exact, fmt, is_agentic
 
 
 def _targets(point, ctx):
@@ -63,18 +64,18 @@ def gate_values(acc, targets, tscale: int) -> dict:
                 break
             k = _scale_of(e, on_scale + (["score"] if e.scalar else []), targets.score_scales, tscale) \
                 if t.on_score_scale else 1
-            parts.append((v * k, e.sample_count, e.name, k, key))
+            parts.append((exact(v) * k, e.sample_count, e.name, k, key))
         if problem is None and not parts:
             found = sorted({k for e in acc.runs for k in e.metrics})
             names = ", ".join(e.name for e in acc.runs)
             problem = f"metric {m} is missing from {names} (metrics present: {', '.join(found) or 'none'})"
         value = None
-        if problem is None:
+        if problem is None:  # exact (Fraction) arithmetic: no float artefact decides the gate
             w = [p[1] for p in parts]
             if len(parts) > 1 and all(isinstance(x, int) and x > 0 for x in w):
-                value = sum(p[0] * p[1] for p in parts) / sum(w)
+                value = sum((p[0] * p[1] for p in parts), Fraction(0)) / sum(w)
             else:
-                value = sum(p[0] for p in parts) / len(parts)
+                value = sum((p[0] for p in parts), Fraction(0)) / len(parts)
         out[m] = {"value": value, "problem": problem, "path": path, "parts": parts}
     return out
 
@@ -86,13 +87,15 @@ def accuracy_gate(point, ctx):
 
     What it checks: for single-turn models (accuracy.yaml `models`), each gated metric (Llama:
     ROUGE-1/2/L/Lsum and generated length +-10 %; GPT-OSS and DeepSeek-R1: exact match) is present
-    in the point's accuracy entries, is a finite number, and meets the published threshold
-    (`>=`, or within the range). Scores written as fractions are scaled x100 (the finding says
+    in the point's accuracy entries, is a finite number, and meets its threshold (`>=`, or within
+    the range), compared exactly: a target stated as a share of the reference is the exact product
+    (ROUGE-Lsum 0.99 x 35.793 = 35.43507, shown rounded as 35.44). Scores written as fractions are scaled x100 (the finding says
     so). A metric carried by several datasets is their sample-weighted mean. A missing or renamed
     metric, NaN or infinity FAIL. Models without thresholds SKIP with "No accuracy thresholds
     defined"; agentic models are judged by the agentic-accuracy-* rules.
-    Why: accuracy is a hard gate with no variability allowance (S§6.6, R§2.9.8). Thresholds are
-    the rules' published (rounded) values, see rules/policy/v1.0/accuracy.yaml.
+    Why: accuracy is a hard gate with no variability allowance (S§6.6, R§2.9.8); the rule is "each
+    score >= 99 % of reference" (RULES.md §5), so the rounded-up table value would reject
+    compliant scores. Targets: rules/policy/v1.0/accuracy.yaml.
     How to fix: Fix the serving configuration until the accuracy run meets the target; copy the
     scorer's file unchanged (metric names as the scorer writes them).
     """
@@ -114,12 +117,12 @@ def accuracy_gate(point, ctx):
         if r["problem"] is not None:
             bad.append(r["problem"] + f", threshold {t.describe()}")
         elif not t.meets(r["value"]):
-            bad.append(f"{m} = {fmt(r['value'])}{note} on {ds}, threshold {t.describe()}")
+            bad.append(f"{m} = {fmt(float(r['value']))}{note} on {ds}, threshold {t.describe()}")
         else:
-            shown.append(f"{m} {fmt(r['value'])}{note} {t.describe()}")
+            shown.append(f"{m} {fmt(float(r['value']))}{note} {t.describe()}")
             continue
         first_path = first_path or r["path"]
-    observed = {m: (None if vals[m]["value"] is None else round(vals[m]["value"], 6)) for m in targets.metrics}
+    observed = {m: (None if vals[m]["value"] is None else round(float(vals[m]["value"]), 6)) for m in targets.metrics}
     expected = {m: t.describe() for m, t in targets.metrics.items()}
     if bad:
         return Fail(f"{mid}: " + "; ".join(bad), file=lf, path=first_path or ("accuracy_scores",),
@@ -193,7 +196,7 @@ def _score_of(entry, accepted, tscale):
     why = bad_number(v)
     if why is not None:
         return None, f"score of {entry.name!r} is {why}", path
-    return v * entry_scale([v], accepted, tscale), None, path
+    return exact(v) * entry_scale([v], accepted, tscale), None, path
 
 
 @rule(id="agentic-accuracy-inline", title="Agentic inline accuracy", clause="R§4.3, R§9.1", severity="reject", scope="point", needs=("policy:models", "policy:accuracy"), official=True)
@@ -227,9 +230,9 @@ def agentic_accuracy_inline(point, ctx):
     if problem is not None:
         return Fail(problem, file=lf, path=path, observed=None, expected=t.inline.describe())
     if not t.inline.meets(v):
-        return Fail(f"{mid}: inline accuracy {fmt(v)} on {e.name!r}, threshold {t.inline.describe()}", file=lf,
-                    path=path, observed=round(v, 6), expected=t.inline.describe())
-    return Pass(f"{mid}: inline accuracy {fmt(v)} {t.inline.describe()}")
+        return Fail(f"{mid}: inline accuracy {fmt(float(v))} on {e.name!r}, threshold {t.inline.describe()}", file=lf,
+                    path=path, observed=round(float(v), 6), expected=t.inline.describe())
+    return Pass(f"{mid}: inline accuracy {fmt(float(v))} {t.inline.describe()}")
 
 
 @rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve", needs=("policy:models", "policy:accuracy"), official=True)
@@ -269,11 +272,11 @@ def agentic_accuracy_swebench(curve, ctx):
         if problem is not None:
             return Fail(f"{p.name}: {problem}", file=lf, path=path, observed=None, expected=t.swebench.describe())
         values.append(v)
-        shown.append(f"{p.name} {fmt(v)}")
-    mean = sum(values) / len(values)
-    msg = f"{mid}: SWE-bench mean {fmt(mean)} of {', '.join(shown)}, threshold {t.swebench.describe()}"
+        shown.append(f"{p.name} {fmt(float(v))}")
+    mean = sum(values, Fraction(0)) / len(values)
+    msg = f"{mid}: SWE-bench mean {fmt(float(mean))} of {', '.join(shown)}, threshold {t.swebench.describe()}"
     if not t.swebench.meets(mean):
-        return Fail(msg, file=curve.rel, observed=round(mean, 6), expected=t.swebench.describe())
+        return Fail(msg, file=curve.rel, observed=round(float(mean), 6), expected=t.swebench.describe())
     return Pass(msg)
 
 
@@ -333,7 +336,7 @@ def _accuracy_metric(point, ctx):
     vals = gate_values(acc, targets, ctx.policy.get("accuracy").threshold_scale)
     first = next(iter(targets.metrics))
     v = vals[first]["value"]
-    return v if v is not None and math.isfinite(v) else None
+    return float(v) if v is not None else None
 
 
 @point_metric("accuracy_inline", "Inline accuracy (agentic)", "%")
@@ -345,4 +348,4 @@ def _inline_metric(point, ctx):
     if acc is None or acc.inline is None or t is None:
         return None
     v, problem, _ = _score_of(acc.inline, t.score_scales, ctx.policy.get("accuracy").threshold_scale)
-    return v if problem is None and finite(v) else None
+    return float(v) if problem is None else None

@@ -6,9 +6,11 @@ normalisation, and the gated value of a metric over a point's accuracy entries.
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from fractions import Fraction
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from checker.load.models.accuracy import finite, is_number
 
@@ -18,20 +20,72 @@ class _Strict(BaseModel):
 
 
 class Target(_Strict):
+    """One accuracy target: absolute bounds as published (`min`/`max`), or bounds the rule states
+    as a ratio of the reference (`min_ratio`/`max_ratio`, e.g. 99 % of the reference). Ratio bounds
+    are the exact product (decimal arithmetic on the values as written), never a rounded copy."""
+
     reference: float
     min: Optional[float] = None
     max: Optional[float] = None
+    min_ratio: Optional[float] = None
+    max_ratio: Optional[float] = None
     on_score_scale: bool = True  # False for counts (generated length, tokens per turn)
+    display_decimals: int = 2  # a ratio bound is shown rounded to this many decimals, beside its exact value
+
+    @model_validator(mode="after")
+    def _one_basis(self):
+        if self.min is not None and self.min_ratio is not None:
+            raise ValueError("give `min` or `min_ratio`, not both")
+        if self.max is not None and self.max_ratio is not None:
+            raise ValueError("give `max` or `max_ratio`, not both")
+        return self
+
+    @property
+    def lo(self) -> Fraction | None:
+        if self.min_ratio is not None:
+            return exact(self.min_ratio) * exact(self.reference)
+        return exact(self.min) if self.min is not None else None
+
+    @property
+    def hi(self) -> Fraction | None:
+        if self.max_ratio is not None:
+            return exact(self.max_ratio) * exact(self.reference)
+        return exact(self.max) if self.max is not None else None
+
+    def _bound(self, b: Fraction, ratio) -> str:
+        if ratio is None:
+            return show_exact(b)
+        shown = show_exact(b, self.display_decimals) if self.on_score_scale else show_exact(b)
+        return shown
 
     def describe(self) -> str:
-        if self.min is not None and self.max is not None:
-            return f"within {_fmt(self.min)}..{_fmt(self.max)}"
-        if self.min is not None:
-            return f">= {_fmt(self.min)}"
-        return f"<= {_fmt(self.max)}" if self.max is not None else "any"
+        lo, hi = self.lo, self.hi
+        if lo is not None and hi is not None:
+            text = f"within {self._bound(lo, self.min_ratio)}..{self._bound(hi, self.max_ratio)}"
+        elif lo is not None:
+            text = f">= {self._bound(lo, self.min_ratio)}"
+        elif hi is not None:
+            text = f"<= {self._bound(hi, self.max_ratio)}"
+        else:
+            return "any"
+        return text + self.basis()
 
-    def meets(self, v: float) -> bool:
-        return (self.min is None or v >= self.min) and (self.max is None or v <= self.max)
+    def basis(self) -> str:
+        """How a ratio bound is computed, with its exact value: ' (0.99 x 35.793 = 35.43507, exact)'."""
+        parts = []
+        for b, ratio in ((self.lo, self.min_ratio), (self.hi, self.max_ratio)):
+            if ratio is not None and b is not None:
+                exact_text = show_exact(b)
+                shown = self._bound(b, ratio)
+                parts.append(f"{show_exact(exact(ratio))} x {show_exact(exact(self.reference))}"
+                             + (f" = {exact_text}" if exact_text != shown else ""))
+        return f" ({'; '.join(parts)}, exact)" if parts else ""
+
+    def meets(self, v) -> bool:
+        """Compare exactly: ``v`` (a float as written, an int or a Fraction) against the exact bounds."""
+        x = exact(v)
+        lo, hi = self.lo, self.hi
+        return (lo is None or x >= lo) and (hi is None or x <= hi)
 
 
 class ModelTargets(_Strict):
@@ -83,6 +137,43 @@ def _fmt(v) -> str:
 
 
 fmt = _fmt
+
+
+def exact(v) -> Fraction:
+    """The exact value of a number as written: a float is read through its shortest repr (the digits
+    the JSON/YAML text held), so 35.43507 is 3543507/100000, not the nearest binary double."""
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, bool):
+        raise TypeError("a bool is not a number here")
+    if isinstance(v, int):
+        return Fraction(v)
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"{v!r} has no exact value")
+        return Fraction(Decimal(repr(v)))
+    if isinstance(v, Decimal):
+        return Fraction(v)
+    raise TypeError(f"{type(v).__name__} is not a number")
+
+
+def show_exact(v: Fraction, decimals: int | None = None) -> str:
+    """A Fraction as a decimal: exact when it terminates within 12 decimals, else 12 decimals; with
+    ``decimals``, rounded half-up to that many (the published display of a threshold)."""
+    with localcontext() as c:
+        c.prec = 60
+        d = Decimal(v.numerator) / Decimal(v.denominator)
+        if decimals is not None:
+            d = d.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+        elif d != d.quantize(Decimal("1e-12")):
+            d = d.quantize(Decimal("1e-12"), rounding=ROUND_HALF_UP)
+    text = format(d.normalize(), "f") if decimals is None else format(d, "f")
+    head, dot, tail = text.partition(".")
+    neg = head.startswith("-")
+    digits = head.lstrip("-")
+    if len(digits) > 3:
+        digits = f"{int(digits):,}"
+    return ("-" if neg else "") + digits + (dot + tail if tail else "")
 
 
 def curve_model(curve, ctx) -> str | None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from checker.load.models.keys import missing_hint
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.procedure.policy import NEEDS, canonical_dataset, describe, usable
+from rules.procedure.policy import NEEDS, canonical_dataset, declares_models_dataset, describe, point_model, usable
 
 _MISSING = "(not declared)"
 
@@ -62,6 +63,38 @@ def config_consistency_dataset(curve, ctx):
         except Exception:
             return d
     return _curve_compare(curve, "dataset", value, lambda p: ("dataset",))
+
+
+@rule(id="dataset-matches-model", title="Dataset is the benchmark's", clause="R§3.2, R§9.1", severity="flag", scope="point", needs=("point_yaml", "policy:models"))
+def dataset_matches_model(point, ctx):
+    """point.yaml `dataset` names the benchmark model's own dataset.
+
+    What it checks: the point's benchmark model (canonical `model_name`, else the curve
+    directory) fixes its dataset (models.yaml: the performance dataset, or the accuracy dataset,
+    with their aliases); a declared `dataset` that is neither FAILs. Whatever the point declares,
+    the count rules (min-query-count, samples-whole-multiple) use the model's dataset size, so an
+    unknown or wrong name never makes them SKIP. An unknown model SKIPs (model-name-valid).
+    Why: R§3.2 / RULES.md §11: each benchmark is one model on one dataset; a point measured on
+    another dataset is not a measurement of the benchmark. The failure action follows R§9.1's
+    dataset rows (minimum query count, configuration consistency: flag points).
+    How to fix: Run the point on the benchmark's dataset and declare it (e.g. `dataset: cnn_dailymail`).
+    """
+    lf = point.files["point_yaml"]
+    mid = point_model(point, ctx)
+    if mid is None:
+        return Skip("the benchmark model is unknown (see model-name-valid)", reason="missing-input")
+    m = ctx.policy.get("models").models[mid]
+    names = [m.performance_dataset.name] + ([m.accuracy_dataset.name] if m.accuracy_dataset is not None
+                                            and m.accuracy_dataset.name != m.performance_dataset.name else [])
+    declared = lf.get("dataset")
+    if declared is None:
+        return Skip(f"point.yaml declares no `dataset`; {mid} fixes it: {', '.join(names)}", reason="missing-input")
+    if isinstance(declared, str) and declares_models_dataset(ctx, mid, declared):
+        return Pass(f"dataset {declared!r} is {mid}'s")
+    return Fail(f"dataset {describe(declared)} is not {mid}'s dataset ({' or '.join(repr(n) for n in names)}); "
+                f"the count rules use {m.performance_dataset.name!r} ({m.performance_dataset.size:,} samples)",
+                file=lf, path=("dataset",), observed=declared,
+                expected=names + list(m.performance_dataset.aliases))
 
 
 @rule(id="config-consistency-model", title="Config consistency model", clause="R§9.1", severity="flag", scope="curve", official=True)
@@ -219,8 +252,14 @@ def point_disclosure_complete(point, ctx):
         if v is None or (isinstance(v, str) and not v.strip()) or v in ([], {}):
             missing.append(f)
     if missing:
-        return Fail(f"missing or empty: {', '.join(missing)}", file=lf, path=(missing[0],), observed=missing,
-                    expected=required)
+        hints = [(f, *missing_hint(lf, (), f)) for f in missing]
+        spelt = [(f, text, p) for f, text, p in hints if p is not None]
+        shown = ", ".join(f + text for f, text, _ in hints)
+        fix = None
+        if spelt:
+            fix = "Rename " + ", ".join(f"`{p[-1]}` to `{f}`" for f, _, p in spelt) + "."
+        return Fail(f"missing or empty: {shown}", file=lf, path=spelt[0][2] if spelt else (missing[0],),
+                    observed=missing, expected=required, fix=fix)
     return Pass(f"all {len(required)} disclosure fields present")
 
 

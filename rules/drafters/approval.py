@@ -46,7 +46,7 @@ def _match(point, lf, reg, ctx):
     return bench, match(declaration(lf), _entries_for(reg, bench, ctx), bench)
 
 
-@rule(id="drafter-list-registry", title="Approved-drafter registry", clause="R§2.9.4", severity="reject", scope="package", official=True, needs=("policy:approved_drafters",))
+@rule(id="drafter-list-registry", title="Approved-drafter registry", clause="R§2.9.4", severity="reject", scope="package", official=True, needs=("policy:approved_drafters", "policy:models",))
 def drafter_list_registry(pkg, ctx):
     """The approved-drafter list (bundled approved_drafters.yaml or --approved-drafters FILE) is well formed.
 
@@ -70,7 +70,9 @@ def drafter_list_registry(pkg, ctx):
     for e in reg.drafters:
         per.setdefault(_canonical(ctx, e.benchmark), []).append(e)
     listing = ", ".join(f"{b} {len(v)}" for b, v in sorted(per.items()))
-    return Pass(f"approved-drafter list {src}: {len(reg.drafters)} entries ({listing})")
+    disputed = sum(1 for e in reg.drafters if e.disputed)
+    tail = f"; {disputed} disputed (a flag when used)" if disputed else ""
+    return Pass(f"approved-drafter list {src}: {len(reg.drafters)} entries ({listing}){tail}")
 
 
 @rule(id="approved-drafter", title="Approved drafter", clause="R§2.9.4", severity="reject-points",
@@ -82,7 +84,10 @@ def approved_drafter(point, ctx):
     match an approved entry for the point's benchmark (canonical `model_name`): by
     `weight_checksum`, or by `target_checksum` + `configuration`. When the entry names an
     `algorithm`, the point must declare the same one. A benchmark with no approved drafter does not
-    allow speculative decoding at all. Points without the block pass.
+    allow speculative decoding at all. Points without the block pass. An entry whose approval is
+    `disputed` in the list (the sources disagree: DeepSeek-R1 and GPT-OSS heads the official
+    checker carries over, which the submitter FAQ says are not approved) is a flag-level FAIL
+    naming the disagreement, not a reject.
     Why: R§2.9.4: only a designated drafter may be used, including one shipped in the canonical
     checkpoint but not listed; swapping the drafter or the algorithm is a model change.
     How to fix: Use an approved drafter and declare its checksum, or turn speculative decoding off
@@ -103,6 +108,14 @@ def approved_drafter(point, ctx):
     if m.entry is None:
         return Fail(m.problem, file=lf, path=m.path, observed=decl.describe(),
                     expected=f"an approved drafter for {bench}")
+    if m.entry.disputed:
+        key = "weight_checksum" if m.how == "weight checksum" else "target_checksum"
+        return Fail(f"drafter {decl.describe()} matches the list entry for {bench} ({m.entry.model_id or m.how}, "
+                    f"approved {m.entry.approved_cohort}) by {m.how}, but that approval is disputed: "
+                    f"{m.entry.disputed}", file=lf, path=(BLOCK, key), severity=Severity.FLAG,
+                    observed=decl.describe(), expected=f"an undisputed approved drafter for {bench}",
+                    fix="A reviewer decides whether this head is approved; be ready to show its approval, or run "
+                        "the points without speculative decoding.")
     return Pass(f"drafter {decl.describe()} matches the approved entry for {bench} by {m.how} "
                 f"(approved {m.entry.approved_cohort})")
 

@@ -171,8 +171,9 @@ def me_checkpoint_disclosed(point, ctx):
 def me_checkpoint_provenance(point, ctx):
     """A derived checkpoint keeps every canonical component; a pre-approved one is on the list.
 
-    What it checks: Standardized: `checkpoint.components_retained` is true for a derived checkpoint
-    (R§2.9.3: "You may not strip components from the derived checkpoint ... This holds even where
+    What it checks: Standardized: `checkpoint.components_retained: false` FAILs whatever the
+    `source` (a canonical or pre-approved checkpoint that states its components were stripped is
+    not canonical any more); it must be true for a derived checkpoint (R§2.9.3: "You may not strip components from the derived checkpoint ... This holds even where
     the component does not participate in producing output"); a `preapproved` checkpoint's checksum
     is on the policy's pre-approved list (SKIP while none is published). Serviced/RDI: stripping is
     static weight removal, allowed only when declared in `techniques` with a disclosure.
@@ -196,6 +197,19 @@ def me_checkpoint_provenance(point, ctx):
         return p
     parsed, pol, div, full, note = p
     ck = parsed.model.checkpoint
+    if ck is not None and ck.components_retained is False:
+        # the submitter states components were stripped: whatever the source says, that is the fact
+        src = f"{ck.source} checkpoint" if isinstance(ck.source, str) and ck.source.strip() else "checkpoint"
+        if full:
+            return Fail(f"{div} {src} states components_retained: false: canonical components were stripped{note}",
+                        file=lf(point), path=path("checkpoint", "components_retained"), observed=False, expected=True)
+        removal = [t for t in parsed.techniques if pol.disallowed(t.name) == "static-weight-removal"]
+        if not any(t.disclosed for t in removal):
+            return Fail(f"{div} {src} strips components without declaring static weight removal",
+                        file=lf(point), path=path("checkpoint", "components_retained"), severity=_flag(),
+                        observed=False, expected="true, or a disclosed `static-weight-removal` technique",
+                        fix="Declare {name: static-weight-removal, description: ..., disclosure_url: ...}.")
+        return Pass(f"{div}: component removal disclosed as an augmentation")
     if ck is None or ck.source not in pol.checkpoint_sources:
         return Skip("checkpoint source not disclosed (see me-checkpoint-disclosed)", reason="missing-input")
     unused = [u for u in (ck.unused_components or []) if isinstance(u, str)]
@@ -203,17 +217,6 @@ def me_checkpoint_provenance(point, ctx):
     if ck.source == "derived":
         if ck.components_retained is None:
             return Skip("components_retained not declared (see me-checkpoint-disclosed)", reason="missing-input")
-        if ck.components_retained is False:
-            if full:
-                return Fail(f"{div} derived checkpoint strips canonical components{note}", file=lf(point),
-                            path=path("checkpoint", "components_retained"), observed=False, expected=True)
-            removal = [t for t in parsed.techniques if pol.disallowed(t.name) == "static-weight-removal"]
-            if not any(t.disclosed for t in removal):
-                return Fail(f"{div} derived checkpoint strips components without declaring static weight removal",
-                            file=lf(point), path=path("checkpoint", "components_retained"), severity=_flag(),
-                            observed=False, expected="true, or a disclosed `static-weight-removal` technique",
-                            fix="Declare {name: static-weight-removal, description: ..., disclosure_url: ...}.")
-            return Pass(f"{div}: component removal disclosed as an augmentation")
         return Pass("derived checkpoint keeps every canonical component" + tail)
     if ck.source == "preapproved" and full:
         if not pol.preapproved_checkpoints:

@@ -5,7 +5,7 @@ from typing import Any
 
 from checker.load.models.model_equivalence import parse
 from checker.core.rule import Fail, Outcome, Pass, Skip, rule
-from rules.model_equivalence.policy import (NEEDS, benchmark, lf, listing, path, prepare)
+from rules.model_equivalence.policy import NEEDS, benchmark, block, division, lf, listing, path, policy, prepare
 from rules.model_equivalence.runtime import decoding_of
 
 _SAMPLING_KEYS = ("temperature", "top_k", "top_p", "repetition_penalty", "max_output_tokens", "stop")
@@ -38,9 +38,12 @@ def me_fixed_sampling(point, ctx):
 
     What it checks: Standardized: each sampling value the policy fixes for the benchmark
     (temperature, top-k, top-p, repetition penalty, max output tokens, stop sequences, greedy vs
-    stochastic) equals `model_equivalence.sampling` and, where the key is present, config.yaml's
-    `model_params` (`max_output_tokens` is `max_new_tokens` there). SKIP when the policy has none of
-    the benchmark's values. Serviced/RDI: the sampling configuration is disclosed.
+    stochastic) equals what is given: `model_equivalence.sampling` where the block states the key,
+    and config.yaml's `model_params` where it holds the key (`max_output_tokens` is
+    `max_new_tokens` there). A value that is not disclosed is not a change: it is not compared (the
+    PASS lists it), and a point where neither file states any of them gets a warn-level FAIL
+    ("not disclosed"). SKIP when the policy has none of the benchmark's values. Serviced/RDI: the
+    sampling configuration is disclosed.
     R§2.9.1: "You must not change those. This covers the sampling parameters — temperature, top-k,
     top-p, repetition penalty, greedy-vs-stochastic, max output tokens, stop sequences".
     Why: "Match the benchmark's sampling configuration exactly: greedy means greedy." (R§2.9.7)
@@ -58,15 +61,19 @@ def me_fixed_sampling(point, ctx):
         model_equivalence:
           sampling: {temperature: 0.0, top_k: 1, top_p: 1.0, repetition_penalty: 1.0, max_output_tokens: 96}
     """
-    p = prepare(point, ctx)
-    if isinstance(p, Outcome):
-        return p
-    parsed, pol, div, full, note = p
-    s = parsed.model.sampling
+    parsed = block(point)
+    if parsed.present and parsed.model is None:
+        return Skip("the model_equivalence block is not a valid mapping (see me-block-valid)", reason="input-not-valid")
+    pol = policy(ctx)
+    div, full, note = division(point, pol)
+    s = parsed.model.sampling if parsed.model is not None else None
     if not full:
+        if not parsed.present:
+            return Skip("point.yaml has no model_equivalence block (me-disclosure-present reports it per curve)",
+                        reason="missing-input")
         if s is None:
             return Fail(f"{div}: sampling configuration not disclosed", file=lf(point), path=path(),
-                        severity=_flag(), observed=None, expected="model_equivalence.sampling")
+                        severity=_severity("flag"), observed=None, expected="model_equivalence.sampling")
         return Pass(f"{div}: sampling configuration disclosed")
     bid = benchmark(point, ctx)
     fixed = pol.benchmarks.get(bid) if bid else None
@@ -75,37 +82,59 @@ def me_fixed_sampling(point, ctx):
     if not want and (fixed is None or fixed.decoding is None):
         return Skip(f"the fixed sampling values of {bid or 'this benchmark'} are not in the policy data",
                     reason="not-in-policy")
+    # compare what is given, where it is given: not disclosed is not changed
     bad: list[tuple] = []  # (file, path, key, observed, expected)
+    compared: list[str] = []  # what was compared, as the finding names it
+    given: set[str] = set()  # fixed keys stated somewhere
     for k, v in want.items():
         got = getattr(s, k) if s is not None else None
+        if got is None:
+            continue
+        compared.append(k)
+        given.add(k)
         if not _same(got, v):
-            bad.append((lf(point), path("sampling", k) if s is not None else path(), k, got, v))
-    if fixed is not None and fixed.decoding is not None and decoding_of(s) not in (None, fixed.decoding):
-        bad.append((lf(point), path("sampling"), "decoding", decoding_of(s), fixed.decoding))
+            bad.append((lf(point), path("sampling", k), k, got, v))
+    declared = decoding_of(s)
+    if fixed is not None and fixed.decoding is not None and declared is not None:
+        compared.append("decoding")
+        if declared != fixed.decoding:
+            bad.append((lf(point), path("sampling"), "decoding", declared, fixed.decoding))
     cf, mp = _config(point)
     for k, ck in sorted(pol.config_keys.items()):
-        if k in want and ck in mp and not _same(mp[ck], want[k]):
-            bad.append((cf, ("model_params", ck), f"config.yaml model_params.{ck}", mp[ck], want[k]))
+        if k in want and ck in mp:
+            compared.append(f"config.yaml model_params.{ck}")
+            given.add(k)
+            if not _same(mp[ck], want[k]):
+                bad.append((cf, ("model_params", ck), f"config.yaml model_params.{ck}", mp[ck], want[k]))
     if bad:
         f0, p0, *_ = bad[0]
         return Fail(f"{div} point changes fixed sampling parameters{note}: "
-                    + "; ".join(f"{k} is {'not disclosed' if o is None else repr(o)}, fixed at {e!r}"
-                                for _, _, k, o, e in bad),
+                    + "; ".join(f"{k} is {o!r}, fixed at {e!r}" for _, _, k, o, e in bad),
                     file=f0, path=p0, observed={k: o for _, _, k, o, _ in bad},
                     expected={k: e for _, _, k, _, e in bad})
+    unstated = [k for k in want if k not in given]
+    if not compared:
+        where = "model_equivalence.sampling" if parsed.present else "a model_equivalence.sampling block"
+        return Fail(f"sampling not disclosed: neither {where} nor config.yaml model_params states any of the fixed "
+                    f"values of {bid} ({listing(sorted(want))}); nothing to compare", file=lf(point),
+                    path=path() if parsed.present else (), severity=_severity("warn"), observed=None,
+                    expected={k: want[k] for k in sorted(want)},
+                    fix="Disclose the sampling values the point ran with: model_equivalence.sampling in point.yaml "
+                        "(and keep config.yaml's model_params).")
     unknown = [k for k in _SAMPLING_KEYS if k not in want]
-    tail = f" (not in the policy, not compared: {listing(unknown)})" if unknown else ""
-    return Pass(f"sampling matches the fixed values of {bid}: {listing(sorted(want))}{tail}")
+    tail = f"; not disclosed (not compared): {listing(unstated)}" if unstated else ""
+    tail += f" (not in the policy: {listing(unknown)})" if unknown else ""
+    return Pass(f"sampling matches the fixed values of {bid} where given: {listing(compared)}{tail}")
 
 
 def _shown(flags: dict, name: str) -> str:
     return repr(flags[name]) if name in flags else "unset"
 
 
-def _flag():
+def _severity(name: str):
     from checker.core.findings import Severity
 
-    return Severity.FLAG
+    return Severity(name)
 
 
 @rule(id="me-chat-template-flags", title="Chat-template flags as specified", clause="R§2.9.7", severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))

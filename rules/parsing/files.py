@@ -5,6 +5,7 @@ a wrong-typed field is named with its line while the rest of the file stays usab
 """
 from __future__ import annotations
 
+from checker.load.models.keys import missing_hint
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.structure.layout import _KIND_NAMES
 
@@ -37,8 +38,9 @@ def _validity(point, kind: str, required: dict):
             elif check is not None and not check(value):
                 problems.append(_Problem((field,), f"field `{field}`: {value!r} is not allowed here", value))
     if problems or missing or model is None:
-        msgs = [p.message for p in problems] + [f"required field `{m}` is missing" for m in missing]
-        first = problems[0].path if problems else ()
+        hints = [(m, *missing_hint(lf, (), m)) for m in missing]
+        msgs = [p.message for p in problems] + [f"required field `{m}` is missing{t}" for m, t, _ in hints]
+        first = problems[0].path if problems else next((at for _, _, at in hints if at is not None), ())
         return Fail(f"{name}: " + "; ".join(msgs), file=lf, path=first,
                     observed=[p.message for p in problems] or None,
                     expected=f"required: {', '.join(required)}" if missing else "valid field types",

@@ -121,8 +121,7 @@ def model_type(point, ctx) -> str | None:
         models = ctx.policy.get("models")
     except Exception:
         return None
-    y = point.yaml
-    mid = models.canonical(y.model_name if y is not None else None) or models.canonical(point.curve.name)
+    mid = point_model(point, ctx)
     return models.models[mid].type if mid else None
 
 
@@ -145,26 +144,55 @@ def minimum_duration(point, ctx) -> tuple[float | None, str]:
     return d.above_min_s, f"{what} > {d.ultra_low_max_concurrency}"
 
 
-def dataset_pass_size(point, ctx) -> tuple[int | None, str]:
-    """(samples in one dataset pass, how it was found) from models.yaml, by point.yaml `dataset`.
+def point_model(point, ctx) -> str | None:
+    """Canonical benchmark model of a point: point.yaml model_name, else the curve directory."""
+    models = ctx.policy.get("models")
+    y = point.yaml
+    return models.canonical(y.model_name if y is not None else None) or models.canonical(point.curve.name)
 
-    A WG-approved Ultra Low subset (`n_samples_from_dataset`, R§6.5) replaces the size at
-    concurrency <= 32 only.
+
+def declares_models_dataset(ctx, mid: str, name) -> bool:
+    """True when ``name`` spells the benchmark model's performance or accuracy dataset."""
+    m = ctx.policy.get("models").models[mid]
+    key = canonical_dataset(ctx, name)
+    for d in (m.performance_dataset, m.accuracy_dataset):
+        if d is not None and (name == d.name or name in d.aliases or key == d.name):
+            return True
+    return False
+
+
+def dataset_pass_size(point, ctx) -> tuple[int | None, str]:
+    """(samples in one dataset pass, how it was found) from models.yaml.
+
+    The benchmark model fixes its dataset (RULES.md §11): when the point's model is known its
+    performance dataset's size is used, whatever point.yaml `dataset` says (a dataset that is not
+    the model's is dataset-matches-model's FAIL), so an unknown name never makes the count rules
+    fail open. Only when the model is unknown is the declared `dataset` looked up. A WG-approved
+    Ultra Low subset (`n_samples_from_dataset`, R§6.5) replaces the size at concurrency <= 32 only.
     """
     models = ctx.policy.get("models")
     y = point.yaml
     name = y.dataset if y is not None else None
-    if not name:
-        return None, "point.yaml declares no `dataset`"
-    size = models.dataset_size(name)
-    if size is None:
-        return None, f"dataset {name!r} is not in the policy's dataset table (models.yaml)"
-    sub = y.n_samples_from_dataset
+    mid = point_model(point, ctx)
+    if mid is not None:
+        d = models.models[mid].performance_dataset
+        size, label = d.size, f"{mid}'s dataset {d.name!r}"
+        if name and not declares_models_dataset(ctx, mid, name):
+            label += f" (point.yaml declares {describe(name)}: see dataset-matches-model)"
+    else:
+        if not name:
+            return None, "the benchmark model is unknown and point.yaml declares no `dataset`"
+        size = models.dataset_size(name)
+        if size is None:
+            return None, (f"the benchmark model is unknown and dataset {name!r} is not in the policy's dataset "
+                          "table (models.yaml)")
+        label = f"dataset {name!r}"
+    sub = y.n_samples_from_dataset if y is not None else None
     c = point.concurrency
     ul = ctx.policy.get("run_rules").durations.ultra_low_max_concurrency
     if is_int(sub) and 0 < sub < size and is_int(c) and c <= ul:
-        return sub, f"Ultra Low subset n_samples_from_dataset={sub} of {name!r} ({size})"
-    return size, f"dataset {name!r} has {size} samples"
+        return sub, f"Ultra Low subset n_samples_from_dataset={sub} of {label} ({size})"
+    return size, f"{label} has {size} samples"
 
 
 def stream_flag(point) -> tuple[Any, str]:

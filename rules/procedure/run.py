@@ -126,7 +126,8 @@ def point_duration(point, ctx):
     when point.yaml has a steady_state block, else the whole-run `duration_ns` of
     result_summary.json; the finding says which. Minimums (run_rules.yaml): 600 s for
     concurrency <= 32, 1,200 s above (margin and dedicated Offline points included), 2,400 s for
-    agentic points above 32. NaN, infinite, negative or non-numeric values FAIL.
+    agentic points above 32. NaN, infinite, negative or non-numeric values FAIL, and so does a
+    window longer than the whole tracked run (`duration_ns`): the files contradict each other.
     Why: R§6.2 and R§4.4 (measured over issue time, not wall clock); R§9.1 flags short points. The
     official checker lets a NaN window duration pass.
     How to fix: Rerun the point longer than the minimum (issue more dataset passes), so that the
@@ -143,6 +144,15 @@ def point_duration(point, ctx):
         what = f"negative ({seconds:g})" if seconds < 0 else describe(seconds)
         return Fail(f"{basis} is {what}", file=lf, path=path, observed=describe(seconds),
                     expected=f">= {minimum} s")
+    if path and path[0] == "steady_state":  # the window lies inside the tracked run
+        sf = point.files.get("result_summary")
+        dur = sf.get("duration_ns") if sf is not None and sf.ok else None
+        if is_int(dur) and dur > 0 and seconds * 1e9 > dur + 1000:
+            return Fail(f"the steady-state window spans {seconds:,.1f} s, longer than the whole tracked run "
+                        f"({dur / 1e9:,.1f} s, result_summary.json duration_ns): the two files contradict each other",
+                        file=lf, path=path, observed=seconds, expected=f"<= {dur / 1e9:,.3f} s (the tracked run)",
+                        fix="Copy point.yaml's steady_state block from this run's own diagnostics; rerun the point "
+                            "if the run itself is too short.")
     if minimum is None:
         return Skip(f"{basis} is {seconds:,.1f} s, but the minimum is unknown: {why}", reason="missing-input")
     if seconds < minimum:
@@ -174,10 +184,12 @@ def min_query_count(point, ctx):
     """The point completed at least one full pass over its performance dataset.
 
     What it checks: successful completions (`n_samples_completed - n_samples_failed`; the client
-    counts failed requests as completed, RUN-FOLDER.md §7) >= the dataset size from models.yaml
-    (`datasets`), looked up by point.yaml `dataset`. A WG-approved Ultra Low subset
-    (`n_samples_from_dataset`) counts at concurrency <= 32 only. Unknown dataset: SKIP with reason
-    (the official checker skips silently); inconsistent counters: SKIP (metric-consistency-accounting).
+    counts failed requests as completed, RUN-FOLDER.md §7) >= the size of the benchmark model's
+    dataset (models.yaml; the model fixes its dataset, so an unknown or wrong point.yaml `dataset`
+    never makes this SKIP: dataset-matches-model reports the name). Only when the model itself is
+    unknown is the declared `dataset` looked up, and SKIP when that fails too. A WG-approved Ultra
+    Low subset (`n_samples_from_dataset`) counts at concurrency <= 32 only. Inconsistent counters:
+    SKIP (metric-consistency-accounting). The official checker skips unknown datasets silently.
     Why: R§6.4 — minimum completed queries = one full dataset pass; R§9.1 flags the point.
     How to fix: Issue at least one full pass (`n_samples_to_issue` a multiple of the dataset size)
     and make sure requests succeed.
@@ -206,8 +218,9 @@ def samples_whole_multiple(point, ctx):
     """Total samples issued are a positive whole multiple of the dataset size.
 
     What it checks: `n_samples_issued % dataset_size == 0` and `n_samples_issued > 0`, with the
-    size from models.yaml by point.yaml `dataset` (a WG-approved Ultra Low subset counts at
-    concurrency <= 32). Unknown dataset size, inconsistent counters (metric-consistency-accounting)
+    size of the benchmark model's dataset (models.yaml; by point.yaml `dataset` only when the model
+    is unknown; a WG-approved Ultra Low subset counts at concurrency <= 32). Unknown model and
+    dataset, inconsistent counters (metric-consistency-accounting)
     or an agentic benchmark (how samples map to trajectories is unpublished): SKIP with reason.
     Why: R§6.4 requires whole passes so every sample weighs the same in the result; the official
     checker does not test it.

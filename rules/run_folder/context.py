@@ -150,21 +150,21 @@ def dataset_size(rf, ctx) -> tuple[Optional[int], str]:
     if is_int(v):
         return v, "--dataset-size"
     if ctx.policy.available("models"):
+        # the benchmark model fixes its dataset: a known model decides the size, whatever `dataset` says
         models = ctx.policy.get("models")
         p = point(rf)
+        c = config(rf)
+        names = [p.model_name if p is not None else None, c.get("model_params", "name") if c is not None else None]
+        for name in names:
+            mid = models.canonical(name) or next((k for k, m in models.models.items() if name and m.hf_id == name), None)
+            if mid:
+                d = models.models[mid].performance_dataset
+                return d.size, f"policy models.yaml (model {mid}, dataset {d.name!r})"
         if p is not None:
             size = models.dataset_size(p.dataset)
             if size:
                 return size, f"policy models.yaml (dataset {p.dataset!r})"
-            mid = models.canonical(p.model_name)
-            if mid:
-                return models.models[mid].performance_dataset.size, f"policy models.yaml (model {mid})"
-        c = config(rf)
-        if c is not None:
-            mid = models.canonical(c.get("model_params", "name"))
-            if mid:
-                return models.models[mid].performance_dataset.size, f"policy models.yaml (model {mid})"
-    return None, "dataset size unknown: give --dataset-size, or a point.yaml naming the dataset"
+    return None, "dataset size unknown: give --dataset-size, or a point.yaml naming the model or the dataset"
 
 
 def idx_map(rf):

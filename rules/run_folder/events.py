@@ -5,6 +5,7 @@ rebuilt with the summary. Tolerances are policy data (run_folder.yaml ``toleranc
 """
 from __future__ import annotations
 
+from checker.load.models.accuracy import score_items
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.run_folder.context import config, events_skip, idx_map, is_int, run_kind, summary, within
 
@@ -199,8 +200,8 @@ def _accuracy_samples(rf) -> int | None:
     mapped = sum(n for k, (n, _) in m.phases.items() if k != "performance")
     acc = rf.files.get("accuracy")
     scores = acc.get("accuracy_scores") if acc is not None and acc.ok else None
-    scored = sum(e.get("total_samples") for e in scores if isinstance(e, dict) and is_int(e.get("total_samples"))
-                 and e.get("dataset_type") == "accuracy") if isinstance(scores, list) else 0
+    scored = sum(e.get("total_samples") for _, e in score_items(scores) if isinstance(e, dict)
+                 and is_int(e.get("total_samples")) and e.get("dataset_type") == "accuracy")
     return max(mapped, scored)
 
 

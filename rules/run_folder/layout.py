@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 
+from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.run_folder.context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
                                       summary)
@@ -218,44 +219,51 @@ def run_folder_concurrency_target(rf, ctx):
     return Pass(f"concurrency {target} as declared ({src})")
 
 
-@rule(id="run-folder-complete", title="The run finished without dropping requests", clause="R§6.4",
-      severity="flag", scope="run-folder", needs=("result_summary",))
+@rule(id="run-folder-complete", title="The run finished without dropping requests", clause="R§6.4, R§9.1",
+      severity="reject-points", scope="run-folder", needs=("result_summary",))
 def run_folder_complete(rf, ctx):
     """The run finished: `complete` true, `state` complete, and every issued request completed.
 
-    What it checks: result_summary.json `state` is "complete" and `complete` is true; the counters
+    What it checks: result_summary.json `state` is "complete" and `complete` is true (an
+    interrupted or drained-out run: reject-points, as `run-complete` in a package); the counters
     keep the client's invariant failed <= completed <= issued (completed INCLUDES failures,
     RUN-FOLDER.md §7.2); no request was dropped (issued - completed = 0: a max_duration cap or
-    SIGINT drops in-flight requests and still reports complete, §7.3); no request failed.
-    Why: "complete is true" and a whole set of answered requests are the Verify step of running a
-    point; a capped or failing run is not usable.
+    SIGINT drops in-flight requests and still reports complete, §7.3); no request failed. The
+    counter, dropped and failed findings are flags, as `metric-consistency-accounting` and
+    `samples-dropped` are in a package: the same fact has the same severity in both modes.
+    Why: RULES.md §2.7 and §12: `complete: false` or `state: INTERRUPTED` (drained out or
+    interrupted) makes the point unusable, and an unusable point is a non-conforming point (R§9.1
+    "Reject points"); "complete is true" is the Verify step of running a point. Dropped or failed
+    requests leave the metrics incomplete (R§6.4), a reviewer's call.
     How to fix: Rerun the point without a max_duration cap that cuts the run, and fix the failures.
     """
     lf = rf.files["result_summary"]
     d = lf.data if isinstance(lf.data, dict) else {}
     state, complete = d.get("state"), d.get("complete")
     if state != "complete":
-        return Fail(f"state is {state!r}", file=lf, path=("state",), observed=state, expected="complete")
+        return Fail(f"state is {state!r}: the run did not finish (interrupted), the point is not usable", file=lf,
+                    path=("state",), observed=state, expected="complete")
     if complete is not True:
-        return Fail(f"complete is {complete!r} (a tokenizer drain timed out or the run was interrupted)", file=lf,
-                    path=("complete",), observed=complete, expected=True)
+        return Fail(f"complete is {complete!r} (a tokenizer drain timed out or the run was interrupted): the point is "
+                    "not usable", file=lf, path=("complete",), observed=complete, expected=True)
+    flag = Severity.FLAG
     issued, completed, failed = (d.get(k) for k in ("n_samples_issued", "n_samples_completed", "n_samples_failed"))
     if not all(is_int(x) for x in (issued, completed, failed)):
         return Fail("n_samples_issued/completed/failed are not all integers", file=lf, path=("n_samples_issued",),
-                    observed=[issued, completed, failed], expected="integers")
+                    observed=[issued, completed, failed], expected="integers", severity=flag)
     if not 0 <= failed <= completed <= issued:
         return Fail(f"counters break failed <= completed <= issued: {failed} / {completed} / {issued}", file=lf,
                     path=("n_samples_completed",), observed=[failed, completed, issued],
-                    expected="failed <= completed <= issued")
+                    expected="failed <= completed <= issued", severity=flag)
     if issued == 0:
         return Pass("complete; no performance samples (accuracy-only run)") if run_kind(rf) == "accuracy-only" \
             else Fail("complete, but no performance sample was issued", file=lf, path=("n_samples_issued",),
-                      observed=0, expected="> 0")
+                      observed=0, expected="> 0", severity=flag)
     if completed < issued:
         return Fail(f"{issued - completed} of {issued} requests dropped (issued {issued}, completed {completed}); "
                     "the run was cut (max_duration cap or interrupt)", file=lf, path=("n_samples_completed",),
-                    observed=completed, expected=issued)
+                    observed=completed, expected=issued, severity=flag)
     if failed:
         return Fail(f"{failed} of {issued} requests failed (they count as completed; successes {completed - failed})",
-                    file=lf, path=("n_samples_failed",), observed=failed, expected=0)
+                    file=lf, path=("n_samples_failed",), observed=failed, expected=0, severity=flag)
     return Pass(f"complete: {issued} issued, {completed} completed, 0 failed")

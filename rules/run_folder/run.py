@@ -5,6 +5,7 @@ given SKIPs and names the flag that would enable it.
 """
 from __future__ import annotations
 
+from checker.load.models.accuracy import score_items
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.seed_values import adoption_cohorts, registry
 from rules.run_folder.context import (FIXED_PATTERNS, SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
@@ -26,7 +27,9 @@ def run_folder_duration(rf, ctx):
     span of the steady-state window), else result_summary.json `duration_ns` (the whole tracked
     window, ramp-up and drain included: this client writes no steady-state window, RUN-FOLDER.md
     §5). The message says which basis was used. Concurrency <= 32 is Ultra Low whatever C_max is;
-    a dedicated Offline run needs 1,200 s.
+    a dedicated Offline run needs 1,200 s. A window (from --point or a point.yaml beside the
+    folder) longer than the folder's own tracked duration is a contradiction and FAILs: it never
+    makes the duration pass.
     Why: R§6.2; the client never enforces min_duration_ms (RUN-FOLDER.md §7.5).
     How to fix: Rerun the point for longer (min_duration_ms and n_samples_to_issue large enough).
     """
@@ -44,11 +47,21 @@ def run_folder_duration(rf, ctx):
     lf = rf.files["result_summary"]
     p = point(rf)
     win = p.steady_state.window if p is not None and p.steady_state is not None else None
+    dur = lf.get("duration_ns")
     if win is not None and isinstance(win.duration_s, (int, float)):
         seconds, basis, src, path = float(win.duration_s), "steady-state window (point.yaml)", \
             rf.files["point_yaml"], ("steady_state", "window", "duration_s")
+        tracked = dur / 1e9 if is_int(dur) and dur > 0 else None
+        if tracked is not None and seconds * 1e9 > dur + pol.tolerances.duration_ns:
+            # the window lies inside the tracked run: a longer one describes another run
+            return Fail(f"point.yaml's steady-state window spans {seconds:.1f} s, longer than this run's own tracked "
+                        f"duration {tracked:.1f} s (result_summary.json duration_ns): the point.yaml does not "
+                        f"describe this run; the run itself is {'below' if tracked < minimum else 'at or above'} the "
+                        f"{minimum} s minimum" + (f" for {region}" if region else ""), file=src, path=path,
+                        observed=seconds, expected=f"<= {tracked:.3f} (the tracked duration)",
+                        fix="Use the point.yaml written for this run (its steady-state window comes from this run's "
+                            "events), or rerun the point long enough.")
     else:
-        dur = lf.get("duration_ns")
         if not is_int(dur) or dur <= 0:
             return Fail(f"duration_ns is {dur!r}", file=lf, path=("duration_ns",), observed=dur, expected="> 0")
         seconds, basis, src, path = dur / 1e9, "whole tracked run, ramp-up and drain included (no steady-state " \
@@ -232,14 +245,14 @@ def run_folder_accuracy(rf, ctx):
     if not lf.ok:
         return Skip(f"input not loaded: {lf.rel}", reason="input-not-loaded")
     scores = lf.get("accuracy_scores")
-    if not isinstance(scores, list) or not scores:
+    if not isinstance(scores, (list, dict)) or not scores:
         return Fail("accuracy_scores is missing or empty", file=lf, path=("accuracy_scores",),
-                    observed=scores, expected="one entry per scored dataset")
+                    observed=scores, expected="one entry per scored dataset (a list, or a mapping keyed by dataset)")
     idx = idx_map(rf)
-    for i, e in enumerate(scores):
+    for i, e in score_items(scores):
         if not isinstance(e, dict) or e.get("dataset_type") != "accuracy":
             continue
-        name = e.get("dataset_name")
+        name = e.get("dataset_name", i if isinstance(scores, dict) else None)
         if e.get("complete") is not True:
             return Fail(f"{name}: complete is {e.get('complete')!r}", file=lf, path=("accuracy_scores", i, "complete"),
                         observed=e.get("complete"), expected=True)

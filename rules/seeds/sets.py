@@ -11,6 +11,7 @@ from collections import Counter
 
 from checker.domain import cohort_ids as cohorts
 from checker.core.findings import Severity
+from checker.load.models.keys import near_miss
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.binding import SEED_KEYS
 from rules.shared.seed_values import (MISSING, adoption_cohorts, registry_failure, declared_seeds, evidence, no_point_yaml, point_yaml,
@@ -94,6 +95,7 @@ def seed_set_consistency(sub, ctx):
     """
     groups: dict = {}
     first_lf = {}
+    spelt: dict = {}  # point name -> the misspelt seed_set key it carries
     for p in sub.points():
         lf = point_yaml(p)
         if lf is None:
@@ -101,6 +103,9 @@ def seed_set_consistency(sub, ctx):
         raw = _declared_set(lf)
         if raw is MISSING or raw is None:
             key = "none"
+            u = near_miss(lf, (), "seed_set")
+            if u is not None:
+                spelt[p.name] = (u, lf)
         elif isinstance(raw, str):
             key = raw if len(raw) <= 40 else f"{raw[:40]}... ({len(raw)} characters)"
         else:
@@ -119,9 +124,15 @@ def seed_set_consistency(sub, ctx):
     odd_key = sorted(k for k in groups if k != majority)[0]
     p, lf = first_lf[odd_key]
     listing = "; ".join(f"{k} at {', '.join(q.name for q in groups[k])}" for k in sorted(groups))
-    return Fail(f"{len(groups)} different seed_set values across {sum(counts.values())} points: {listing}",
-                file=lf, path=("seed_set",), observed={q.subject.label(): k for k, qs in groups.items() for q in qs},
-                expected=f"one seed_set everywhere (most points use {majority})")
+    notes = "; ".join(f"{name}: {u.describe(ulf)}" for name, (u, ulf) in sorted(spelt.items()))
+    path, fix = ("seed_set",), None
+    if p.name in spelt:
+        path = spelt[p.name][0].path
+        fix = f"Rename `{spelt[p.name][0].key}` to `seed_set` in {p.name}/point.yaml."
+    return Fail(f"{len(groups)} different seed_set values across {sum(counts.values())} points: {listing}"
+                + (f" ({notes})" if notes else ""),
+                file=lf, path=path, observed={q.subject.label(): k for k, qs in groups.items() for q in qs},
+                expected=f"one seed_set everywhere (most points use {majority})", fix=fix)
 
 
 @rule(id="seed-set-membership", title="Seed set membership", clause="R§9.1", severity="reject",
@@ -280,6 +291,10 @@ def seed_config_legacy(point, ctx):
     raw = _declared_set(lf)
     if raw is not MISSING and raw is not None:
         return Pass(f"seed_set {show(raw)} is declared: the v0.7 fallback is not in use")
+    u = near_miss(lf, (), "seed_set")
+    if u is not None:  # the point meant to bind a set: the fallback is not what it asked for
+        return Skip(f"no `seed_set`, but {u.describe(lf)}: the v0.7 fallback is not assumed (see unknown-key and "
+                    "point-disclosure-complete)", reason="misspelt-key")
     legacy = ctx.policy.get("cohort_rules").legacy_seed
     declared = declared_seeds(lf)
     bad = []

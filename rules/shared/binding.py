@@ -137,6 +137,8 @@ class DrafterEntry(_Strict):
     default_point_config: Union[str, dict[str, Any], None] = None
     source_url: Optional[str] = None
     notes: Optional[str] = None
+    #: why this entry's approval is contested (sources disagree); using it is a flag, not a reject
+    disputed: Optional[Annotated[str, Field(min_length=1)]] = None
 
     @model_validator(mode="after")
     def _identified(self):

@@ -5,8 +5,10 @@ counts; every difference is named by its path with both values and both points.
 """
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
+from checker.domain import cohort_ids as cohorts
 from checker.load.models import dotted
 from checker.core.rule import Fail, Pass, Skip, rule
 
@@ -138,3 +140,98 @@ def system_hardware_consistency(system, ctx):
         return Fail(" | ".join(parts), file=first[0], path=first[1], observed=observed,
                     expected="the same hardware in every curve of the system")
     return Pass(f"{len(firsts)} curves describe the same hardware")
+
+
+def _status(lf, pol) -> tuple[str | None, tuple]:
+    """(canonical availability status or the raw text, its key path) of one system_desc.json copy."""
+    m = lf.model
+    raw = m.availability if m is not None else None
+    if raw is None:
+        return None, ()
+    key = next(k for k in ("system_availability_status", "availability_status", "publication_status")
+               if getattr(m, k) == raw)
+    canon = next((k for k in pol.availability if k.lower() == raw.strip().lower()), raw)
+    return canon, (key,)
+
+
+@rule(id="division-availability", title="RDI division carries RDI status", clause="S§7, R§9.2",
+      severity="flag", scope="point", needs=("system_desc", "policy:system_desc"))
+def division_availability(point, ctx):
+    """A division that fixes the publication status (RDI) carries that status.
+
+    What it checks: `system_availability_status` of each system_desc.json copy against
+    system_desc.yaml `division_requires_status` for the copy's `division` (point.yaml's when the
+    copy states none): an RDI-division system is published with status RDI, never Available or
+    Preview. Other divisions may carry any status.
+    Why: publication status is orthogonal to division except that an RDI division submission is
+    RDI status (S§7, RULES.md §9.2); an RDI system labelled Available would be published with a
+    claim nobody checked (RDI needs no availability test). Availability is a reviewer's objection
+    ground (R§9.2), hence a flag. The official checker does not compare the two.
+    How to fix: Set `system_availability_status: RDI` for an RDI-division system (or submit in the
+    division whose availability rules the system meets).
+    """
+    lf = point.files["system_desc"]
+    pol = ctx.policy.get("system_desc")
+    div = lf.get("division")
+    src = "system_desc.json"
+    if not isinstance(div, str) or not div.strip():
+        div, src = (point.yaml.division if point.yaml is not None else None), "point.yaml"
+    if not isinstance(div, str) or not div.strip():
+        return Skip("no division declared (see system-description-valid)", reason="missing-input")
+    rule_div = next((d for d in pol.division_requires_status if d.lower() == div.strip().lower()), None)
+    status, path = _status(lf, pol)
+    if rule_div is None:
+        return Pass(f"division {div.strip()} does not fix the status ({status or 'none declared'})")
+    want = pol.division_requires_status[rule_div]
+    if status is None:
+        return Skip(f"{rule_div} division but no availability status (see system-description-valid)",
+                    reason="missing-input")
+    if status.lower() != want.lower():
+        return Fail(f"{rule_div} division ({src}) with system_availability_status {status!r}: an {rule_div} division "
+                    f"system is published as {want}", file=lf, path=path, observed=status, expected=want)
+    return Pass(f"{rule_div} division with status {want}")
+
+
+@rule(id="preview-availability-date", title="Preview available within 180 days", clause="S§7, R§9.2",
+      severity="flag", scope="point",
+      needs=("system_desc", "point_yaml", "policy:system_desc"))
+def preview_availability_date(point, ctx):
+    """A Preview system's target availability date is at most 180 days after its target cohort.
+
+    What it checks: when `system_availability_status` is Preview, `target_availability_date`
+    (YYYY-MM-DD) is no later than the opening day of point.yaml's `target_cohort` (the cohort of
+    first appearance) plus system_desc.yaml's `max_days_after_cohort` (180). Other statuses SKIP;
+    a missing or malformed date is system-description-valid's, a bad cohort target-cohort's.
+    Why: S§7 (RULES.md §9.2): Preview commits to Available within 180 days of first publication,
+    the clock starting at the cohort of first appearance; a later date is not a Preview. The
+    official checker only checks that the date is a date. Availability is a reviewer's objection
+    ground (R§9.2), hence a flag.
+    How to fix: Declare the date the system will really be Available (within 180 days), or submit it
+    as RDI.
+    """
+    lf = point.files["system_desc"]
+    pol = ctx.policy.get("system_desc")
+    status, _path = _status(lf, pol)
+    spec = pol.availability.get(status) if status is not None else None
+    if spec is None or spec.max_days_after_cohort is None:
+        return Skip(f"status {status or 'not declared'}: no availability deadline applies", reason="not-applicable")
+    raw = lf.get("target_availability_date")
+    try:
+        target = datetime.date.fromisoformat(raw.strip()) if isinstance(raw, str) and len(raw.strip()) == 10 else None
+    except ValueError:
+        target = None
+    if target is None:
+        return Skip("target_availability_date is missing or not YYYY-MM-DD (see system-description-valid)",
+                    reason="input-not-valid")
+    cohort, why = cohorts.try_parse(point.files["point_yaml"].get("target_cohort"))
+    if cohort is None:
+        return Skip(f"target_cohort is not a cohort id (see target-cohort): {why}", reason="input-not-valid")
+    limit = cohort.date() + datetime.timedelta(days=spec.max_days_after_cohort)
+    days = (target - cohort.date()).days
+    if target > limit:
+        return Fail(f"{status} target_availability_date {target.isoformat()} is {days} days after the target cohort "
+                    f"{cohort.label()}; a {status} must be Available within {spec.max_days_after_cohort} days (by "
+                    f"{limit.isoformat()})", file=lf, path=("target_availability_date",), observed=raw,
+                    expected=f"<= {limit.isoformat()}")
+    return Pass(f"{status} available by {target.isoformat()}, {days} days after {cohort.label()} "
+                f"(<= {spec.max_days_after_cohort})")

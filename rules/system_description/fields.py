@@ -12,6 +12,7 @@ from typing import Optional
 from pydantic import BaseModel, ConfigDict
 
 from checker.load.models import is_http_url
+from checker.load.models.keys import missing_hint
 from checker.core.rule import Fail, Pass, Skip, rule
 
 
@@ -27,6 +28,8 @@ class _Range(_Strict):
 class _Availability(_Strict):
     requires: Optional[str] = None
     kind: Optional[str] = None  # url | date
+    #: Preview: the target availability date is at most this many days after the target cohort (S§7)
+    max_days_after_cohort: Optional[int] = None
 
 
 class SystemDescPolicy(_Strict):
@@ -38,6 +41,8 @@ class SystemDescPolicy(_Strict):
     core_or_vcpu: list[str]
     divisions: list[str]
     availability: dict[str, _Availability]
+    #: division -> the only availability status it may carry (S§7: RDI division => RDI status)
+    division_requires_status: dict[str, str] = {}
     shortened_system_name_length: _Range
     c_min_override_range: _Range
     max_concurrency_floor: int
@@ -103,7 +108,8 @@ def validity_problems(lf, pol: SystemDescPolicy) -> list[tuple[tuple, str]]:
         if f == "system_availability_status" and m.availability is not None:
             continue
         if (f,) not in bad_paths and _blank(data.get(f)):
-            probs.append(((f,), f"required field `{f}` is missing or empty"))
+            text, at = missing_hint(lf, (), f) if f not in data else ("", None)
+            probs.append((at or (f,), f"required field `{f}` is missing or empty{text}"))
     probs += _division_problems(m, pol)
     probs += _availability_problems(m, pol)
     sn = m.shortened_system_name
@@ -123,7 +129,9 @@ def validity_problems(lf, pol: SystemDescPolicy) -> list[tuple[tuple, str]]:
         raw = raw if isinstance(raw, dict) else {}
         for f in pol.node_type_required_fields:
             if ("node_types", i, f) not in bad_paths and _blank(raw.get(f)):
-                probs.append((("node_types", i, f), f"node_types[{i}]: required field `{f}` is missing or empty"))
+                text, at = missing_hint(lf, ("node_types", i), f) if f not in raw else ("", None)
+                probs.append((at or ("node_types", i, f),
+                              f"node_types[{i}]: required field `{f}` is missing or empty{text}"))
         if all(_blank(raw.get(f)) for f in pol.core_or_vcpu):
             probs.append((("node_types", i),
                           f"node_types[{i}]: give at least one of {' / '.join(f'`{f}`' for f in pol.core_or_vcpu)}"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from checker.load.models.keys import missing_hint
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.procedure.policy import NEEDS, describe, is_int, number_problem
 
@@ -52,15 +53,18 @@ def warmup_present(point, ctx):
     """
     lf, w, rawv = _block(point)
     if w is None:
+        text, at = missing_hint(lf, (), "warmup") if rawv is None else ("", None)
         why = "is missing" if rawv is None else f"is {describe(rawv)}, not a mapping"
-        return Fail(f"the warmup block {why}", file=lf, path=("warmup",), observed=rawv,
+        return Fail(f"the warmup block {why}{text}", file=lf, path=at or ("warmup",), observed=describe(rawv),
                     expected="warmup: {duration_s, requests_issued, requests_completed, data_source, concurrency, "
                              "initialization_steps}")
     required = ctx.policy.get("run_rules").warmup.required_fields
     missing = [f for f in required if w.get(f) is None or w.get(f) == "" or w.get(f) == []]
     if missing:
-        return Fail(f"warmup lacks {', '.join(missing)}", file=lf, path=("warmup",), observed=missing,
-                    expected=required)
+        hints = [(f, *missing_hint(lf, ("warmup",), f)) for f in missing]
+        at = next((p for _, _, p in hints if p is not None), None)
+        return Fail(f"warmup lacks {', '.join(f + t for f, t, _ in hints)}", file=lf, path=at or ("warmup",),
+                    observed=missing, expected=required)
     probs = []
     for f in ("requests_issued", "requests_completed", "concurrency"):
         if not is_int(w[f]) or w[f] < 0:
@@ -96,8 +100,9 @@ def warmup_logs_retained(point, ctx):
     v = w.get("logs_retained")
     if v is True:
         return Pass("warmup logs retained")
-    return Fail(f"warmup.logs_retained is {describe(v) if 'logs_retained' in w else 'not declared'}", file=lf,
-                path=("warmup", "logs_retained"), observed=v, expected=True)
+    text, at = missing_hint(lf, ("warmup",), "logs_retained") if "logs_retained" not in w else ("", None)
+    return Fail(f"warmup.logs_retained is {describe(v) if 'logs_retained' in w else 'not declared'}{text}", file=lf,
+                path=at or ("warmup", "logs_retained"), observed=v, expected=True)
 
 
 @rule(id="warmup-salt", title="Warmup salt", clause="R§6.3.3", severity="warn", scope="point",

@@ -1,7 +1,8 @@
 """``accuracy_results.json`` (RUN-FOLDER.md §1.6; OFFICIAL-CHECKER.md §2.5), read in both shapes.
 
 Shapes: the client's ``{"accuracy_scores": [entry, ...]}`` list (indexed by ``dataset_name``, never
-by position) and a dataset-keyed mapping ``{dataset: {score, num_samples, n_repeats, ...}}``. The
+by position), the same entries keyed by dataset (``{"accuracy_scores": {dataset: entry}}``, shape
+"keyed list") and a top-level dataset-keyed mapping ``{dataset: {score, num_samples, n_repeats, ...}}``. The
 entry with ``dataset_type: performance`` (or an untyped entry named ``performance``) is the inline
 score of the performance run, not an accuracy run. Parsing never raises: every oddity becomes a
 ``problem`` (path, message, observed) that ``accuracy-valid`` reports with its line.
@@ -157,16 +158,41 @@ def _entry(d: dict, name: str, path: tuple, problems: list) -> AccuracyEntry:
                          total_samples=total, complete=complete)
 
 
+def _keyed(items: dict, prefix: tuple, out: AccuracyFile) -> None:
+    """Entries keyed by dataset name (the key is the name unless the entry states `dataset_name`)."""
+    names: dict[str, str] = {}
+    for key in sorted(items, key=str):
+        v = items[key]
+        path = prefix + (key,)
+        if not isinstance(v, dict):
+            out.problems.append(Problem(path, f"dataset {str(key)!r} must map to an entry, got {brief(v)}", v))
+            continue
+        name = v.get("dataset_name", key)
+        if not isinstance(name, str) or not name:
+            name = str(key)
+        if name in names:
+            out.problems.append(Problem(path + ("dataset_name",),
+                                        f"dataset {name!r} appears twice (keys {names[name]!r} and {str(key)!r})", name))
+            continue
+        names[name] = str(key)
+        out.entries.append(_entry(v, name, path, out.problems))
+
+
 def parse_accuracy(data: Any) -> AccuracyFile:
     """Read either shape into an AccuracyFile; never raises."""
     if not isinstance(data, dict):
         got = "empty" if data is None else type(data).__name__
         return AccuracyFile("invalid", problems=[Problem((), f"the file must hold a mapping at the top level, not {got}")])
-    if "accuracy_scores" in data:
+    items = data.get("accuracy_scores")
+    if isinstance(items, dict):
+        # the same entries keyed by dataset: {"accuracy_scores": {"cnn_dailymail": {...}}}
+        out = AccuracyFile("keyed list")
+        _keyed(items, ("accuracy_scores",), out)
+    elif "accuracy_scores" in data:
         out = AccuracyFile("list")
-        items = data["accuracy_scores"]
         if not isinstance(items, list):
-            out.problems.append(Problem(("accuracy_scores",), f"`accuracy_scores` must be a list, got {brief(items)}", items))
+            out.problems.append(Problem(("accuracy_scores",), "`accuracy_scores` must be a list of entries or a "
+                                        f"mapping keyed by dataset, got {brief(items)}", items))
             return out
         seen: dict[str, int] = {}
         for i, item in enumerate(items):
@@ -188,24 +214,23 @@ def parse_accuracy(data: Any) -> AccuracyFile:
             out.entries.append(_entry(item, name, path, out.problems))
     else:
         out = AccuracyFile("mapping")
-        for key in sorted(data):
-            if key in TOP_LEVEL_META:
-                continue
-            v = data[key]
-            if not isinstance(v, dict):
-                out.problems.append(Problem((key,), f"dataset {key!r} must map to an entry, got {brief(v)}", v))
-                continue
-            name = v.get("dataset_name", key)
-            if not isinstance(name, str) or not name:
-                name = key
-            out.entries.append(_entry(v, name, (key,), out.problems))
+        _keyed({k: v for k, v in data.items() if k not in TOP_LEVEL_META}, (), out)
     if not out.entries and not out.problems:
-        out.problems.append(Problem(("accuracy_scores",) if out.shape == "list" else (), "the file holds no scored dataset"))
+        out.problems.append(Problem(("accuracy_scores",) if out.shape != "mapping" else (), "the file holds no scored dataset"))
     inl = [e for e in out.entries if e.inline]
     if len(inl) > 1:
         out.problems.append(Problem(inl[1].path, f"{len(inl)} inline (dataset_type: performance) entries; at most one is allowed",
                                     [e.name for e in inl]))
     return out
+
+
+def score_items(scores: Any) -> list[tuple[Any, Any]]:
+    """(index or dataset key, entry) of an `accuracy_scores` value in either shape (list, or keyed by dataset)."""
+    if isinstance(scores, list):
+        return list(enumerate(scores))
+    if isinstance(scores, dict):
+        return [(k, scores[k]) for k in sorted(scores, key=str)]
+    return []
 
 
 def accuracy_file(point):
@@ -215,7 +240,8 @@ def accuracy_file(point):
     if lf is not None and lf.exists:
         return lf
     legacy = files.get("accuracy_legacy")
-    if legacy is not None and legacy.exists and (legacy.error is not None or isinstance(legacy.get("accuracy_scores"), list)):
+    if legacy is not None and legacy.exists and (legacy.error is not None
+                                                 or isinstance(legacy.get("accuracy_scores"), (list, dict))):
         return legacy
     return None
 

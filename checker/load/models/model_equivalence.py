@@ -145,6 +145,8 @@ _SUBMODELS = {"checkpoint": Checkpoint, "quantization": Quantization, "kv_cache"
 
 def _unknown_keys(raw: dict, problems: list[FieldProblem]) -> None:
     """Keys the convention does not define (typos such as `quantisation`) would be silently ignored."""
+    from checker.load.models.keys import closest
+
     levels = [((), raw, ModelEquivalence)] + [((k,), raw.get(k), cls) for k, cls in _SUBMODELS.items()]
     for prefix, data, cls in levels:
         if not isinstance(data, dict):
@@ -152,7 +154,9 @@ def _unknown_keys(raw: dict, problems: list[FieldProblem]) -> None:
         for key in sorted(map(str, data)):
             if key not in cls.model_fields:
                 dotted = ".".join((BLOCK, *prefix, key))
-                problems.append(FieldProblem((BLOCK, *prefix, key), f"field `{dotted}` is not defined (known: "
+                guess = closest(key, cls.model_fields)
+                mean = f"did you mean `{guess}`? " if guess else ""
+                problems.append(FieldProblem((BLOCK, *prefix, key), f"field `{dotted}` is not defined ({mean}known: "
                                              f"{', '.join(cls.model_fields)})", key))
 
 

@@ -1,0 +1,197 @@
+"""Unambiguous non-plain spellings of a value, read as the value they spell (and noted).
+
+A count written ``66840.0``, a ``duration_ns`` written ``1.3e12`` or a YAML 1.1 boolean (``yes``,
+``no``, ``on``, ``off``: the tool that gates submission reads YAML with PyYAML, YAML 1.1) mean one
+value only; rejecting them would reject packages the official tool accepts. ``normalise`` walks a
+loaded file against its typed model and rewrites, in place, each value whose field takes an
+integer (a float with an integral value, exactly representable: at most 2^53) or a boolean (a
+YAML 1.1 boolean word written unquoted, in YAML files only; a quoted 'yes' is a string in YAML 1.1
+too, and JSON booleans are explicit). Each rewrite is recorded
+in ``lf.spellings`` (path, what was written, the value read) for the ``value-spelling`` warning,
+which suggests the plain form. Anything else stays as written and is reported as a type error.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+#: PyYAML's (YAML 1.1) boolean words, exactly as its resolver matches them
+YAML11_BOOLS = {**{w: True for w in ("yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE")},
+                **{w: False for w in ("no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE")}}
+MAX_EXACT_INT = 2 ** 53
+
+#: file kinds normalised with a model that is not their validation model (client config.yaml:
+#: the keys the rules read), and nested blocks validated by their own model
+NORMALISE_ONLY = {"config": ("checker.load.models.client_config", "ClientConfig")}
+NESTED = {"point_yaml": {("model_equivalence",): ("checker.load.models.model_equivalence", "ModelEquivalence")}}
+
+
+@dataclass(frozen=True, slots=True)
+class Spelling:
+    path: tuple
+    written: Any  # the value as written (a float, a string), or None for a file-level note
+    value: Any  # the value read
+    why: str  # "integral float", "YAML 1.1 boolean", "UTF-8 byte-order mark"
+
+
+def _kinds(annotation) -> set[str]:
+    out: set[str] = set()
+    stack = [annotation]
+    while stack:
+        a = stack.pop()
+        origin = typing.get_origin(a)
+        if origin is typing.Union or origin is types.UnionType:
+            stack.extend(typing.get_args(a))
+        elif origin is typing.Annotated:
+            stack.append(typing.get_args(a)[0])
+        elif a is bool:
+            out.add("bool")
+        elif a is int:
+            out.add("int")
+        elif a in (float, str):
+            out.add(a.__name__)
+        elif a is Any:
+            out.add("any")
+        elif origin is not None or (isinstance(a, type) and issubclass(a, BaseModel)):
+            out.add("container")
+    return out
+
+
+def _submodel(annotation):
+    from checker.load.models.keys import _submodel as sub
+
+    return sub(annotation)
+
+
+def _plain_scalar(lf, path: tuple) -> bool:
+    """True when the YAML value at ``path`` is written unquoted (a quoted 'yes' is a string in YAML 1.1 too)."""
+    if lf is None or lf.text is None:
+        return False
+    line, col = lf.position(path)
+    lines = lf.text.splitlines()
+    if not line or not col or line > len(lines) or col > len(lines[line - 1]):
+        return False
+    return lines[line - 1][col - 1] not in "'\""
+
+
+def plain_value(kinds: set[str], v: Any, yaml: bool) -> tuple[Any, str | None]:
+    """(value read, why) for a non-plain but unambiguous spelling of a field of ``kinds``; (v, None) otherwise."""
+    if "any" in kinds:
+        return v, None
+    if (type(v) is float and "int" in kinds and "float" not in kinds and math.isfinite(v) and v.is_integer()
+            and abs(v) <= MAX_EXACT_INT):
+        return int(v), "integral float"
+    if yaml and isinstance(v, str) and "bool" in kinds and "str" not in kinds and v in YAML11_BOOLS:
+        return YAML11_BOOLS[v], "YAML 1.1 boolean"
+    return v, None
+
+
+def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
+    if not isinstance(data, dict):
+        return
+    fields = cls.model_fields
+    yaml = not lf.is_json
+    for key in list(data):
+        f = fields.get(str(key))
+        if f is None:
+            continue
+        v = data[key]
+        new, why = plain_value(_kinds(f.annotation), v, yaml)
+        if why == "YAML 1.1 boolean" and not _plain_scalar(lf, path + (key,)):
+            why = None  # quoted: a string in YAML 1.1 as well
+        if why is not None:
+            data[key] = new
+            out.append(Spelling(path + (key,), v, new, why))
+            continue
+        sub, is_list = _submodel(f.annotation)
+        if sub is None:
+            continue
+        if is_list and isinstance(v, list):
+            for i, item in enumerate(v):
+                _walk(sub, item, path + (key, i), lf, out)
+        elif isinstance(v, dict):
+            _walk(sub, v, path + (key,), lf, out)
+
+
+def _model(spec):
+    mod, name = spec
+    return getattr(importlib.import_module(mod), name)
+
+
+#: accuracy entry keys that are sample counts (filemodels.accuracy reads them as integers)
+ACCURACY_COUNTS = ("unit_samples", "num_samples", "num_repeats", "n_repeats", "total_samples")
+
+
+def _accuracy(lf) -> None:
+    from checker.load.models.accuracy import TOP_LEVEL_META, score_items
+
+    data = lf.data
+    if "accuracy_scores" in data:
+        entries = [(("accuracy_scores", k), e) for k, e in score_items(data["accuracy_scores"])]
+    else:
+        entries = [((k,), e) for k, e in data.items() if k not in TOP_LEVEL_META]
+    for path, e in entries:
+        if not isinstance(e, dict):
+            continue
+        for key in ACCURACY_COUNTS:
+            if key in e:
+                new, why = plain_value({"int"}, e[key], False)
+                if why is not None:
+                    lf.spellings.append(Spelling(path + (key,), e[key], new, why))
+                    e[key] = new
+
+
+def normalise(lf, model_cls=None) -> None:
+    """Rewrite ``lf.data`` in place against ``model_cls`` (default: the kind's own) and note each rewrite."""
+    if not lf.ok or not isinstance(lf.data, dict):
+        return
+    if model_cls is None and lf.kind in ("accuracy", "accuracy_legacy"):
+        _accuracy(lf)
+        return
+    if model_cls is None:
+        spec = NORMALISE_ONLY.get(lf.kind)
+        if spec is None:
+            return
+        model_cls = _model(spec)
+    _walk(model_cls, lf.data, (), lf, lf.spellings)
+    for prefix, spec in NESTED.get(lf.kind, {}).items():
+        block = lf.get(*prefix)
+        if isinstance(block, dict):
+            _walk(_model(spec), block, prefix, lf, lf.spellings)
+
+
+def written_text(lf, s: Spelling) -> str:
+    """The value as the file spells it (``1.3e12``, not ``1300000000000.0``), from the retained text."""
+    fallback = repr(s.written) if isinstance(s.written, float) else str(s.written)
+    if lf is None or lf.text is None:
+        return fallback
+    line, col = lf.position(s.path)
+    lines = lf.text.splitlines()
+    if not line or not col or line > len(lines):
+        return fallback
+    token = []
+    for ch in lines[line - 1][col - 1:col + 63]:
+        if ch in ",}] \t#":
+            break
+        token.append(ch)
+    text = "".join(token).strip("'\"")
+    try:
+        same = float(text) == s.written if isinstance(s.written, float) else text == s.written
+    except ValueError:
+        same = False
+    return text if same else fallback
+
+
+def describe(s: Spelling, lf=None) -> str:
+    from checker.load.models import dotted
+
+    if s.why == "UTF-8 byte-order mark":
+        return "a UTF-8 byte-order mark at the start of the file (read as if absent)"
+    plain = "true" if s.value is True else "false" if s.value is False else str(s.value)
+    return f"`{dotted(s.path)}: {written_text(lf, s)}` read as {plain} ({s.why}; write `{plain}`)"

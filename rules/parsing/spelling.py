@@ -1,0 +1,101 @@
+"""How the submitter wrote the files: unknown keys (a did-you-mean each) and non-plain spellings.
+
+A misspelt key is otherwise silent: the model tolerates it, nothing reads it, and the rules that
+need the intended key report it missing. This rule names each unknown key at its line with the
+closest known key of its object; the "missing" findings point at the misspelling too
+(``checker.load.models.keys.missing_hint``).
+"""
+from __future__ import annotations
+
+import os
+
+from checker.load.models import dotted
+from checker.load.models.keys import KINDS, unknown_keys
+from checker.load.models.spelling import describe as describe_spelling, written_text
+from checker.core.rule import Fail, Pass, rule
+
+
+def typed_files(pkg):
+    """(subject, entry name, LoadedFile) of every loaded file in the package and its run folders."""
+    for sub in pkg.submissions:
+        for subject, lf in sub.all_files():
+            yield subject, os.path.basename(lf.rel), lf
+    for rf in pkg.run_folders:
+        for lf in rf.files.values():
+            yield rf.subject, os.path.relpath(lf.rel, rf.rel), lf
+
+
+@rule(id="unknown-key", title="Keys are known fields", clause="R§8.2, R§8.3", severity="warn",
+      scope="package")
+def unknown_key(pkg, ctx):
+    """point.yaml and system_desc.json use only the keys of their templates; a misspelling is named.
+
+    What it checks: every key of point.yaml (R§8.3 fields, the runtime_settings, warmup and
+    steady_state blocks) and of system_desc.json (the R§8.2 template, node_types and
+    accelerator_info entries) that the file's model does not define, reported at its line with the
+    closest known key of the same object ("did you mean"). `runtime_settings` may carry other
+    client settings, so only near-misses are reported there; the model_equivalence block has its
+    own check (me-block-valid). One finding per file.
+    Why: unknown keys are tolerated (the official checker ignores them), so a misspelt key such as
+    `seedset` is never read: the rules that need `seed_set` then report it missing. Naming the
+    misspelling at its line is the fix the user needs.
+    How to fix: Rename the key to the suggested one (or remove it if it is not meant for the checker).
+    """
+    outs = []
+    files = 0
+    for subject, entry, lf in typed_files(pkg):
+        if lf.kind not in KINDS or not lf.ok:
+            continue
+        files += 1
+        found = unknown_keys(lf)
+        if not found:
+            continue
+        first = found[0]
+        shown = "; ".join(u.describe(lf) for u in found[:8])
+        more = f" (+{len(found) - 8} more)" if len(found) > 8 else ""
+        fix = (f"Rename `{first.key}` to `{first.suggestion}`." if first.suggestion else
+               "Remove the key, or rename it to the field it was meant to be.")
+        outs.append(Fail(f"{len(found)} unknown key(s) in {os.path.basename(lf.rel)}: {shown}{more}", file=lf,
+                         path=first.path, subject=subject, entry=entry,
+                         observed=[dotted(u.path) for u in found],
+                         expected={dotted(u.path): u.suggestion for u in found if u.suggestion} or "known keys only",
+                         fix=fix))
+    return outs or Pass(f"every key of {files} point.yaml/system_desc.json file(s) is a known field")
+
+
+@rule(id="value-spelling", title="Values in their plain form", clause="R§8.1", severity="warn",
+      scope="package")
+def value_spelling(pkg, ctx):
+    """Unambiguous non-plain spellings are accepted as the value they spell, with a warning.
+
+    What it checks: values that were read as something other than what they literally are, one
+    finding per file: a float with an integral value where the field is an integer (`66840.0` for
+    a count, `1.3e12` for `duration_ns`; exactly representable, up to 2^53), an unquoted YAML 1.1
+    boolean word (`yes`, `no`, `on`, `off`) where the field is a boolean (YAML files only), and a UTF-8
+    byte-order mark at the start of a JSON file (also sample_idx_map.json and events.jsonl).
+    Why: each spelling means one value, and the tool that gates submission (YAML 1.1, pydantic)
+    accepts them, so rejecting them would reject compliant packages; other tools may not read them
+    the same way, hence the advice. Anything that is not unambiguous (64.5 for a count, a seed
+    above 2^53 written as a float) is still a type error of the file's own rule.
+    How to fix: Write the plain form the finding suggests: integers without a fraction or
+    exponent, true/false, files saved as UTF-8 without a byte-order mark.
+    """
+    outs = []
+    for subject, entry, lf in typed_files(pkg):
+        if lf.spellings:
+            first = lf.spellings[0]
+            shown = "; ".join(describe_spelling(x, lf) for x in lf.spellings[:6])
+            more = f" (+{len(lf.spellings) - 6} more)" if len(lf.spellings) > 6 else ""
+            outs.append(Fail(f"{len(lf.spellings)} value(s) in {entry} read from a non-plain spelling: {shown}{more}",
+                             file=lf, path=first.path, subject=subject, entry=entry,
+                             observed={dotted(x.path): (written_text(lf, x) if x.written is not None else x.why)
+                                       for x in lf.spellings},
+                             expected={dotted(x.path): x.value for x in lf.spellings if x.written is not None}
+                             or "no byte-order mark"))
+    for rf in pkg.run_folders:
+        for name, obj in (("sample_idx_map.json", rf.idx_map), ("events.jsonl", rf.events_audit)):
+            if obj is not None and getattr(obj, "bom", False):
+                outs.append(Fail(f"{name} starts with a UTF-8 byte-order mark (read as if absent)",
+                                 file=os.path.join(rf.rel, name), subject=rf.subject, entry=name,
+                                 observed="byte-order mark", expected="UTF-8 without a byte-order mark"))
+    return outs or Pass("every value is written in its plain form")

@@ -24,7 +24,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -p no:cacheprovider tests
 
-## docs: regenerate the rule list in README.md from the registry (a maintainer command, not in the user's CLI)
+## docs: regenerate the rule pages docs/rules/<family>.md from the rule catalogue (a maintainer command, not in the user's CLI)
 docs: $(STAMP)
 	$(PY) -m checker.cli.maintainer docs
 

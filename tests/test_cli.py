@@ -117,7 +117,8 @@ def test_version():
     assert p.returncode == 0 and __version__ in p.stdout
 
 
-def test_readme_rule_list_is_fresh():
+def test_maintainer_docs_check_finds_the_rule_pages_fresh():
+    """`make docs` has been run: docs/rules/ matches the catalogue (tests/test_docs.py compares in memory)."""
     p = subprocess.run([sys.executable, "-m", "checker.cli.maintainer", "docs", "--check"], capture_output=True,
                        text=True, cwd=REPO, timeout=60)
     assert p.returncode == 0, p.stderr

@@ -1,6 +1,6 @@
 """Command line: ``check``, ``rules``, ``explain``, ``regions``. Exit 0 pass, 1 failures, 2 usage/input.
 
-Maintainer commands (README rule list, JSON Schemas) live in ``python -m checker.cli.maintainer``.
+Maintainer commands (the rule pages under docs/rules/, the JSON Schemas) live in ``python -m checker.cli.maintainer``.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Maintainer commands, kept out of the user's CLI: ``python -m checker.cli.maintainer docs|schemas``.
 
-Both write only inside this source checkout (its README.md and schemas/), never in the current
+Both write only inside this source checkout (docs/rules/ and schemas/), never in the current
 directory, and refuse cleanly (exit 2, no traceback) when run from an installed copy.
 """
 from __future__ import annotations
@@ -11,7 +11,6 @@ import sys
 import click
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-README = os.path.join(REPO, "README.md")
 
 
 class MaintainerError(click.UsageError):
@@ -30,22 +29,21 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--check", "check_only", is_flag=True, help="Exit 1 if the rule list is stale; write nothing.")
+@click.option("--check", "check_only", is_flag=True, help="Exit 1 if a rule page is stale; write nothing.")
 def docs(check_only: bool) -> None:
-    """Regenerate the rule list in the checkout's README.md from the registry."""
-    from checker.cli.rule_docs import BEGIN, END, update_readme
+    """Regenerate the rule pages docs/rules/<family>.md (and their index) from the catalogue."""
+    from checker.cli.rule_docs import RULE_PAGES_DIR, update_rule_pages
 
-    path = _checkout_file(README, "README.md")
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    if BEGIN not in text or END not in text:
-        raise MaintainerError(f"{path} has no generated rule-list block ({BEGIN} … {END})")
-    changed = update_readme(path, write=not check_only)
-    rel = os.path.relpath(path)
+    _checkout_file(os.path.join(REPO, "pyproject.toml"), "pyproject.toml")
+    changed = update_rule_pages(REPO, write=not check_only)
+    where = os.path.relpath(os.path.join(REPO, RULE_PAGES_DIR))
     if check_only and changed:
-        click.echo(f"{rel}: rule list is stale; run `make docs`", err=True)
+        click.echo(f"{where}: stale: {', '.join(os.path.basename(p) for p in changed)}; run `make docs`", err=True)
         sys.exit(1)
-    click.echo(f"{rel}: " + ("rule list updated" if changed else "rule list is up to date"), err=True)
+    if changed:
+        click.echo(f"{where}: updated {', '.join(os.path.basename(p) for p in changed)}", err=True)
+    else:
+        click.echo(f"{where}: rule pages are up to date", err=True)
 
 
 @main.command()

@@ -34,7 +34,7 @@ schemas: $(STAMP)
 
 ## golden: regenerate the golden reports under tests/golden/
 golden: $(STAMP)
-	$(PY) tests/golden_update.py
+	$(PY) tests/support/golden_update.py
 
 ## fixtures: regenerate fixtures/valid from fixtures/make_valid.py
 fixtures: $(STAMP)

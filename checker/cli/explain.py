@@ -36,7 +36,7 @@ def where_defined(rule: Rule) -> str:
 
 
 def policy_files(rule: Rule, policy_dir: str | None = None) -> list[str]:
-    """Policy files the rule reads: its metadata names every one (tests/test_architecture.py checks it)."""
+    """Policy files the rule reads: its metadata names every one (tests/engine/test_architecture.py checks it)."""
     from checker.engine.policy import default_policy_dir
 
     directory = policy_dir or default_policy_dir()

@@ -2,7 +2,7 @@
 and the generated rule pages ``docs/rules/<family>.md`` (one per family, plus ``docs/rules/index.md``).
 
 The pages are written by the maintainer command ``python -m checker.cli.maintainer docs`` (``make
-docs``); ``tests/test_docs.py`` regenerates them in memory and compares, so they never go stale.
+docs``); ``tests/cli/test_docs.py`` regenerates them in memory and compares, so they never go stale.
 """
 from __future__ import annotations
 

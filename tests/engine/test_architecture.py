@@ -11,17 +11,17 @@ from checker.engine.catalogue import all_rules, load_catalogue
 
 #: rules whose FAIL cannot be a fixture case (a patch of a base package), with the test that covers it
 NO_FAILING_CASE = {
-    "file-unreadable": ("tests/test_hostile.py", "FIFOs, devices and unreadable entries are built on the fly"),
-    "file-too-large": ("tests/test_hostile.py", "a file over the size cap is generated, not stored"),
-    "file-encoding": ("tests/test_hostile.py", "invalid UTF-8 bytes cannot be written by a YAML patch"),
-    "nesting-too-deep": ("tests/test_hostile.py", "a 65-level document is generated"),
-    "alias-budget": ("tests/test_hostile.py", "an alias bomb is generated"),
-    "duplicate-key": ("tests/test_hostile.py", "a YAML patch cannot write a duplicate key"),
-    "integer-too-long": ("tests/test_hostile.py", "a 65-digit integer is generated"),
-    "path-exists": ("tests/test_cli.py", "a PATH argument that does not exist is not a package patch"),
-    "agentic-accuracy": ("tests/test_accuracy.py", "needs a policy edition without agentic targets"),
-    "run-folder-recognised": ("tests/test_run_folder.py", "a folder that is not a run folder at all"),
-    "submission-checked": ("tests/test_cohort.py", "needs a worker process that dies"),
+    "file-unreadable": ("tests/load/test_hostile.py", "FIFOs, devices and unreadable entries are built on the fly"),
+    "file-too-large": ("tests/load/test_hostile.py", "a file over the size cap is generated, not stored"),
+    "file-encoding": ("tests/load/test_hostile.py", "invalid UTF-8 bytes cannot be written by a YAML patch"),
+    "nesting-too-deep": ("tests/load/test_hostile.py", "a 65-level document is generated"),
+    "alias-budget": ("tests/load/test_hostile.py", "an alias bomb is generated"),
+    "duplicate-key": ("tests/load/test_hostile.py", "a YAML patch cannot write a duplicate key"),
+    "integer-too-long": ("tests/load/test_hostile.py", "a 65-digit integer is generated"),
+    "path-exists": ("tests/cli/test_cli.py", "a PATH argument that does not exist is not a package patch"),
+    "agentic-accuracy": ("tests/rules/test_accuracy.py", "needs a policy edition without agentic targets"),
+    "run-folder-recognised": ("tests/rules/test_run_folder.py", "a folder that is not a run folder at all"),
+    "submission-checked": ("tests/engine/test_cohort.py", "needs a worker process that dies"),
 }
 
 

@@ -16,7 +16,7 @@ from checker.load.models.summary import ResultSummary
 from checker.load.reader import LoadedFile
 from checker.engine.policy import load_policy
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "fixtures"))
 
 import rules  # noqa: E402,F401  (registers the policy schemas)
 from rules.procedure import run as procedure  # noqa: E402

@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(REPO, "fixtures")
 RULES_DIR = os.path.join(REPO, "rules")
 #: a case lives in its family: rules/<family>/cases/<rule-id>/<case>.yaml

@@ -6,7 +6,7 @@ import os
 import re
 
 from casefixtures import REPO, materialise
-from test_terminal import VALID, cli
+from clirun import VALID, cli
 
 
 def _rejected(tmp_path):

@@ -2,7 +2,7 @@
 import os
 import re
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/
 REPO = os.path.dirname(HERE)
 GOLDEN = os.path.join(HERE, "golden")
 
@@ -12,7 +12,7 @@ def golden_cases():
     return [
         ("valid.json", "json", ["fixtures/valid"]),
         ("valid.txt", "text", ["fixtures/valid"]),
-        ("cohort.json", "json", [COHORT]),  # tests/cohortfixture.py, built in a temporary directory
+        ("cohort.json", "json", [COHORT]),  # tests/support/cohortfixture.py, built in a temporary directory
         ("cohort.txt", "text", [COHORT]),
         # CI formats (issue 11), on the valid fixture and on the failing package of the HTML goldens
         ("valid.sarif", "sarif", ["fixtures/valid"]),
@@ -31,7 +31,7 @@ def scrub(text: str) -> str:
 
 
 COHORT = "<three-organisation cohort>"
-FAILING = "<failing package>"  # tests/golden_render.py make_failing(), built in a temporary directory
+FAILING = "<failing package>"  # tests/support/golden_render.py make_failing(), built in a temporary directory
 
 
 def render_case(fmt: str, paths: list) -> str:

@@ -27,7 +27,7 @@ from checker.engine.policy import load_policy
 from checker.engine.catalogue import all_rules
 from checker.engine.evaluate import Context, evaluate
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VALID = os.path.join(REPO, "fixtures", "valid")
 SCHEMA = os.path.join(REPO, "schemas", "point.schema.json")
 FAMILY = "model-equivalence"

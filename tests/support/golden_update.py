@@ -1,9 +1,9 @@
 """Regenerate every golden file under tests/golden/ (``make golden``): whole-package JSON/text
-reports (tests/golden.py) and the HTML/Markdown reports (tests/golden_render.py)."""
+reports (tests/support/golden.py) and the HTML/Markdown reports (tests/support/golden_render.py)."""
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from casefixtures import materialise
-from test_terminal import CURVE, cli
+from clirun import CURVE, cli
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from checker.engine.policy import load_policy
 from checker.engine.catalogue import all_rules
 from rules.shared.seed_values import MISSING, seed_problem
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VALID = os.path.join(REPO, "fixtures", "valid")
 OVR = os.path.join(REPO, "fixtures", "overrides")
 SET_A = {"scheduler_rng_seed": 10487924139932647040, "sample_index_rng_seed": 586478644936801402,

@@ -60,7 +60,7 @@ def test_family_metrics_show_and_errors_are_blank(tmp_path):
     saved = cat.point_metrics
     cat.point_metrics = saved + [("zz_test_kw", "Test kW", "kW", _kw), ("zz_test_broken", "Broken metric", "", _broken)]
     try:
-        report = run_check([os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "valid")])
+        report = run_check([os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "fixtures", "valid")])
         html = render("html", report)
         assert "Test kW (kW)" in html and "Broken metric" in html
         row = re.search(r'<tr><th scope="row">r4</th>.*?</tr>', html, re.S).group(0)
@@ -87,7 +87,7 @@ def test_no_plottable_points(tmp_path):
 def test_benchmark_budget():
     import sys
 
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "bench"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bench"))
     import html_bench
 
     m = html_bench.measure(repeat=1)

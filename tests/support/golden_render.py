@@ -1,7 +1,7 @@
 """Golden HTML and Markdown reports: the packages they are made from, and regeneration.
 
-``python tests/golden_render.py`` (or ``make golden``) rewrites ``tests/golden/report-*.html|md``;
-``tests/test_render_golden.py`` compares a fresh rendering with them. The generation time is
+``python tests/support/golden_render.py`` (or ``make golden``) rewrites ``tests/golden/report-*.html|md``;
+``tests/render/test_render_golden.py`` compares a fresh rendering with them. The generation time is
 fixed to a placeholder so the files only change when the report really changes.
 
 The goldens test the renderers, so they are made with a pinned rule set (the foundation's rule
@@ -15,7 +15,7 @@ import shutil
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/
 REPO = os.path.dirname(HERE)
 for p in (REPO, HERE):
     if p not in sys.path:
@@ -33,7 +33,7 @@ FAILING_PATCHES = [
     {"write": {"file": "notes.txt", "text": "left over\n"}},
 ]
 
-#: submitter strings that must render as text (see tests/test_render_html.py)
+#: submitter strings that must render as text (see tests/render/test_render_html.py)
 HOSTILE_DIR = '"><img src=x onerror=document.body.setAttribute(\'data-pwned\',1)>'
 HOSTILE_MODEL_DIR = '<svg onload=document.body.setAttribute(\'data-pwned\',2)><script>alert(1)'
 HOSTILE_TEXT = ("<script>alert(1)</script><script>document.body.setAttribute('data-pwned',3)</script>"

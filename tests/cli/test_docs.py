@@ -16,7 +16,7 @@ import pytest
 from checker.cli import rule_docs
 from checker.engine.catalogue import load_catalogue
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(REPO, "README.md")
 DOCS = os.path.join(REPO, "docs")
 

@@ -10,19 +10,9 @@ import sys
 import pytest
 
 from casefixtures import FIXTURES, REAL_RUNS, REPO, materialise
-
-VALID = os.path.join(FIXTURES, "valid")
-CURVE = "results/H200-SXM-141GBx8_TRT/llama3_1-8b"
+from clirun import CURVE, VALID, cli
 LINE = re.compile(r"^(?P<path>[^\s:]+(?::\d+:\d+)?): (?P<level>error|flag|warning) (?P<rule>[a-z0-9-]+) (?P<msg>.+)$")
 POINTS = ["r1", "r4", "r8", "r32", "r64", "r256", "r1024"]
-
-
-def cli(*args, env=None, cwd=None):
-    e = dict(os.environ)
-    e.pop("NO_COLOR", None)
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "checker", *args], capture_output=True, text=True, env=e,
-                          cwd=cwd or REPO, timeout=120)
 
 
 def _pkg(tmp_path, patch, name="pkg"):

@@ -118,7 +118,7 @@ def test_version():
 
 
 def test_maintainer_docs_check_finds_the_rule_pages_fresh():
-    """`make docs` has been run: docs/rules/ matches the catalogue (tests/test_docs.py compares in memory)."""
+    """`make docs` has been run: docs/rules/ matches the catalogue (tests/cli/test_docs.py compares in memory)."""
     p = subprocess.run([sys.executable, "-m", "checker.cli.maintainer", "docs", "--check"], capture_output=True,
                        text=True, cwd=REPO, timeout=60)
     assert p.returncode == 0, p.stderr

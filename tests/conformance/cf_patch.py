@@ -1,5 +1,8 @@
 """Apply a variant's patches to a copied package: a small, self-contained patch vocabulary.
 
+A variant's files are hard links to its base's (building 280 copies is then cheap), so every
+write here goes through ``put``, which writes a new file and renames it over the old name.
+
 Kept apart from tests/casefixtures.py on purpose (test helpers move; this suite must not break when
 they do). Every op is one ``{kind: arg}`` mapping; ``file`` arguments may hold placeholders
 ({system}, {curve}, {model}, {point}) and shell globs (``{curve}/*/point.yaml`` patches every
@@ -66,14 +69,24 @@ def load(path: str) -> Any:
     return json.loads(text) if path.endswith(".json") else yaml.safe_load(text)
 
 
-def save(path: str, data: Any) -> None:
+def put(path: str, data: str | bytes, append: bool = False) -> None:
+    """Write a file as a new inode, never in place: a variant's files are hard links to its base's."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if append and os.path.exists(path):
+        with open(path, "rb") as fh:
+            payload = fh.read() + payload
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
-        if path.endswith(".json"):
-            json.dump(data, fh, indent=2)
-            fh.write("\n")
-        else:
-            yaml.safe_dump(data, fh, sort_keys=False, width=110, allow_unicode=True)
+    tmp = path + ".cf-new"
+    with open(tmp, "wb") as fh:
+        fh.write(payload)
+    os.replace(tmp, path)
+
+
+def save(path: str, data: Any) -> None:
+    if path.endswith(".json"):
+        put(path, json.dumps(data, indent=2) + "\n")
+    else:
+        put(path, yaml.safe_dump(data, sort_keys=False, width=110, allow_unicode=True))
 
 
 def _parent(data: Any, path: list) -> Any:
@@ -164,43 +177,35 @@ def _retext(root: str, names: dict[str, str], file: str, key: str, spell: str) -
         text, n = re.subn(rf'("{re.escape(leaf)}":\s*){int(value)}\b', rf"\g<1>{new}", text, count=1)
         if n != 1:
             raise ValueError(f"{leaf} = {value} not found in {path}")
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        put(path, text)
 
 
 def _bom(root: str, names: dict[str, str], file: str) -> None:
     for path in targets(root, file, names):
         with open(path, "rb") as fh:
             raw = fh.read()
-        with open(path, "wb") as fh:
-            fh.write(b"\xef\xbb\xbf" + raw)
+        put(path, b"\xef\xbb\xbf" + raw)
 
 
 def _crlf(root: str, names: dict[str, str], file: str) -> None:
     for path in targets(root, file, names):
         with open(path, "rb") as fh:
             raw = fh.read()
-        with open(path, "wb") as fh:
-            fh.write(raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+        put(path, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
 
 
 def _restyle(root: str, names: dict[str, str], file: str, style: str) -> None:
     """Re-serialise a file in another legal style: YAML flow/JSON-syntax, minified or sorted JSON."""
     for path in targets(root, file, names):
         data = load(path)
-        with open(path, "w", encoding="utf-8") as fh:
-            if style == "json-syntax-yaml":
-                fh.write(json.dumps(data, indent=1) + "\n")
-            elif style == "flow-yaml":
-                fh.write(yaml.safe_dump(data, default_flow_style=True, width=4096))
-            elif style == "minified-json":
-                fh.write(json.dumps(data, separators=(",", ":")))
-            elif style == "sorted-json":
-                fh.write(json.dumps(data, indent=4, sort_keys=True) + "\n")
-            elif style == "commented-yaml":
-                fh.write("# point disclosure (R§8.3)\n---\n" + yaml.safe_dump(data, sort_keys=True, width=80))
-            else:
-                raise ValueError(style)
+        text = {
+            "json-syntax-yaml": lambda: json.dumps(data, indent=1) + "\n",
+            "flow-yaml": lambda: yaml.safe_dump(data, default_flow_style=True, width=4096),
+            "minified-json": lambda: json.dumps(data, separators=(",", ":")),
+            "sorted-json": lambda: json.dumps(data, indent=4, sort_keys=True) + "\n",
+            "commented-yaml": lambda: "# point disclosure (R§8.3)\n---\n" + yaml.safe_dump(data, sort_keys=True, width=80),
+        }[style]()
+        put(path, text)
 
 
 def _nest_in_org(root: str, names: dict[str, str], submission: str) -> None:
@@ -254,8 +259,7 @@ def _hostile(root: str, names: dict[str, str], file: str, kind: str) -> None:
             text = '{"n_samples_completed": 1, "duration_ns": 1, "x": ' + "[" * 50000 + "]" * 50000 + "}"
         else:
             raise ValueError(kind)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        put(path, text)
 
 
 DERIVED: dict[str, Callable[..., None]] = {
@@ -311,8 +315,9 @@ def apply(root: str, op: dict) -> None:
                 payload = yaml.safe_dump(arg["yaml"], sort_keys=False).encode()
             else:
                 payload = arg["text"].encode("utf-8")
-            with open(path, "ab" if kind == "append" else "wb") as fh:
-                fh.write(payload)
+            if os.path.islink(path):
+                os.unlink(path)
+            put(path, payload, append=kind == "append")
     elif kind == "sub":
         for path in targets(root, arg["file"], names):
             with open(path, encoding="utf-8") as fh:
@@ -320,8 +325,7 @@ def apply(root: str, op: dict) -> None:
             new, n = re.subn(arg["pattern"], arg.get("repl", ""), text, count=int(arg.get("count", 0)), flags=re.M)
             if n == 0:
                 raise ValueError(f"sub pattern {arg['pattern']!r} matches nothing in {path}")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(new)
+            put(path, new)
     elif kind == "remove":
         for path in targets(root, arg, names):
             if os.path.isdir(path) and not os.path.islink(path):
@@ -339,6 +343,8 @@ def apply(root: str, op: dict) -> None:
         elif os.path.isdir(src):
             shutil.copytree(src, dst)
         else:
+            if os.path.lexists(dst):
+                os.unlink(dst)  # a hard link to the base: replace it, never write through it
             shutil.copy2(src, dst)
     elif kind == "symlink":
         link = os.path.join(root, expand(arg["link"], names))

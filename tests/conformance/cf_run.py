@@ -32,6 +32,8 @@ REQUIRE_ENV = "ENDPOINTS_CHECKER_REQUIRE_OFFICIAL"
 REJECTING = ("reject", "reject-points")
 WORKERS = 2
 TIMEOUT_S = 300
+#: one line for the end of the pytest run (how many variants, how long), set by the test fixture
+STATS: dict[str, str] = {}
 
 
 def official_required() -> bool:

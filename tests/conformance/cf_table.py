@@ -8,7 +8,9 @@ same verdicts and the same rule ids behind them, so a fix or a new failure force
 """
 from __future__ import annotations
 
+import json
 import os
+import re
 
 import yaml
 
@@ -125,6 +127,39 @@ def render_text(facts: dict[str, dict], entries: list[dict]) -> str:
     return "\n".join(lines)
 
 
+HEADER = """\
+# Reviewed disagreements between endpoints-checker and the official checker (endpoints-submission-cli
+# 1.5.3.0) on the conformance variants (tests/conformance/variants.yaml, cf_variants.py). Checked by
+# tests/conformance/test_conformance.py; see docs/conformance.md.
+#
+# A variant is listed when the two verdicts differ, or when ours differs from what the rules say
+# (the variant's `expect`). status: decision (ours is right, or the rules leave it to the tool) or
+# known-bug (our verdict is wrong; `bug` says how; fixing it makes the entry fail until deleted).
+# ours/official: accept | reject. ours_rules: our FAILs of severity reject/reject-points;
+# ours_flags/ours_warns: flag/warn FAILs; official_rules: ERROR rule ids (crash:<Type> for a crash).
+# clause and reason are written by a reviewer; update_table.py prints the facts, never the reasons.
+"""
+
+
+def _scalar(value: str) -> str:
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def _seq(items: list[str]) -> str:
+    return "[" + ", ".join(i if re.fullmatch(r"[a-z0-9-]+", i) else _scalar(i) for i in items) + "]"
+
+
+def dump_entries(entries: list[dict]) -> str:
+    """disagreements.yaml text: one compact block per entry (flow lists, quoted prose)."""
+    out = [HEADER, "entries:"]
+    for e in entries:
+        out.append(f"- variant: {e['variant']}")
+        out += [f"  {k}: {e[k]}" for k in ("status", "ours", "official")]
+        out += [f"  {k}: {_seq(e[k])}" for k in ("ours_rules", "ours_flags", "ours_warns", "official_rules")]
+        out += [f"  {k}: {_scalar(e[k])}" for k in ("clause", "reason", "bug") if k in e]
+    return "\n".join(out) + "\n"
+
+
 def render_yaml(facts: dict[str, dict], entries: list[dict]) -> str:
     """A draft of disagreements.yaml: reviewed text kept where the facts are unchanged, else marked."""
     listed = {e["variant"]: e for e in entries}
@@ -141,7 +176,7 @@ def render_yaml(facts: dict[str, dict], entries: list[dict]) -> str:
         if f["status"] == "known-bug":
             entry["bug"] = old.get("bug") or "TODO: one line: what ours gets wrong"
         out.append(entry)
-    return yaml.safe_dump({"entries": out}, sort_keys=False, width=110, allow_unicode=True)
+    return dump_entries(out)
 
 
 DOCS_FILE = os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "conformance.md")

@@ -3,11 +3,13 @@
 A variant is ``{name, base, expect, why, patch}``: ``expect`` is what the rules and the published
 schema say about it (accept, reject, or either where they leave it to the tool). Families that are
 clearer as code than as data (curves of N points, target cohorts, spellings of the same value, file
-styles) are generated here. ``build_all`` writes each base once and each variant as a copy of its
-base with its patches applied, under a directory the caller owns (pytest's tmp_path_factory).
+styles) are generated here. ``build_all`` writes each base once and each variant as hard links to
+its base with its patches applied (patches never write through a link; the bases' digest is
+checked), under a directory the caller owns (pytest's tmp_path_factory).
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 
@@ -135,8 +137,8 @@ def _graft(root: str, bases_dir: str, arg: dict) -> None:
 
 
 def materialise(variant: dict, bases_dir: str, dest: str) -> str:
-    """Copy the variant's base to ``dest`` and apply its patches; return the path to check."""
-    shutil.copytree(os.path.join(bases_dir, variant["base"]), dest, symlinks=True)
+    """Link the variant's base to ``dest`` (hard links) and apply its patches; return the path to check."""
+    shutil.copytree(os.path.join(bases_dir, variant["base"]), dest, symlinks=True, copy_function=os.link)
     for op in variant["patch"]:
         if "graft" in op:
             _graft(dest, bases_dir, op["graft"])
@@ -154,6 +156,7 @@ def build_all(variants: list[dict], workdir: str) -> dict[str, str]:
         target = os.path.join(bases_dir, base)
         if not os.path.exists(target):
             cf_bases.build_base(base, target)
+    before = tree_digest(bases_dir)
     built = {}
     for v in variants:
         dest = os.path.join(workdir, v["name"])
@@ -161,4 +164,20 @@ def build_all(variants: list[dict], workdir: str) -> dict[str, str]:
             built[v["name"]] = materialise(v, bases_dir, dest)
         except Exception as exc:  # noqa: BLE001 - name the variant whose patch is wrong
             raise RuntimeError(f"variant {v['name']!r} could not be built: {exc}") from exc
+    if tree_digest(bases_dir) != before:
+        raise RuntimeError("a variant's patch wrote through a hard link into its base: use cf_patch.put")
     return built
+
+
+def tree_digest(root: str) -> str:
+    """sha256 over every file's relative path and bytes (the bases must stay as built)."""
+    h = hashlib.sha256()
+    for dirpath, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(dirpath, name)
+            h.update(os.path.relpath(path, root).encode())
+            if not os.path.islink(path):
+                with open(path, "rb") as fh:
+                    h.update(fh.read())
+    return h.hexdigest()

@@ -11,8 +11,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cf_run  # noqa: E402
 
 _MISSING: list[str] = []
-#: filled by the conformance fixture: one line for the end-of-run summary (how many, how long)
-STATS: dict[str, str] = {}
 
 
 @pytest.fixture(scope="session")
@@ -30,8 +28,8 @@ def official_python() -> str:
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Say it at the end of the run too, where nobody can miss it; report how long the suite took."""
-    if STATS.get("line"):
-        terminalreporter.write_line(STATS["line"])
+    if cf_run.STATS.get("line"):
+        terminalreporter.write_line(cf_run.STATS["line"])
     if _MISSING:
         bar = "!" * 78
         terminalreporter.write_line(bar, red=True, bold=True)

@@ -7,6 +7,7 @@ differs from what the rules say, with the verdicts and rule ids that occur now.
 """
 from __future__ import annotations
 
+import shutil
 import time
 
 import pytest
@@ -14,7 +15,6 @@ import pytest
 import cf_run
 import cf_table
 import cf_variants
-from conftest import STATS as conftest_stats
 
 VARIANTS = cf_variants.all_variants()
 BY_NAME = {v["name"]: v for v in VARIANTS}
@@ -70,8 +70,9 @@ def conformance(official_python, tmp_path_factory):
     built = cf_variants.build_all(VARIANTS, workdir)
     results = cf_run.run_all(built, official_python, workdir)
     seconds = time.monotonic() - start
-    conftest_stats["line"] = f"conformance: {len(built)} variants built and checked by both tools in {seconds:.0f} s"
-    return results, built, seconds
+    cf_run.STATS["line"] = f"conformance: {len(built)} variants built and checked by both tools in {seconds:.0f} s"
+    yield results, built, seconds
+    shutil.rmtree(workdir, ignore_errors=True)  # ~300 KB a variant: do not leave them in the temp dir
 
 
 def test_every_run_completed(conformance):

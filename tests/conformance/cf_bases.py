@@ -17,7 +17,6 @@ fixtures/make_valid.py is loaded by file path (a fresh module per build, never i
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import shutil
 
@@ -33,10 +32,12 @@ CONFIG_SUMMARY = "DP8 in-flight batching"
 
 
 def sourced(value: float, url: str, key: str = "value_w", source_type: str = "vendor_spec") -> dict:
+    """An Appendix E.1 sourced value."""
     return {key: value, "source_type": source_type, "source": url}
 
 
 def base_power(system: str) -> dict:
+    """The conformance base's system_power.json (Appendix E; both tools accept it)."""
     return {
         "system_desc_id": system,
         "cooling": "air",
@@ -108,6 +109,7 @@ MODELS = {
 
 
 def _accuracy(spec: dict) -> dict:
+    """accuracy_results.json of a model's exact-match scorer (one entry per sub-dataset, repeats counted)."""
     return {"accuracy_scores": [
         {"dataset_name": name, "score": {"exact_match": score}, "unit_samples": n, "num_repeats": reps,
          "total_samples": n * reps, "complete": True, "dataset_type": "accuracy"}
@@ -151,6 +153,7 @@ def build_model(root: str, model: str) -> None:
 
 
 def build_points(root: str, n: int) -> None:
+    """make_valid's curve of n points, normalised."""
     mv = make_valid_module(f"p{n}")
     mv.build(root, mv.spread_points(n))
     normalise(root)
@@ -180,14 +183,3 @@ def build_base(name: str, root: str) -> None:
         build_model(root, name)
     else:
         raise ValueError(f"unknown base {name!r}")
-
-
-def describe(root: str) -> str:
-    """One line per base for debugging: its curves and point counts."""
-    out = []
-    for system in sorted(os.listdir(os.path.join(root, "results"))):
-        for model in sorted(os.listdir(os.path.join(root, "results", system))):
-            pdir = os.path.join(root, "results", system, model)
-            if os.path.isdir(pdir):
-                out.append(f"{system}/{model}: {len(os.listdir(pdir))} points")
-    return json.dumps(out)

@@ -45,6 +45,7 @@ def placeholders(root: str) -> dict[str, str]:
 
 
 def expand(text: str, names: dict[str, str]) -> str:
+    """Replace the placeholders in a patch argument."""
     for key, value in names.items():
         text = text.replace(key, value)
     return text
@@ -64,6 +65,7 @@ def targets(root: str, pattern: str | list, names: dict[str, str]) -> list[str]:
 
 
 def load(path: str) -> Any:
+    """A JSON or YAML document (by extension) of our own trusted fixture data."""
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     return json.loads(text) if path.endswith(".json") else yaml.safe_load(text)
@@ -83,6 +85,7 @@ def put(path: str, data: str | bytes, append: bool = False) -> None:
 
 
 def save(path: str, data: Any) -> None:
+    """Serialise data back as JSON (indent 2) or YAML (block style, key order kept), via put."""
     if path.endswith(".json"):
         put(path, json.dumps(data, indent=2) + "\n")
     else:
@@ -90,15 +93,18 @@ def save(path: str, data: Any) -> None:
 
 
 def _parent(data: Any, path: list) -> Any:
+    """The container holding path[-1]; every step before it must exist (a mistyped path is an error)."""
     cur = data
     for key in path[:-1]:
-        if isinstance(cur, dict) and key not in cur:
-            cur[key] = {}
-        cur = cur[key]
+        try:
+            cur = cur[key]
+        except (KeyError, IndexError, TypeError) as exc:
+            raise ValueError(f"patch path {path}: no {key!r} in the document") from exc
     return cur
 
 
 def set_in(data: Any, path: list, value: Any) -> Any:
+    """Set (or append, at index len) the value at path; path [] replaces the document."""
     if not path:
         return value
     parent = _parent(data, path)
@@ -110,12 +116,14 @@ def set_in(data: Any, path: list, value: Any) -> Any:
 
 
 def get_in(data: Any, path: list) -> Any:
+    """The value at path (KeyError/IndexError when absent)."""
     for key in path:
         data = data[key]
     return data
 
 
 def _per_point(root: str, names: dict[str, str], fn: Callable[[str], None], points: str = "*") -> None:
+    """Call fn on each point directory of the first curve matching the glob ``points``."""
     for pdir in targets(root, "{curve}/" + points, names):
         if os.path.isdir(pdir):
             fn(pdir)
@@ -181,6 +189,7 @@ def _retext(root: str, names: dict[str, str], file: str, key: str, spell: str) -
 
 
 def _bom(root: str, names: dict[str, str], file: str) -> None:
+    """Prefix each file with a UTF-8 byte-order mark."""
     for path in targets(root, file, names):
         with open(path, "rb") as fh:
             raw = fh.read()
@@ -188,6 +197,7 @@ def _bom(root: str, names: dict[str, str], file: str) -> None:
 
 
 def _crlf(root: str, names: dict[str, str], file: str) -> None:
+    """Give each file CRLF line endings."""
     for path in targets(root, file, names):
         with open(path, "rb") as fh:
             raw = fh.read()

@@ -1,9 +1,10 @@
 """Run both checkers on built variants and reduce each run to a verdict plus the rule ids behind it.
 
 Ours runs as a user runs it: the ``endpoints-checker`` console script of this interpreter's
-environment (else ``python -m checker``), ``check PATH -f json -o FILE``, one process per variant.
-The official runs through official_driver.py inside its own virtual environment, many packages per
-process. Both go through one pool of 2 workers (the machine has 2 cores). Nothing is cached.
+environment (else ``python -m checker``), ``check PATHS -f json -o FILE``, twelve packages per
+process (each its own unit; a test compares a few with one-package runs). The official runs
+through official_driver.py inside its own virtual environment, half the packages per process.
+Both go through one pool of 2 workers (the machine has 2 cores). Nothing is cached.
 
 Verdicts:
 - ours: ``reject`` when a FAIL has severity ``reject`` or ``reject-points`` (what Week-0 rejects,
@@ -37,6 +38,7 @@ STATS: dict[str, str] = {}
 
 
 def official_required() -> bool:
+    """True where a missing official checker must fail the suite (CI), not skip it."""
     return os.environ.get(REQUIRE_ENV, "") not in ("", "0") or os.environ.get("CI", "").lower() == "true"
 
 
@@ -139,6 +141,7 @@ def run_ours_batch(paths: list[str], report: str) -> dict[str, dict]:
 
 
 def reduce_official(row: dict) -> dict:
+    """One official_driver.py row -> verdict and ERROR rule ids (a crash rejects, as its exit 1 does)."""
     if row.get("crash"):
         return {"verdict": "reject", "rules": [f"crash:{row['crash'].split(':', 1)[0]}"], "error": None,
                 "messages": [row["crash"]]}
@@ -148,6 +151,7 @@ def reduce_official(row: dict) -> dict:
 
 
 def run_official(python: str, paths: list[str]) -> dict[str, dict]:
+    """Check packages with the official checker in one process: {path: reduced row}."""
     try:
         proc = subprocess.run([python, os.path.join(HERE, "official_driver.py"), *paths], capture_output=True,
                               text=True, timeout=TIMEOUT_S, env=clean_env())

@@ -31,11 +31,13 @@ def observed(variant: dict, result: dict) -> dict:
 
 
 def must_list(fact: dict) -> bool:
+    """Listed when the verdicts differ, or ours is not what the rules say (expect)."""
     wrong = fact["expect"] != "either" and fact["ours"] != fact["expect"]
     return fact["ours"] != fact["official"] or wrong
 
 
 def status_of(fact: dict) -> str:
+    """known-bug when our verdict is not the expected one, else decision."""
     return "known-bug" if fact["expect"] != "either" and fact["ours"] != fact["expect"] else "decision"
 
 
@@ -51,6 +53,7 @@ def current(variants: list[dict], results: dict[str, dict]) -> dict[str, dict]:
 
 
 def load_table(path: str = TABLE_FILE) -> list[dict]:
+    """The reviewed entries of disagreements.yaml ([] when absent)."""
     if not os.path.exists(path):
         return []
     with open(path, encoding="utf-8") as fh:
@@ -142,10 +145,12 @@ HEADER = """\
 
 
 def _scalar(value: str) -> str:
+    """A YAML double-quoted scalar (JSON string syntax)."""
     return json.dumps(str(value), ensure_ascii=False)
 
 
 def _seq(items: list[str]) -> str:
+    """A YAML flow sequence of rule ids (quoted where not a plain id)."""
     return "[" + ", ".join(i if re.fullmatch(r"[a-z0-9-]+", i) else _scalar(i) for i in items) + "]"
 
 
@@ -185,6 +190,7 @@ DOCS_END = "<!-- conformance-table:end -->"
 
 
 def _cell(text: str) -> str:
+    """One Markdown table cell: whitespace collapsed, pipes escaped."""
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
@@ -221,6 +227,7 @@ def docs_block(path: str = DOCS_FILE) -> str | None:
 
 
 def write_docs(entries: list[dict], path: str = DOCS_FILE) -> None:
+    """Replace the generated block of docs/conformance.md with the table as it is now."""
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     old = docs_block(path)

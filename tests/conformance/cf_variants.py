@@ -25,6 +25,7 @@ KEYS = {"name", "base", "expect", "why", "patch"}
 
 
 def _v(name: str, expect: str, why: str, patch: list | None = None, base: str = "valid") -> dict:
+    """A generated variant (same shape as a variants.yaml entry)."""
     return {"name": name, "base": base, "expect": expect, "why": why, "patch": patch or []}
 
 
@@ -99,6 +100,7 @@ def style_family() -> list[dict]:
 
 
 def load_yaml_variants(path: str = VARIANTS_FILE) -> list[dict]:
+    """The named variants of variants.yaml, with their defaults (base valid, no patch)."""
     with open(path, encoding="utf-8") as fh:
         doc = yaml.safe_load(fh)
     out = []

@@ -19,6 +19,7 @@ from pathlib import Path
 
 
 def check(path: str) -> dict:
+    """One package's verdict: passed, its ERROR results, its WARNING rule ids, or the crash."""
     from submission_checker import SubmissionChecker
 
     try:
@@ -33,6 +34,7 @@ def check(path: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
+    """--version prints the installed distribution version; otherwise one JSON line per PATH."""
     if argv == ["--version"]:
         print(metadata.version("endpoints-submission-cli"))
         return 0

@@ -27,6 +27,7 @@ import cf_variants  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run, then print the table, a draft YAML, or rewrite the docs block."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--yaml", action="store_true", help="print a draft disagreements.yaml instead of the table")
     ap.add_argument("--only", default="", help="only variants whose name contains this text")

@@ -199,7 +199,8 @@ def render_docs(entries: list[dict]) -> str:
     decisions = [e for e in entries if e["status"] == "decision"]
     bugs = [e for e in entries if e["status"] == "known-bug"]
     lines = [DOCS_START, "",
-             f"{len(entries)} listed variants: {len(decisions)} decisions, {len(bugs)} known bugs "
+             f"{len(entries)} listed variants: {len(decisions)} decision{'s' * (len(decisions) != 1)}, "
+             f"{len(bugs)} known bug{'s' * (len(bugs) != 1)} "
              f"(ours rejects where the official accepts in "
              f"{sum(e['ours'] == 'reject' and e['official'] == 'accept' for e in entries)}, "
              f"accepts where it rejects in {sum(e['ours'] == 'accept' and e['official'] == 'reject' for e in entries)}, "

@@ -59,7 +59,7 @@ def test_table_status_follows_expectation():
 
 def test_docs_page_shows_the_table():
     assert cf_table.docs_block() == cf_table.render_docs(ENTRIES), (
-        "docs/conformance.md is out of date: run `python tests/conformance/update_table.py --write-docs`")
+        "docs/conformance.md is out of date: run `python tests/conformance/update_table.py docs`")
 
 
 @pytest.fixture(scope="module")

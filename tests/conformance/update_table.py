@@ -1,10 +1,10 @@
 """Maintainer script: run the conformance variants and print the current disagreements as a table.
 
 usage (from the repository root, with the development venv):
-  .venv/bin/python tests/conformance/update_table.py             # table of what must be listed now
-  .venv/bin/python tests/conformance/update_table.py --yaml      # a draft disagreements.yaml
-  .venv/bin/python tests/conformance/update_table.py --only power-   # just the variants named so
-  .venv/bin/python tests/conformance/update_table.py --write-docs    # regenerate docs/conformance.md's table
+  .venv/bin/python tests/conformance/update_table.py                # what must be listed now (NEW/CHANGED marked)
+  .venv/bin/python tests/conformance/update_table.py table power-   # just the variants whose name has "power-"
+  .venv/bin/python tests/conformance/update_table.py yaml > draft   # a draft disagreements.yaml
+  .venv/bin/python tests/conformance/update_table.py docs           # regenerate docs/conformance.md's table
 
 The draft keeps a reviewed reason only where the facts are unchanged; new or changed entries come
 out marked TODO/REVIEW, which the test refuses: a person reads each one and writes the clause and
@@ -13,7 +13,6 @@ the reason (or fixes the bug) before the table is committed. Needs the official 
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
@@ -27,14 +26,15 @@ import cf_variants  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run, then print the table, a draft YAML, or rewrite the docs block."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--yaml", action="store_true", help="print a draft disagreements.yaml instead of the table")
-    ap.add_argument("--only", default="", help="only variants whose name contains this text")
-    ap.add_argument("--write-docs", action="store_true", help="rewrite the generated table in docs/conformance.md")
-    args = ap.parse_args(argv)
+    """table|yaml [FILTER]: run, then print the table or a draft YAML; docs: rewrite the docs block."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    mode = args.pop(0) if args and args[0] in ("table", "yaml", "docs") else "table"
+    only = args.pop(0) if args else ""
+    if args or (mode == "docs" and only):
+        print(__doc__, file=sys.stderr)
+        return 2
     entries = cf_table.load_table()
-    if args.write_docs:
+    if mode == "docs":
         cf_table.write_docs(entries)
         print(f"wrote {cf_table.DOCS_FILE}")
         return 0
@@ -42,16 +42,15 @@ def main(argv: list[str] | None = None) -> int:
     if not python:
         print(f"cannot run: {why}", file=sys.stderr)
         return 2
-    variants = [v for v in cf_variants.all_variants() if args.only in v["name"]]
+    variants = [v for v in cf_variants.all_variants() if only in v["name"]]
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="ec-conformance-") as workdir:
         results = cf_run.run_all(cf_variants.build_all(variants, workdir), python, workdir)
     facts = cf_table.current(variants, results)
-    if args.only:
-        entries = [e for e in entries if args.only in e["variant"]]
+    entries = [e for e in entries if only in e["variant"]]
     broken = {n: (r["ours"].get("error"), r["official"].get("error")) for n, r in results.items()
               if r["ours"].get("error") or r["official"].get("error")}
-    if args.yaml:
+    if mode == "yaml":
         print(cf_table.render_yaml(facts, entries), end="")
     else:
         print(cf_table.render_text(facts, entries))

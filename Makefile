@@ -4,8 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
+# The official checker: the conformance suite's oracle (tests/conformance, docs/conformance.md)
+OFFICIAL_VENV ?= .venv-official
+OFFICIAL_PKG := endpoints-submission-cli==1.5.3.0
+OFFICIAL_STAMP := $(OFFICIAL_VENV)/.installed-1.5.3.0
 
-.PHONY: demo test install docs schemas golden bench fixtures clean
+.PHONY: demo test install official conformance conformance-table docs schemas golden bench fixtures clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,9 +24,30 @@ demo: $(STAMP)
 	$(VENV)/bin/endpoints-checker check fixtures/valid -f text -f json -f html -o - -o report.json -o report.html; \
 	  rc=$$?; echo "exit code $$rc"; exit $$rc
 
-## test: the whole test suite (what CI runs)
-test: $(STAMP)
+## official: install the official checker into .venv-official once (a warning, not an error, when it cannot be)
+official:
+	@if [ ! -f $(OFFICIAL_STAMP) ]; then \
+	  echo "installing $(OFFICIAL_PKG) into $(OFFICIAL_VENV) (the conformance suite's oracle) ..."; \
+	  rm -rf $(OFFICIAL_VENV); \
+	  if $(PYTHON) -m venv $(OFFICIAL_VENV) && $(OFFICIAL_VENV)/bin/pip install --quiet $(OFFICIAL_PKG); then \
+	    touch $(OFFICIAL_STAMP); \
+	  else \
+	    rm -rf $(OFFICIAL_VENV); \
+	    echo "WARNING: could not install $(OFFICIAL_PKG): the conformance suite will be SKIPPED (CI fails instead)" >&2; \
+	  fi; \
+	fi
+
+## test: the whole test suite (what CI runs), conformance with the official checker included
+test: $(STAMP) official
 	$(PY) -m pytest -p no:cacheprovider tests
+
+## conformance: only the conformance suite (both checkers on every variant, the disagreement table)
+conformance: $(STAMP) official
+	$(PY) -m pytest -p no:cacheprovider tests/conformance -q
+
+## conformance-table: print the current disagreements for review (tests/conformance/update_table.py)
+conformance-table: $(STAMP) official
+	$(PY) tests/conformance/update_table.py
 
 ## docs: regenerate the rule pages docs/rules/<family>.md from the rule catalogue (a maintainer command, not in the user's CLI)
 docs: $(STAMP)
@@ -48,4 +73,4 @@ bench: $(STAMP)
 	$(PY) bench/events_bench.py
 
 clean:
-	rm -rf $(VENV) report.json report.html build *.egg-info
+	rm -rf $(VENV) $(OFFICIAL_VENV) report.json report.html build *.egg-info

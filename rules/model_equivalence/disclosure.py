@@ -99,6 +99,17 @@ def me_disallowed_technique(point, ctx):
                         expected=f"none of the disallowed techniques ({info.clause})")
         extra = f"; permitted (not on the disallowed list): {listing(permitted)}" if permitted else ""
         return Pass(f"no disallowed technique declared{extra}")
+    never = set(pol.division_bans.get(div, ()))
+    barred = [(t, tid) for t, tid in banned if tid in never]
+    if barred:
+        t, tid = barred[0]
+        names = [f"{x.raw if isinstance(x.raw, str) else x.name} ({pol.disallowed_techniques[i].title})"
+                 for x, i in barred]
+        return Fail(f"{div} point declares a technique {div} may not use even with a disclosure{note}: "
+                    + "; ".join(names), file=lf(point), path=path("techniques", t.index),
+                    observed=sorted({i for _, i in barred}), expected=f"none of {sorted(never)} in {div}",
+                    fix=f"Remove {tid} from the {div} endpoint and re-run the point (R§2.2.2: no cross-query "
+                        "response caching).")
     undisclosed = [(t, tid) for t, tid in banned if not t.disclosed]
     if undisclosed:
         t, tid = undisclosed[0]

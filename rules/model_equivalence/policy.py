@@ -50,6 +50,8 @@ class ModelEquivalencePolicy(_Strict):
     schema_version: int
     full_rules_divisions: list[str]
     disclosure_only_divisions: list[str]
+    #: division -> techniques it may not use even with a disclosure (ids of disallowed_techniques)
+    division_bans: dict[str, list[str]] = {}
     disallowed_techniques: dict[str, TechniqueInfo]
     checkpoint_sources: list[str]
     preapproved_checkpoints: list[str] = []

@@ -128,7 +128,11 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
         pkg.unusable_paths.extend((c.rel, "a client config: pre-flight the configs in a check of their own")
                                   for c in planned)
     elif planned:
-        pkg.plan = PlannedSet(configs=planned)
+        try:
+            common = os.path.commonpath([os.path.dirname(c.rel) or "." for c in planned]) or "."
+        except ValueError:  # absolute and relative paths mixed
+            common = "."
+        pkg.plan = PlannedSet(configs=planned, display=common)
     return pkg
 
 

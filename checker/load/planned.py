@@ -23,6 +23,7 @@ class PlannedSet:
     """The configs of one pre-flight: the curve they are meant to measure."""
 
     configs: list = field(default_factory=list)  # [RunFolder] with files={"config": LoadedFile}
+    display: str = "."  # the directory given, or the configs' common parent
 
     @property
     def subject(self) -> Subject:
@@ -43,8 +44,8 @@ def load_config(path: str, display: str, max_bytes: int) -> RunFolder | None:
     lf = read_file("config", display, abspath, os.path.realpath(os.path.dirname(abspath)), max_bytes)
     if not lf.ok or not is_client_config(lf.data):
         return None
-    name = os.path.basename(abspath)
-    return RunFolder.model_construct(name=name, rel=display, abspath=abspath, dir_error=None, junk=[],
+    # named by its display path: two configs of one name in different directories stay apart
+    return RunFolder.model_construct(name=display, rel=display, abspath=abspath, dir_error=None, junk=[],
                                      files={"config": lf}, layout="planned", refused=[], context={})
 
 

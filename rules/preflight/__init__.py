@@ -2,6 +2,6 @@
 
 NAME = "preflight"
 #: the modules holding this family's rules, in evaluation order
-MODULES: tuple = ()
+MODULES = ("load", "settings", "plan")
 #: the policy files this family owns: name -> "module:Model" (imported when first needed)
 POLICIES: dict = {}

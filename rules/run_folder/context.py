@@ -41,13 +41,12 @@ class RunFolderPolicy(_Strict):
     warmup_max_s: int
     tolerances: Tolerances
     secret_key_patterns: list[str]
+    #: pre-flight: plan min_duration_ms at least this fraction above the region minimum (the minimum is
+    #: judged on the steady-state window, which excludes ramp-up and drain)
+    duration_margin: float = 0.1
 
 
-#: fixed-concurrency load patterns: `concurrency`, and `agentic_inference` for agentic benchmarks (R§6.1)
-FIXED_PATTERNS = ("concurrency", "agentic_inference")
-
-#: config.yaml seed key -> seed-set key (RULES.md §2.9 name mapping)
-SEED_KEYS = {"scheduler_random_seed": "scheduler_rng_seed", "dataloader_random_seed": "sample_index_rng_seed"}
+from rules.shared.run_checks import FIXED_PATTERNS, SEED_KEYS  # noqa: E402,F401  (the shared run-constraint kernels)
 
 
 def is_int(v) -> bool:

@@ -169,6 +169,8 @@ def assemble_plan(run_folders: list, name: str, display: str, max_entries: int =
         a.runs.append(run)
     _group_systems(a)
     for run in a.filed():
+        if run.kind != "performance" and not run.provides_accuracy:
+            continue  # an accuracy run without accuracy results gives the bundle nothing (bundle-run-kind)
         key = (run.system, run.model, run.concurrency)
         pp = a.points.setdefault(key, PointPlan(*key))
         if run.kind == "performance":

@@ -132,6 +132,9 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
             common = os.path.commonpath([os.path.dirname(c.rel) or "." for c in planned]) or "."
         except ValueError:  # absolute and relative paths mixed
             common = "."
+        if len({c.name for c in planned}) < len(planned):  # one file name in two directories: name by path
+            for c in planned:
+                c.name = c.rel
         pkg.plan = PlannedSet(configs=planned, display=common)
     return pkg
 

@@ -44,8 +44,7 @@ def load_config(path: str, display: str, max_bytes: int) -> RunFolder | None:
     lf = read_file("config", display, abspath, os.path.realpath(os.path.dirname(abspath)), max_bytes)
     if not lf.ok or not is_client_config(lf.data):
         return None
-    # named by its display path: two configs of one name in different directories stay apart
-    return RunFolder.model_construct(name=display, rel=display, abspath=abspath, dir_error=None, junk=[],
+    return RunFolder.model_construct(name=os.path.basename(abspath), rel=display, abspath=abspath, dir_error=None, junk=[],
                                      files={"config": lf}, layout="planned", refused=[], context={})
 
 

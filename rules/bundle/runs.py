@@ -134,8 +134,8 @@ def bundle_point_filing(a, ctx):
             outs.append(Fail(f"{run.rel}: the builder cannot file it: {run.unfiled}", file=run.file("point_yaml"),
                              path=(key,), subject=run.subject, observed=run.unfiled,
                              expected="a positive integer concurrency and a canonical model_name"))
-        elif run.kind is None:
-            outs.append(Skip(f"{run.rel}: not classified (see bundle-run-kind)", reason="not-applicable",
+        elif run.kind is None or (run.kind == "accuracy" and not run.has_accuracy):
+            outs.append(Skip(f"{run.rel}: gives the bundle nothing (see bundle-run-kind)", reason="not-applicable",
                              subject=run.subject))
         else:
             what = gives[run.kind] + (", accuracy_results.json" if run.kind == "performance" and run.has_accuracy
@@ -178,6 +178,6 @@ def bundle_point_collision(a, ctx):
                                  file=runs[0].file("point_yaml"), path=("concurrency",), subject=runs[0].subject,
                                  observed=[x.rel for x in runs], expected=f"one run giving {what.split(' ')[0]}"))
     for run in a.filed():
-        if run.rel not in seen:
+        if run.rel not in seen and (run.kind == "performance" or run.provides_accuracy):
             outs.append(Pass(f"alone in its r{run.concurrency}/ for the files it gives", subject=run.subject))
     return outs or Pass("no run is filed")

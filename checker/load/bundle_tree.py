@@ -35,23 +35,33 @@ class TreeInventory:
         e = self.entries.get(rel.strip("/"))
         return e is not None and e.kind == "dir"
 
-    def top_dirs(self, run: Any = None) -> list:
-        """Top-level directory names (of one run's tree when ``run`` is given), sorted."""
+    def file_dirs(self) -> set:
+        """The directories the builder creates: those holding a file somewhere below (it copies files only)."""
         out = set()
         for rel, e in self.entries.items():
-            if "/" in rel or e.kind != "dir":
-                continue
-            if run is None or any(r is run for r, _a, _d in e.sources):
-                out.add(rel)
-        return sorted(out)
+            if e.kind == "file":
+                parts = rel.split("/")[:-1]
+                out.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+        return out
+
+    def top_dirs(self) -> list:
+        """Top-level directories that hold files (src/: the implementations), sorted."""
+        return sorted(d for d in self.file_dirs() if "/" not in d)
+
+    def without_readme(self) -> list:
+        """Top-level directories with no README.md (any case) directly inside, as the builder requires."""
+        have = {rel.split("/")[0] for rel, e in self.entries.items()
+                if e.kind == "file" and rel.count("/") == 1 and rel.split("/")[1].lower() == "readme.md"}
+        return [d for d in self.top_dirs() if d not in have]
 
     def origin(self, rel: str) -> str | None:
-        """Display path of the first run's copy of ``rel`` (or of its nearest parent that exists)."""
+        """Display path of the copy of ``rel`` the bundle keeps (the last run's: the builder overwrites in run
+        order), or of its nearest parent that exists."""
         rel = rel.strip("/")
         while rel:
             e = self.entries.get(rel)
             if e is not None and e.sources:
-                return e.sources[0][2]
+                return e.sources[-1][2]
             rel = rel.rpartition("/")[0]
         return self.roots[0][1] if self.roots else None
 
@@ -106,12 +116,12 @@ def _walk(inv: TreeInventory, run: Any, absdir: str, display: str, rel: str, bud
         if old is None:
             inv.entries[child_rel] = Entry(kind, [(run, child_abs, child_disp)])
         elif old.kind != kind:
-            inv.conflicts.append((child_rel, [old.sources[0][2], child_disp],
+            inv.conflicts.append((child_rel, [old.sources[-1][2], child_disp],
                                   f"a {old.kind} in one run, a {kind} in another"))
             continue
         else:
-            if kind == "file" and not _same_file(old.sources[0][1], child_abs):
-                inv.conflicts.append((child_rel, [old.sources[0][2], child_disp], "the two copies differ"))
+            if kind == "file" and not _same_file(old.sources[-1][1], child_abs):
+                inv.conflicts.append((child_rel, [old.sources[-1][2], child_disp], "the two copies differ"))
             old.sources.append((run, child_abs, child_disp))
         if kind == "dir":
             _walk(inv, run, child_abs, child_disp, child_rel, budget)

@@ -1,18 +1,29 @@
 """Bundle rules, part 1: each run folder as `runs create` and the builder take it (RULES.md §1.2, §1.4).
 
 The subject is the assembly (``checker.load.bundle.Assembly``); each rule reports once per run
-folder, so every build failure names the folder to open and fix.
+folder, so every build failure names the folder to open and fix. The behaviour reproduced is
+endpoints-submission-cli 1.5.3.0's (`runs create`, `submissions create`).
 """
 from __future__ import annotations
 
+from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 
 _FIX_FILE = {
     "point.yaml": "Write point.yaml (R§8.3) into the run folder: the submitter adds it, nothing derives it.",
     "system_desc.json": "Write system_desc.json (R§8.2) into the run folder (by hand or with mlperf-sysinfo).",
-    "performance/result_summary.json": "Keep the folder as the client wrote it: performance/result_summary.json "
-                                       "is written by every run, accuracy-only runs included.",
+    "config.yaml": "Keep the config.yaml the client wrote into the run folder: `runs create` requires it.",
+    "performance/result_summary.json": "Keep the folder as the client wrote it: every run writes "
+                                       "performance/result_summary.json, accuracy-only runs included.",
+    "system_power.json": "Fix system_power.json (valid JSON) or remove it from this run folder.",
 }
+
+
+def _kind_source(run) -> tuple:
+    """(file, path) of what decided the run's kind: config.yaml datasets[0].type or point.yaml dataset_type."""
+    if run.how.startswith("config.yaml datasets[0].type"):
+        return run.file("config"), ("datasets", 0, "type")
+    return run.file("point_yaml"), ("dataset_type",)
 
 
 def _not_created(run):
@@ -23,16 +34,17 @@ def _not_created(run):
 @rule(id="bundle-run-files", title="runs create accepts the folder", clause="R§8.1", severity="reject",
       scope="bundle")
 def bundle_run_files(a, ctx):
-    """Each run folder holds what `runs create` requires: system_desc.json, point.yaml, performance/result_summary.json.
+    """Each run folder holds what `runs create` requires, in a form it can send.
 
-    What it checks: the three files exist in the run folder and can be read (system_desc.json and
-    result_summary.json are sent as the run's payload); a flat folder (result_summary.json at the
-    top) is refused, with what to move where. config.yaml is optional as of v1.0.
-    Why: RULES.md §1.2: `endpoints-submission-cli runs create --path <folder>` requires exactly
-    these three files and refuses a flat folder ("missing required file(s):
-    performance/result_summary.json"); a refused run never reaches the bundle.
-    How to fix: Add the missing file to the run folder (point.yaml and system_desc.json are the
-    submitter's; the client writes performance/result_summary.json).
+    What it checks: system_desc.json, point.yaml, config.yaml and performance/result_summary.json
+    exist; the JSON files parse (result_summary.json to an object), point.yaml and config.yaml to
+    mappings; a system_power.json present parses; result_summary.json's `duration_ns` is a number
+    (the CLI divides it to date the run: the null an --accuracy-only run writes stops it with a
+    TypeError). A flat folder (result_summary.json at the top) is refused, with what to move where.
+    Why: RULES.md §1.2; endpoints-submission-cli 1.5.3.0 requires config.yaml as well (RULES.md
+    calls it optional as of v1.0). A refused run never reaches the bundle.
+    How to fix: Add or repair the file the finding names; the client writes config.yaml and
+    performance/result_summary.json, the submitter point.yaml and system_desc.json.
     """
     outs = []
     for run in a.runs:
@@ -44,15 +56,21 @@ def bundle_run_files(a, ctx):
                              fix=f"Move {run.rel}/result_summary.json into {run.rel}/performance/ (and an "
                                  "accuracy_results.json into accuracy/): the layout the client writes."))
         elif run.missing:
-            inner, why = run.missing[0]
+            inner, _why = run.missing[0]
             shown = "; ".join(f"{p} {w}" for p, w in run.missing)
+            lf = next((v for v in run.rf.files.values() if v.rel == run.path(inner)), None)
+            dur = "duration_ns" in shown
             outs.append(Fail(f"{run.rel}: {shown}: `runs create` refuses the folder, so it is not in the bundle",
-                             file=run.path(inner), subject=run.subject, observed=[p for p, _ in run.missing],
-                             expected="system_desc.json, point.yaml, performance/result_summary.json",
-                             fix=" ".join(_FIX_FILE.get(p, f"Make {p} a readable file.") for p, _ in run.missing)))
+                             file=lf if lf is not None and lf.exists else run.path(inner),
+                             path=("duration_ns",) if dur else (), subject=run.subject,
+                             observed=[p for p, _ in run.missing],
+                             expected="system_desc.json, point.yaml, config.yaml, performance/result_summary.json",
+                             fix="Run the accuracy phase with --mode both, in the performance run's folder (an "
+                                 "--accuracy-only run writes duration_ns: null)." if dur else
+                             " ".join(dict.fromkeys(_FIX_FILE.get(p, f"Repair {p}.") for p, _ in run.missing))))
         else:
-            outs.append(Pass("system_desc.json, point.yaml and performance/result_summary.json are present",
-                             subject=run.subject))
+            outs.append(Pass("system_desc.json, point.yaml, config.yaml and performance/result_summary.json are "
+                             "present and readable", subject=run.subject))
     return outs or Pass("no run folder")
 
 
@@ -61,17 +79,18 @@ def bundle_run_files(a, ctx):
 def bundle_run_kind(a, ctx):
     """Each run is classified as performance or accuracy the way the builder does, and is what it is classified as.
 
-    What it checks: config.yaml `datasets[].type` when it names one kind only; otherwise (config.yaml
-    absent, or listing both kinds, as the client writes in every mode) point.yaml `dataset_type`,
-    which must be exactly `Performance` or `Accuracy` (`Accuracy + Performance` or nothing fails the
-    build, naming the run). The class must match the files: a performance run whose performance
-    phase is empty (an accuracy-only run) would file an empty result; an accuracy run that measured
-    performance samples would lose them; an accuracy run needs accuracy/accuracy_results.json.
-    Why: RULES.md §1.4: the builder fails on an unclassifiable run on purpose (defaulting to
-    performance once collided an accuracy run with the real performance run and dropped its
-    results).
-    How to fix: Set point.yaml `dataset_type` to exactly `Performance` (performance or --mode both
-    run) or `Accuracy` (accuracy-only run).
+    What it checks: config.yaml `datasets[0].type` (the first dataset's) decides when it says
+    `performance` or `accuracy`; otherwise point.yaml `dataset_type` must be `Performance` or
+    `Accuracy` (any case): `Accuracy + Performance` or nothing fails the build, naming the run. The
+    class must match the files: a performance-class run whose performance phase is empty (an
+    accuracy-only run whose config.yaml lists the performance dataset first, as the client writes
+    it) would be filed as a performance point; an accuracy-class run that measured performance
+    samples loses them; an accuracy-class run without accuracy results gives the point none.
+    Why: RULES.md §1.4: the builder refuses to guess (defaulting to performance once collided an
+    accuracy run with the real performance run and dropped its results).
+    How to fix: Run the accuracy phase with --mode both, or run it from a config whose first dataset
+    is the accuracy dataset; where config.yaml names no type, set point.yaml `dataset_type` to
+    exactly `Performance` or `Accuracy`.
     """
     outs = []
     for run in a.runs:
@@ -80,27 +99,22 @@ def bundle_run_kind(a, ctx):
             continue
         pt = run.file("point_yaml")
         if run.kind is None:
-            outs.append(Fail(f"{run.rel}: the builder cannot classify it: {run.how}", file=pt,
-                             path=("dataset_type",), subject=run.subject,
-                             observed=pt.get("dataset_type") if pt is not None else None,
-                             expected="'Performance' or 'Accuracy' (or config.yaml datasets of one kind)"))
-            continue
-        empty = run.issued == 0
-        if run.kind == "performance" and empty:
-            outs.append(Fail(f"{run.rel}: classified as a performance run ({run.how}), but its performance phase "
-                             "is empty (0 samples issued: an accuracy-only run); the bundle would file an empty "
-                             f"result at r{run.concurrency}", file=pt, path=("dataset_type",), subject=run.subject,
-                             observed="Performance", expected="Accuracy",
-                             fix="Set point.yaml dataset_type: Accuracy for an accuracy-only run."))
+            outs.append(Fail(f"{run.rel}: the builder cannot classify it and the build fails: {run.how}", file=pt,
+                             path=("dataset_type",), subject=run.subject, observed=pt.get("dataset_type"),
+                             expected="'Performance' or 'Accuracy' (or config.yaml datasets[0].type)"))
+        elif run.kind == "performance" and run.issued == 0:
+            outs.append(Fail(f"{run.rel}: classified as a performance run ({run.how}), but its performance phase is "
+                             "empty (0 samples issued: an accuracy-only run); it would be filed as the performance "
+                             f"point r{run.concurrency}", file=_kind_source(run)[0], path=_kind_source(run)[1],
+                             subject=run.subject, observed="performance", expected="accuracy"))
         elif run.kind == "accuracy" and isinstance(run.issued, int) and run.issued > 0:
             outs.append(Fail(f"{run.rel}: classified as an accuracy run ({run.how}), but it measured {run.issued} "
-                             "performance samples: the builder files only its accuracy results and drops them",
-                             file=pt, path=("dataset_type",), subject=run.subject, observed="Accuracy",
-                             expected="Performance",
-                             fix="Set point.yaml dataset_type: Performance for a performance or --mode both run."))
+                             "performance samples: the builder takes only its accuracy results",
+                             file=_kind_source(run)[0], path=_kind_source(run)[1], subject=run.subject, observed="accuracy",
+                             expected="performance"))
         elif run.kind == "accuracy" and not run.has_accuracy:
             outs.append(Fail(f"{run.rel}: classified as an accuracy run ({run.how}), but it has no "
-                             "accuracy/accuracy_results.json: nothing of it reaches the bundle",
+                             "accuracy/accuracy_results.json: its point gets no accuracy results",
                              file=run.path("accuracy/accuracy_results.json"), subject=run.subject,
                              observed="missing", expected="accuracy/accuracy_results.json",
                              fix="Rerun the accuracy phase to completion, or drop the folder from the set."))
@@ -113,71 +127,76 @@ def bundle_run_kind(a, ctx):
 @rule(id="bundle-point-filing", title="The builder can file the run into r<N>", clause="R§8.1", severity="reject",
       scope="bundle")
 def bundle_point_filing(a, ctx):
-    """Each run lands in results/<system>/<model_name>/r<concurrency>/, named from its point.yaml.
+    """Each run lands in results/<system>/<model>/r<N>/: N from point.yaml, the names as the builder makes them.
 
-    What it checks: point.yaml loads, `concurrency` is a positive integer (it names r<N>; an
-    accuracy-only run is filed into the r<N> of its concurrency) and `model_name` is a model id
-    usable as the directory name; the PASS says where the run lands and which files it gives.
+    What it checks: the concurrency the builder reads (point.yaml `concurrency`, else config.yaml's
+    target_concurrency, else 1) converts to a positive integer (a value int() refuses stops the
+    build). The PASS says where the run lands: <system> is system_desc.json `system_name` with
+    spaces as underscores; <model> is point.yaml `model_name` (else config.yaml's model) slugged,
+    so `llama3.1-8b` becomes `llama3_1-8b/` (model-name-consistency then compares it).
     Why: RULES.md §1.3-1.4: the builder copies point.yaml verbatim and files the point by its
-    declared concurrency and model_name; nothing derives them from config.yaml.
-    How to fix: Give point.yaml the point's `concurrency` (the dataset size for a dedicated Offline
-    run) and the canonical `model_name`.
+    declared concurrency; nothing is derived from the run itself.
+    How to fix: Give point.yaml the point's `concurrency` as an integer (the dataset size for a
+    dedicated Offline run).
     """
     outs = []
-    gives = {"performance": "point.yaml, system_desc.json, result_summary.json, config.yaml", "accuracy":
-             "accuracy_results.json"}
     for run in a.runs:
         if not run.created:
             outs.append(_not_created(run))
-        elif run.unfiled is not None:
-            key = "model_name" if "model_name" in run.unfiled else "concurrency"
-            outs.append(Fail(f"{run.rel}: the builder cannot file it: {run.unfiled}", file=run.file("point_yaml"),
-                             path=(key,), subject=run.subject, observed=run.unfiled,
-                             expected="a positive integer concurrency and a canonical model_name"))
-        elif run.kind is None or (run.kind == "accuracy" and not run.has_accuracy):
-            outs.append(Skip(f"{run.rel}: gives the bundle nothing (see bundle-run-kind)", reason="not-applicable",
+        elif run.concurrency is None:
+            outs.append(Fail(f"{run.rel}: the builder cannot name its r<N> directory: {run.conc_how}",
+                             file=run.file("point_yaml"), path=("concurrency",), subject=run.subject,
+                             observed=run.conc_how, expected="a positive integer concurrency"))
+        elif run.kind is None:
+            outs.append(Skip(f"{run.rel}: not classified (see bundle-run-kind)", reason="not-applicable",
                              subject=run.subject))
         else:
-            what = gives[run.kind] + (", accuracy_results.json" if run.kind == "performance" and run.has_accuracy
-                                      else "")
-            outs.append(Pass(f"filed into results/{run.system}/{run.model}/r{run.concurrency}/ ({what})",
-                             subject=run.subject))
+            name = run.data("point_yaml").get("model_name")
+            renamed = f"; model_name {name!r} becomes the directory {run.model}/" \
+                if isinstance(name, str) and name != run.model else ""
+            outs.append(Pass(f"filed into results/{run.system}/{run.model}/r{run.concurrency}/ ({run.conc_how}"
+                             f"{renamed})", subject=run.subject))
     return outs or Pass("no run folder")
 
 
-@rule(id="bundle-point-collision", title="One run per r<N> and result", clause="R§8.1", severity="reject",
-      scope="bundle")
+@rule(id="bundle-point-collision", title="One performance and one accuracy run per r<N>", clause="R§8.1",
+      severity="reject", scope="bundle")
 def bundle_point_collision(a, ctx):
-    """No two runs land in one r<N> with the same file: two performance runs, or two accuracy results.
+    """No two runs of one kind land in one r<N>; a separate accuracy run overrides a --mode both run's accuracy.
 
-    What it checks: per r<N>, at most one performance run (its result_summary.json, point.yaml and
-    system_desc.json) and at most one run giving accuracy_results.json (an accuracy run, or a
-    --mode both run); a dedicated Offline run whose dataset size equals a real point's
-    concurrency collides too. Each run of a collision is reported, naming the other.
+    What it checks: per results/<system>/<model>/r<N>/, at most one performance run and at most one
+    accuracy run (a dedicated Offline run whose dataset size equals a real point's concurrency
+    collides too): a duplicate fails the build, and every run involved is named. A --mode both run
+    sharing r<N> with a separate accuracy run is a warning: the builder takes the accuracy run's
+    results and drops the --mode both run's.
     Why: RULES.md §1.4 and §12: a performance run and its accuracy run share r<N> by design; two
-    runs giving the same file cannot both be filed, and one result would be lost.
+    runs of one kind cannot both be filed ("Duplicate ... run at concurrency N").
     How to fix: Remove the extra run from the set (or fix its point.yaml concurrency).
     """
     outs, seen = [], set()
     for pp in a.points.values():
-        for runs, what in ((pp.perf, "result_summary.json (two performance runs)"),
-                           (pp.acc, "accuracy_results.json (two runs carrying accuracy results)")):
+        for runs, kind in ((pp.perf, "performance"), (pp.acc, "accuracy")):
             if len(runs) < 2:
                 continue
             names = ", ".join(r.rel for r in runs)
-            for r in runs[1:]:
+            for r in runs:
                 if r.rel in seen:
                     continue
                 seen.add(r.rel)
-                outs.append(Fail(f"{pp.rel}/: {names} all give {what}; the view keeps {runs[0].rel}, {r.rel} is "
-                                 "left out", file=r.file("point_yaml"), path=("concurrency",), subject=r.subject,
-                                 observed=[x.rel for x in runs], expected=f"one run giving {what.split(' ')[0]}"))
-            if runs[0].rel not in seen:
-                seen.add(runs[0].rel)
-                outs.append(Fail(f"{pp.rel}/: {names} all give {what}; the view keeps this one",
-                                 file=runs[0].file("point_yaml"), path=("concurrency",), subject=runs[0].subject,
-                                 observed=[x.rel for x in runs], expected=f"one run giving {what.split(' ')[0]}"))
+                outs.append(Fail(f"{pp.rel}/: {len(runs)} {kind} runs at concurrency {pp.n} ({names}): the build "
+                                 f"fails (duplicate {kind} run)", file=r.file("point_yaml"), path=("concurrency",),
+                                 subject=r.subject, observed=[x.rel for x in runs], expected=f"one {kind} run"))
+        if pp.acc and pp.perf and pp.perf[0].has_accuracy and pp.perf[0].rel not in seen:
+            r = pp.perf[0]
+            seen.add(r.rel)
+            outs.append(Fail(f"{pp.rel}/: {r.rel} carries accuracy results (--mode both) and {pp.acc[0].rel} is a "
+                             f"separate accuracy run at the same concurrency: the bundle takes {pp.acc[0].rel}'s "
+                             f"and drops {r.rel}'s", file=r.path("accuracy/accuracy_results.json"),
+                             subject=r.subject, severity=Severity.WARN, observed=[r.rel, pp.acc[0].rel],
+                             expected="one source of accuracy results per point",
+                             fix="Keep one of the two accuracy results: drop the accuracy-only run, or keep it "
+                                 "and know the --mode both results are not published."))
     for run in a.filed():
-        if run.rel not in seen and (run.kind == "performance" or run.provides_accuracy):
-            outs.append(Pass(f"alone in its r{run.concurrency}/ for the files it gives", subject=run.subject))
+        if run.rel not in seen:
+            outs.append(Pass(f"the only {run.kind} run in r{run.concurrency}/", subject=run.subject))
     return outs or Pass("no run is filed")

@@ -109,8 +109,31 @@ class Staged:
                     line, col = origin[1].position(loc.path)
                 f.location = Location(self.where(loc.file), line, col, loc.path)
             if STAGED in f.message:
-                f.message = _STAGED_PATH.sub(lambda m: self.where(m.group(0)), f.message)
+                f.message = self._text(f.message)
+            f.observed, f.expected = self._value(f.observed), self._value(f.expected)
         return findings
+
+    def _text(self, text: str) -> str:
+        return _STAGED_PATH.sub(lambda m: self.where(m.group(0)), text)
+
+    def _value(self, v):
+        """Evidence with staged paths moved to the run folders (strings, and lists of them)."""
+        if isinstance(v, str) and STAGED in v:
+            return self._text(v)
+        if isinstance(v, list) and any(isinstance(x, str) and STAGED in x for x in v):
+            return [self._text(x) if isinstance(x, str) else x for x in v]
+        return v
+
+    def publish(self, sub) -> None:
+        """After the rules ran: name the view's directories as the bundle will (results/<system>/...), for
+        the reports that show the curve; the submission is the set of runs it is assembled from."""
+        sub.rel = f"{self.assembly.display} (assembled)"
+        for system in sub.systems:
+            system.rel = system.rel.replace(STAGED + "/", "", 1)
+            for curve in system.curves:
+                curve.rel = curve.rel.replace(STAGED + "/", "", 1)
+                for point in curve.points:
+                    point.rel = point.rel.replace(STAGED + "/", "", 1)
 
 
 def build_view(pkg, paths: list[str], max_bytes: int, exclude=()) -> Staged:

@@ -13,7 +13,7 @@ import os
 import shutil
 from typing import Any, Callable
 
-from checker.load.bundle import UNCOPYABLE, Assembly, PointPlan, Run
+from checker.load.bundle import Assembly, PointPlan, Run, inside
 
 #: run-folder files the builder copies into a point besides its four (the extra files it keeps)
 EXTRA_FILES = ("results.json", "sample_idx_map.json", "serving_config.json", "report.txt", "metrics/final_snapshot.json")
@@ -100,7 +100,7 @@ def _write_point(a: Assembly, pp: PointPlan, pdir: str, full: bool, max_bytes: i
     n += _write_accuracy(pp, pdir, max_bytes, note)
     for inner in EXTRA_FILES:
         src = os.path.join(run.rf.abspath, inner)
-        if (full or inner == "results.json") and os.path.isfile(src) and not os.path.islink(src):
+        if (full or inner == "results.json") and inside(run.rf.abspath, src) and not os.path.islink(src):
             os.makedirs(os.path.dirname(os.path.join(pdir, inner)), exist_ok=True)
             n += _copy_bytes(src, os.path.join(pdir, inner), max_bytes if inner == "results.json" else None)
             note(f"{pp.rel}/{inner}", run.path(inner), None, False, False)
@@ -210,7 +210,7 @@ def _copy_server_configs(run: Run, pdir: str) -> int:
         dirnames[:] = sorted(d for d in dirnames if not os.path.islink(os.path.join(dirpath, d)))
         for f in sorted(files):
             src = os.path.join(dirpath, f)
-            if os.path.islink(src) or not os.path.isfile(src):
+            if os.path.islink(src) or not inside(run.rf.abspath, src):
                 continue
             dst = os.path.join(pdir, os.path.relpath(src, run.rf.abspath))
             os.makedirs(os.path.dirname(dst), exist_ok=True)
@@ -232,4 +232,4 @@ def _inject(raw: bytes, data: Any, inject: dict) -> bytes:
     return (json.dumps(merged, indent=2) + "\n").encode("utf-8")
 
 
-__all__ = ["write_tree", "run_tps", "EXTRA_FILES", "UNCOPYABLE"]
+__all__ = ["write_tree", "run_tps", "EXTRA_FILES"]

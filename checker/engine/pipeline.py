@@ -65,6 +65,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
             findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
             if staged is not None:
                 findings = staged.relocate(findings)
+                staged.publish(pkg.submissions[0])
                 written = None
                 if config.write_bundle:
                     assemble.write_bundle(staged, config.write_bundle, paths)

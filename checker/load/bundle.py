@@ -215,7 +215,21 @@ def _runs_create(run: Run) -> None:
     pw = rf.files.get("power")
     if pw is not None and pw.exists and pw.error is not None:
         run.missing.append(("system_power.json", f"cannot be read: {pw.error.message}"))
-    run.accuracy = next((p for p in ACCURACY_SOURCES if os.path.isfile(os.path.join(rf.abspath, p))), None)
+    run.accuracy = next((p for p in ACCURACY_SOURCES if _readable(rf, p)), None)
+
+
+def _readable(rf, inner: str) -> bool:
+    """A regular file inside the run folder (a symlink out of it, a FIFO or a refused file is not)."""
+    if inner == "accuracy/accuracy_results.json":
+        lf = rf.files.get("accuracy")
+        return lf is not None and lf.exists and (lf.error is None or lf.error.code not in UNCOPYABLE)
+    return inside(rf.abspath, os.path.join(rf.abspath, inner))
+
+
+def inside(root: str, path: str) -> bool:
+    """``path`` is a regular file whose real location is inside ``root`` (never follows a link out)."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real.startswith(top + os.sep) and os.path.isfile(real)
 
 
 def _classify(run: Run) -> None:

@@ -15,7 +15,7 @@ from checker.load.reader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_
 from checker.load.model import Curve, Package, Point, Submission, System
 from checker.load.placement import excluded, is_repository_entry, is_repository_top, looks_like_package_point, \
     nested_run_files, points_hint, wrong_level
-from checker.load.planned import PlannedSet, configs_in, load_config
+from checker.load.planned import PlannedSet, configs_in, read_config
 from checker.load.run_folder_files import load_run_folder
 
 POINT_DIR_RE = re.compile(r"^r(\d+)$")
@@ -104,11 +104,11 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
             pkg.missing_paths.append(display)
             continue
         if not _isdir(path):
-            cfg = load_config(path, display, options.max_bytes) if _isfile(path) else None
+            cfg, why = read_config(path, display, options.max_bytes) if _isfile(path) else (None, "not a directory")
             if cfg is not None:  # a client config to pre-flight
                 planned.append(cfg)
             else:
-                pkg.unusable_paths.append((display, "not a directory"))
+                pkg.unusable_paths.append((display, why))
             continue
         hint = None if is_submission_root(path) else wrong_level(path, display)
         if hint:

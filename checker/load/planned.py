@@ -38,14 +38,23 @@ def is_client_config(data) -> bool:
 
 def load_config(path: str, display: str, max_bytes: int) -> RunFolder | None:
     """The config at ``path`` as a planned run, or None when the file is not a client config."""
+    rf, _why = read_config(path, display, max_bytes)
+    return rf
+
+
+def read_config(path: str, display: str, max_bytes: int) -> tuple[RunFolder | None, str]:
+    """(the planned run, "") or (None, why the file is not a client config)."""
     if not path.endswith(CONFIG_SUFFIXES):
-        return None
+        return None, "not a directory, and not a .yaml client config"
     abspath = os.path.abspath(path)
     lf = read_file("config", display, abspath, os.path.realpath(os.path.dirname(abspath)), max_bytes)
-    if not lf.ok or not is_client_config(lf.data):
-        return None
+    if not lf.ok:
+        return None, f"not a directory, and not readable as a client config: {lf.error.message if lf.error else 'missing'}"
+    if not is_client_config(lf.data):
+        return None, "not a directory, and not a client config (no model_params with settings, datasets or " \
+                     "endpoint_config)"
     return RunFolder.model_construct(name=os.path.basename(abspath), rel=display, abspath=abspath, dir_error=None, junk=[],
-                                     files={"config": lf}, layout="planned", refused=[], context={})
+                                     files={"config": lf}, layout="planned", refused=[], context={}), ""
 
 
 def configs_in(path: str, display: str, max_bytes: int) -> list:

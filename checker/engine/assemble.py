@@ -136,12 +136,17 @@ class Staged:
                     point.rel = point.rel.replace(STAGED + "/", "", 1)
 
 
-def build_view(pkg, paths: list[str], max_bytes: int, exclude=()) -> Staged:
+def build_view(pkg, paths: list[str], max_bytes: int, exclude=()) -> Staged | None:
     """Plan and load the assembled view into ``pkg`` (submissions = [the bundle], assemblies = [plan])."""
     label, display = _name(paths, pkg.run_folders)
     staged = Staged(assemble_plan(pkg.run_folders, label, display), max_bytes)
     try:
         sub = staged.load(Options(max_bytes=max_bytes, exclude=exclude))
+    except OSError as exc:  # no room or no permission for the private staging directory
+        staged.cleanup()
+        pkg.unusable_paths.append((display, f"the bundle view cannot be staged ({exc.strerror or exc}): the run "
+                                            "folders are checked one by one"))
+        return None
     except BaseException:
         staged.cleanup()
         raise

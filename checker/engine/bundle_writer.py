@@ -229,7 +229,7 @@ def _inject(raw: bytes, data: Any, inject: dict) -> bytes:
         return (text + tail + "".join(f"{k}: {json.dumps(v)}\n" for k, v in sorted(inject.items()))).encode("utf-8")
     merged = dict(data) if isinstance(data, dict) else {}
     merged.update(inject)
-    return (json.dumps(merged, indent=2) + "\n").encode("utf-8")
+    return (json.dumps(merged, indent=2, default=str) + "\n").encode("utf-8")
 
 
 __all__ = ["write_tree", "run_tps", "EXTRA_FILES"]

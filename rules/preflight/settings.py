@@ -68,6 +68,8 @@ def _benchmark(rf, ctx):
     """Canonical model id from model_params.name (the model id or its Hugging Face id), or None."""
     models = ctx.policy.get("models")
     name = lf(rf).get("model_params", "name")
+    if not isinstance(name, str):
+        return None
     return models.canonical(name) or next((k for k, m in models.models.items() if name and m.hf_id == name), None)
 
 

@@ -154,7 +154,7 @@ def dataset_size(rf, ctx) -> tuple[Optional[int], str]:
         p = point(rf)
         c = config(rf)
         names = [p.model_name if p is not None else None, c.get("model_params", "name") if c is not None else None]
-        for name in names:
+        for name in (n if isinstance(n, str) else None for n in names):  # a list or mapping names no model
             mid = models.canonical(name) or next((k for k, m in models.models.items() if name and m.hf_id == name), None)
             if mid:
                 d = models.models[mid].performance_dataset

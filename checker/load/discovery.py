@@ -95,7 +95,8 @@ def _scandir(path: str, exclude=()) -> tuple[list[os.DirEntry], LoadError | None
 def discover(paths: list[str], options: Options | None = None) -> Package:
     options = options or Options()
     pkg = Package.model_construct(
-        paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[], assemblies=[], plan=None
+        paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[],
+        assemblies=[], plan=None,
     )
     planned: list = []
     for path in paths:

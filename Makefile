@@ -61,9 +61,10 @@ schemas: $(STAMP)
 golden: $(STAMP)
 	$(PY) tests/support/golden_update.py
 
-## fixtures: regenerate fixtures/valid from fixtures/make_valid.py
+## fixtures: regenerate fixtures/valid, fixtures/runs and fixtures/plans from their generators
 fixtures: $(STAMP)
 	$(PY) fixtures/make_valid.py
+	$(PY) fixtures/make_runs.py
 
 ## bench: speed benchmarks (compares with the official checker when BENCH_OFFICIAL points at it)
 bench: $(STAMP)

@@ -22,6 +22,8 @@ FAMILIES = (
     "accuracy",
     "metrics",
     "run_folder",
+    "bundle",
+    "preflight",
     "cohort",
     "waivers",
 )

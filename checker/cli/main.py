@@ -111,6 +111,11 @@ def main() -> None:
 @click.option("--dataset-size", type=click.IntRange(1), default=None, metavar="N",
               help="Run folders: the performance dataset's size (one full pass).")
 @click.option("--no-events", is_flag=True, help="Run folders: skip the events.jsonl audit.")
+@click.option("--assemble/--no-assemble", "assemble", default=None,
+              help="Run folders: check the bundle they become (default: when two or more carry point.yaml and "
+                   "system_desc.json).")
+@click.option("--write-bundle", "write_bundle", type=click.Path(file_okay=False), default=None, metavar="OUT",
+              help="Run folders: also write the assembled bundle to OUT (a new or empty directory outside the inputs).")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N",
               help="Worker processes: submissions of a cohort, run-folder audits (default: the core count; "
                    "1 = serial).")
@@ -127,7 +132,7 @@ def main() -> None:
               help="Per-submission time limit in worker processes (0 = none); a submission over it is a FAIL.")
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
-          jobs, waivers, baseline, fail_on_new, cohort, today, timeout) -> None:
+          assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
@@ -141,20 +146,49 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
                 raise InputError(f"output directory does not exist: {parent}")
     if fail_on_new and not baseline:
         raise InputError("--fail-on-new needs --baseline FILE")
+    _check_assembly(paths, point_file, assemble, write_bundle)
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
     _check_values(_split(select), _split(ignore), seed_set, policy_dir, overrides)
     options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
     if cohort:
         options["cohort"] = cohort
     report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
-                  jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, today=today, timeout=timeout)
+                  jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, today=today, timeout=timeout,
+                  assemble=assemble, write_bundle=write_bundle)
     _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
+    _tell_bundle(report, write_bundle)
     if report.input_error:
         for p in report.package.missing_paths:
             click.echo(f"error: path does not exist: {p}", err=True)
         for p, why in report.package.unusable_paths:
             click.echo(f"error: nothing to check at {p}: {why}", err=True)
     sys.exit(report.exit_code())
+
+
+def _check_assembly(paths, point_file, assemble, write_bundle) -> None:
+    """--assemble contradicts --point (each run folder carries its own point.yaml); OUT must be writable."""
+    if assemble and point_file:
+        raise InputError("--assemble and --point contradict each other: an assembled run folder uses its own point.yaml")
+    if write_bundle:
+        if assemble is False:
+            raise InputError("--write-bundle needs the run folders assembled: drop --no-assemble")
+        from checker.engine.assemble import check_output
+
+        why = check_output(write_bundle, list(paths))
+        if why:
+            raise InputError(f"cannot write the bundle to {write_bundle}: {why}")
+
+
+def _tell_bundle(report, write_bundle) -> None:
+    """Say where the assembled bundle went (stderr), or that nothing was assembled."""
+    if not write_bundle:
+        return
+    section = report.sections.get("bundle")
+    if section is None or not section.get("written"):
+        click.echo(f"warning: --write-bundle {write_bundle}: the inputs were not assembled (no run folders "
+                   "carrying point.yaml and system_desc.json); nothing written", err=True)
+    else:
+        click.echo(f"wrote the assembled bundle to {section['written']} ({len(section['points'])} point(s))", err=True)
 
 
 def _check_values(select, ignore, seed_set, policy_dir, overrides) -> None:

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 
 from checker.core.findings import Severity
 
-SCOPES = ("package", "submission", "system", "curve", "point", "run-folder", "cohort")
+SCOPES = ("package", "submission", "system", "curve", "point", "run-folder", "cohort", "bundle", "plan")
 _ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 

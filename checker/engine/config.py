@@ -43,6 +43,11 @@ class RunConfig:
     timeout: int = 600
     #: encode findings' JSON in the workers (the JSON report splices the text in)
     prerender_json: bool = False
+    #: run folders: check the bundle they become (True/False force it; None: when they carry point.yaml
+    #: and system_desc.json)
+    assemble: bool | None = None
+    #: write the assembled bundle tree here (an empty or new directory outside the inputs)
+    write_bundle: str | None = None
 
     @classmethod
     def of(cls, **kw: Any) -> "RunConfig":

@@ -48,6 +48,11 @@ def subjects_for(scope: str, pkg: Package) -> list[Any]:
         return list(pkg.run_folders)
     if scope == "cohort":
         return [pkg] if len(pkg.submissions) > 1 else []
+    if scope == "bundle":  # a set of run folders assembled into the bundle they become
+        return list(getattr(pkg, "assemblies", None) or [])
+    if scope == "plan":  # client configs pre-flighted before the runs
+        plan = getattr(pkg, "plan", None)
+        return [plan] if plan is not None and plan.configs else []
     return []
 
 

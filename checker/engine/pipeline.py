@@ -45,19 +45,35 @@ def check(paths: list[str], config: RunConfig) -> Report:
     opts = dict(config.options)
     exclude = config.exclude
     plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude))
+    from checker.engine import assemble
+
+    assembling = assemble.wanted(plan, config)  # run folders checked as the bundle they become
     units = []
-    if len(plan.submissions) + len(plan.run_folders) > 1:  # cohort machinery only when it is needed
+    if len(plan.submissions) + len(plan.run_folders) > 1 and not assembling:  # cohort machinery when needed
         from checker.engine import batches as co
 
         units = co.plan_units(plan)
-    cohort_state = None
+    cohort_state = bundle_section = None
     encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
     if not units:
         pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude))
         ctx = Context(package=pkg, policy=policy, options=opts)
-        if pkg.run_folders:
-            prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress)
-        findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
+        staged = assemble.build_view(pkg, paths, max_bytes, exclude) if assembling and pkg.run_folders else None
+        try:
+            if pkg.run_folders:
+                prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress)
+            findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
+            if staged is not None:
+                findings = staged.relocate(findings)
+                staged.publish(pkg.submissions[0])
+                written = None
+                if config.write_bundle:
+                    assemble.write_bundle(staged, config.write_bundle, paths)
+                    written = config.write_bundle
+                bundle_section = assemble.section(staged, written)
+        finally:
+            if staged is not None:
+                staged.cleanup()
     else:
         pkg = plan
         ctx = Context(package=pkg, policy=policy, options=opts)
@@ -79,7 +95,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
         from checker.engine.baseline import mark
 
         findings, baseline_section = mark(findings, base)
-    nothing = not pkg.submissions and not pkg.run_folders
+    nothing = not pkg.submissions and not pkg.run_folders and getattr(pkg, "plan", None) is None
     report = Report(findings=findings, rules=rules, paths=list(pkg.paths), policy_edition=policy.edition,
                     policy_version=policy.version, fail_on=fail_on, package=pkg,
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
@@ -93,6 +109,8 @@ def check(paths: list[str], config: RunConfig) -> Report:
         report.sections["baseline"] = baseline_section
     if cohort_state is not None:
         report.sections["cohort"] = _cohort_section(report, *cohort_state)
+    if bundle_section is not None:
+        report.sections["bundle"] = bundle_section
     return report
 
 

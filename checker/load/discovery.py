@@ -15,6 +15,7 @@ from checker.load.reader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_
 from checker.load.model import Curve, Package, Point, Submission, System
 from checker.load.placement import excluded, is_repository_entry, is_repository_top, looks_like_package_point, \
     nested_run_files, points_hint, wrong_level
+from checker.load.planned import PlannedSet, configs_in, read_config
 from checker.load.run_folder_files import load_run_folder
 
 POINT_DIR_RE = re.compile(r"^r(\d+)$")
@@ -94,15 +95,21 @@ def _scandir(path: str, exclude=()) -> tuple[list[os.DirEntry], LoadError | None
 def discover(paths: list[str], options: Options | None = None) -> Package:
     options = options or Options()
     pkg = Package.model_construct(
-        paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[]
+        paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[],
+        assemblies=[], plan=None,
     )
+    planned: list = []
     for path in paths:
         display = os.path.normpath(path)
         if not os.path.lexists(path):
             pkg.missing_paths.append(display)
             continue
         if not _isdir(path):
-            pkg.unusable_paths.append((display, "not a directory"))
+            cfg, why = read_config(path, display, options.max_bytes) if _isfile(path) else (None, "not a directory")
+            if cfg is not None:  # a client config to pre-flight
+                planned.append(cfg)
+            else:
+                pkg.unusable_paths.append((display, why))
             continue
         hint = None if is_submission_root(path) else wrong_level(path, display)
         if hint:
@@ -112,7 +119,24 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
         elif is_submission_root(path):
             pkg.submissions.append(load_submission(path, display, options, org=""))
         else:
+            before = len(pkg.unusable_paths)
             _discover_children(pkg, path, display, options)
+            cfgs = configs_in(path, display, options.max_bytes) if len(pkg.unusable_paths) > before else []
+            if cfgs:  # a directory of client configs: nothing else was found there
+                del pkg.unusable_paths[before:]
+                planned.extend(cfgs)
+    if planned and (pkg.submissions or pkg.run_folders):
+        pkg.unusable_paths.extend((c.rel, "a client config: pre-flight the configs in a check of their own")
+                                  for c in planned)
+    elif planned:
+        try:
+            common = os.path.commonpath([os.path.dirname(c.rel) or "." for c in planned]) or "."
+        except ValueError:  # absolute and relative paths mixed
+            common = "."
+        if len({c.name for c in planned}) < len(planned):  # one file name in two directories: name by path
+            for c in planned:
+                c.name = c.rel
+        pkg.plan = PlannedSet(configs=planned, display=common)
     return pkg
 
 

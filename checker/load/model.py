@@ -197,6 +197,10 @@ class Package(BaseModel):
     submissions: list[Submission] = []
     run_folders: list[RunFolder] = []
     junk: list = []  # [(display path, why)] at the organisation/cohort level
+    #: run folders assembled into the bundle they become (checker.load.bundle.Assembly), when assembling
+    assemblies: list = []
+    #: client configs pre-flighted before the runs (checker.load.planned.PlannedSet), or None
+    plan: Any = None
 
     @property
     def subject(self) -> Subject:

@@ -22,6 +22,26 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+def fixed_sampling(pol, bid):
+    """(the benchmark's policy entry or None, {sampling key: fixed value}) for benchmark ``bid``."""
+    fixed = pol.benchmarks.get(bid) if bid else None
+    want = {k: v for k, v in (fixed.sampling.model_dump() if fixed and fixed.sampling else {}).items()
+            if v is not None}
+    return fixed, want
+
+
+def config_sampling(mp: dict, want: dict, config_keys: dict) -> tuple[list, list]:
+    """Client model_params against the fixed values: ([(key, config key, observed, fixed)] that differ,
+    [(key, config key)] compared). A value model_params does not state is not compared."""
+    differ, seen = [], []
+    for k, ck in sorted(config_keys.items()):
+        if k in want and isinstance(mp, dict) and ck in mp:
+            seen.append((k, ck))
+            if not _same(mp[ck], want[k]):
+                differ.append((k, ck, mp[ck], want[k]))
+    return differ, seen
+
+
 def _config(point):
     """(LoadedFile, model_params dict) of the point's config.yaml when it loaded, else (None, {})."""
     cf = point.files.get("config")
@@ -76,9 +96,7 @@ def me_fixed_sampling(point, ctx):
                         severity=_severity("flag"), observed=None, expected="model_equivalence.sampling")
         return Pass(f"{div}: sampling configuration disclosed")
     bid = benchmark(point, ctx)
-    fixed = pol.benchmarks.get(bid) if bid else None
-    want = {k: v for k, v in (fixed.sampling.model_dump() if fixed and fixed.sampling else {}).items()
-            if v is not None}
+    fixed, want = fixed_sampling(pol, bid)
     if not want and (fixed is None or fixed.decoding is None):
         return Skip(f"the fixed sampling values of {bid or 'this benchmark'} are not in the policy data",
                     reason="not-in-policy")
@@ -100,12 +118,12 @@ def me_fixed_sampling(point, ctx):
         if declared != fixed.decoding:
             bad.append((lf(point), path("sampling"), "decoding", declared, fixed.decoding))
     cf, mp = _config(point)
-    for k, ck in sorted(pol.config_keys.items()):
-        if k in want and ck in mp:
-            compared.append(f"config.yaml model_params.{ck}")
-            given.add(k)
-            if not _same(mp[ck], want[k]):
-                bad.append((cf, ("model_params", ck), f"config.yaml model_params.{ck}", mp[ck], want[k]))
+    differ, seen = config_sampling(mp, want, pol.config_keys)
+    for k, ck in seen:
+        compared.append(f"config.yaml model_params.{ck}")
+        given.add(k)
+    for k, ck, got, fixed_value in differ:
+        bad.append((cf, ("model_params", ck), f"config.yaml model_params.{ck}", got, fixed_value))
     if bad:
         f0, p0, *_ = bad[0]
         return Fail(f"{div} point changes fixed sampling parameters{note}: "

@@ -41,13 +41,12 @@ class RunFolderPolicy(_Strict):
     warmup_max_s: int
     tolerances: Tolerances
     secret_key_patterns: list[str]
+    #: pre-flight: plan min_duration_ms at least this fraction above the region minimum (the minimum is
+    #: judged on the steady-state window, which excludes ramp-up and drain)
+    duration_margin: float = 0.1
 
 
-#: fixed-concurrency load patterns: `concurrency`, and `agentic_inference` for agentic benchmarks (R§6.1)
-FIXED_PATTERNS = ("concurrency", "agentic_inference")
-
-#: config.yaml seed key -> seed-set key (RULES.md §2.9 name mapping)
-SEED_KEYS = {"scheduler_random_seed": "scheduler_rng_seed", "dataloader_random_seed": "sample_index_rng_seed"}
+from rules.shared.run_checks import FIXED_PATTERNS, SEED_KEYS  # noqa: E402,F401  (the shared run-constraint kernels)
 
 
 def is_int(v) -> bool:
@@ -155,7 +154,7 @@ def dataset_size(rf, ctx) -> tuple[Optional[int], str]:
         p = point(rf)
         c = config(rf)
         names = [p.model_name if p is not None else None, c.get("model_params", "name") if c is not None else None]
-        for name in names:
+        for name in (n if isinstance(n, str) else None for n in names):  # a list or mapping names no model
             mid = models.canonical(name) or next((k for k, m in models.models.items() if name and m.hf_id == name), None)
             if mid:
                 d = models.models[mid].performance_dataset

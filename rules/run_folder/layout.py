@@ -13,6 +13,7 @@ from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.run_folder.context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
                                       summary)
+from rules.shared.run_checks import invalid_pattern, pattern_verdict
 
 _PHASE = {"performance": "performance", "accuracy-only": "accuracy only", "empty": "no samples",
           "unknown": "unknown phases"}
@@ -68,7 +69,7 @@ def run_folder_files(rf, ctx):
                if not os.path.lexists(os.path.join(rf.abspath, f))]
     if missing:
         return Fail(f"missing: {', '.join(missing)}", file=rf.rel, observed=missing, expected="present")
-    scored = _scored_datasets(rf, pol.external_scorers)
+    scored = scored_datasets(rf, pol.external_scorers)
     if scored and not rf.files["accuracy"].exists:
         return Fail(f"config.yaml configures accuracy dataset(s) {', '.join(scored)} but accuracy/accuracy_results.json "
                     "is missing: the accuracy phase did not finish", file=rf.files["config"], path=("datasets",),
@@ -81,7 +82,7 @@ def run_folder_files(rf, ctx):
                 "performance/result_summary.json are present")
 
 
-def _scored_datasets(rf, external) -> list[str]:
+def scored_datasets(rf, external) -> list[str]:
     """Accuracy datasets config.yaml configures that the client scores itself (RUN-FOLDER.md §1)."""
     c = config(rf)
     ds = c.get("datasets") if c is not None else None
@@ -168,11 +169,12 @@ def run_folder_load_pattern(rf, ctx):
                         path=("run_config", "load_pattern", "type"), observed=rc, expected=kind)
     src = c if c is not None else s
     path = ("settings", "load_pattern", "type") if c is not None else ("run_config", "load_pattern", "type")
-    if kind is None:
+    verdict = pattern_verdict(kind)
+    if verdict == "missing":
         return Skip("input missing: no load pattern in config.yaml or result_summary.json", reason="missing-input")
-    if kind in FIXED_PATTERNS:
+    if verdict == "fixed":
         return Pass(f"load pattern {kind}" + (" (agentic benchmark)" if kind == "agentic_inference" else ""))
-    if kind == "max_throughput":
+    if verdict == "offline":
         if declared_offline(rf):
             return Pass("max_throughput, declared as the dedicated Offline point")
         if point(rf) is None:
@@ -180,8 +182,7 @@ def run_folder_load_pattern(rf, ctx):
                         "(or put point.yaml beside the folder) to check the declaration", reason="missing-context")
         return Fail("max_throughput, but point.yaml does not declare offline: dedicated", file=src, path=path,
                     observed=kind, expected="concurrency (or offline: dedicated in point.yaml)")
-    return Fail(f"load pattern {kind!r} is not valid for a Pareto point", file=src, path=path, observed=kind,
-                expected="concurrency")
+    return invalid_pattern(kind, src, path)
 
 
 @rule(id="run-folder-concurrency-target", title="Concurrency at the declared target", clause="R§6.1",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from checker.load.models.accuracy import score_items
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.shared.seed_values import adoption_cohorts, registry
+from rules.shared.run_checks import passes_problem, seeds_outcome, streaming_value
 from rules.run_folder.context import (FIXED_PATTERNS, SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
                                       is_int,
                                       load_pattern, point, region_minimum, run_kind, seed_set, summary)
@@ -106,13 +106,14 @@ def run_folder_sample_count(rf, ctx):
                         "less than one full pass", file=lf, path=("n_samples_issued",), observed=issued,
                         expected=f">= {bound} (one pass)")
         return Skip(where, reason="missing-context")
-    if completed < size:
-        return Fail(f"{completed} samples completed < one pass of {size} (size from {where})", file=lf,
-                    path=("n_samples_completed",), observed=completed, expected=f">= {size}")
-    if issued % size:
-        return Fail(f"{issued} samples issued is not a whole multiple of {size} (size from {where})", file=lf,
-                    path=("n_samples_issued",), observed=issued, expected=f"a multiple of {size}")
-    return Pass(f"{issued} issued = {issued // size} full pass(es) of {size} (size from {where})")
+    which, text = passes_problem(issued, completed, size)
+    if which == "completed":
+        return Fail(f"{text} (size from {where})", file=lf, path=("n_samples_completed",), observed=completed,
+                    expected=f">= {size}")
+    if which == "issued":
+        return Fail(f"{text} (size from {where})", file=lf, path=("n_samples_issued",), observed=issued,
+                    expected=f"a multiple of {size}")
+    return Pass(f"{text} (size from {where})")
 
 
 @rule(id="run-folder-streaming", title="Streaming on", clause="R§6.5", severity="flag",
@@ -133,7 +134,7 @@ def run_folder_streaming(rf, ctx):
     kind, _ = load_pattern(rf)
     if kind == "max_throughput" and declared_offline(rf):
         return Skip("dedicated Offline run: exempt from streaming", reason="not-applicable")
-    streaming = lf.get("model_params", "streaming")
+    streaming, _note = streaming_value(lf.data)
     chunks = lf.get("settings", "client", "stream_all_chunks")
     if streaming != "on":
         return Fail(f"model_params.streaming is {streaming!r}", file=lf, path=("model_params", "streaming"),
@@ -163,20 +164,7 @@ def run_folder_seeds(rf, ctx):
     set_id, where = seed_set(rf, ctx)
     if set_id is None:
         return Skip(where, reason="missing-context")
-    reg, unusable = registry(ctx)  # the same seed-set registry (and --seed-sets override) as the package rules
-    if unusable is not None:
-        return unusable
-    sets = reg.bound_sets(adoption_cohorts(ctx))
-    if set_id not in sets:
-        return Fail(f"seed set {set_id!r} ({where}) is not a published set", file=lf, observed=set_id,
-                    expected=sorted(sets))
-    bound = sets[set_id]
-    for key, skey in SEED_KEYS.items():
-        have, want = lf.get("settings", "runtime", key), bound.seeds[skey]
-        if have != want:
-            return Fail(f"{key} is {have!r}, seed set {set_id} ({where}) has {skey} {want}", file=lf,
-                        path=("settings", "runtime", key), observed=have, expected=want)
-    return Pass(f"seeds equal seed set {set_id} ({where})")
+    return seeds_outcome(lf, set_id, where, ctx)
 
 
 @rule(id="run-folder-warmup", title="Warmup at most 24 h and excluded", clause="R§6.3", severity="flag", scope="run-folder", needs=("policy:run_folder",))

@@ -30,6 +30,9 @@ def path_exists(pkg, ctx):
     if outs:
         return outs
     n_sub, n_run = len(pkg.submissions), len(pkg.run_folders)
+    plan = getattr(pkg, "plan", None)
+    if plan is not None:  # client configs to pre-flight
+        return Pass(f"found {len(plan.configs)} client config(s) to pre-flight")
     return Pass(f"found {n_sub} submission(s) and {n_run} run folder(s)")
 
 

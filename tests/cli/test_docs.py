@@ -22,7 +22,7 @@ DOCS = os.path.join(REPO, "docs")
 
 #: the hand-written pages, one per topic (the generated ones are under docs/rules/)
 TOPIC_PAGES = ("index", "usage", "submitters", "reviewers", "ci", "run-folders", "reports", "families",
-               "decisions", "performance", "troubleshooting", "architecture")
+               "decisions", "performance", "troubleshooting", "architecture", "journey")
 
 
 def _read(path: str) -> str:
@@ -231,7 +231,9 @@ def _cli_options() -> set[str]:
 
 
 #: options of other programs the pages show (pip, the benchmarks)
-OTHER_OPTIONS = {"--no-deps", "--scaling"}
+OTHER_OPTIONS = {"--no-deps", "--scaling",
+                 # the reference client's and endpoints-submission-cli's (docs/journey.md)
+                 "--mode", "--accuracy-only", "--run-ids", "--division", "--availability", "--dry-run"}
 
 
 def test_every_option_named_exists():

@@ -165,6 +165,8 @@ def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
     run_check([os.path.join(FIXTURES, "agentic")])
     run_check(runs[:1], options={"max_concurrency": 64, "seed_set": "A", "dataset_size": 100})
     run_check([os.path.join(FIXTURES, "valid"), os.path.join(FIXTURES, "agentic")] + runs, jobs=1)
+    run_check([os.path.join(FIXTURES, "runs")])  # run folders assembled into a bundle (bundle family)
+    run_check([os.path.join(FIXTURES, "plans")], options={"max_concurrency": 1024, "seed_set": "A"})  # pre-flight
     cat = load_catalogue()
     assert read, "no policy read was recorded"
     undeclared = {rid: sorted(names - set(cat.rule(rid).policies) - {"index"}) for rid, names in read.items()}

@@ -32,8 +32,9 @@ def unknown_key(pkg, ctx):
 
     What it checks: every key of point.yaml (R§8.3 fields, the runtime_settings, warmup and
     steady_state blocks) and of system_desc.json (the R§8.2 template, node_types and
-    accelerator_info entries) that the file's model does not define, reported at its line with the
-    closest known key of the same object ("did you mean"). `runtime_settings` may carry other
+    accelerator_info entries, and the other top-level fields the official schema declares, which
+    `submissions create` writes as null) that the file's model does not define, reported at its
+    line with the closest known key of the same object ("did you mean"). `runtime_settings` may carry other
     client settings, so only near-misses are reported there; the model_equivalence block has its
     own check (me-block-valid). One finding per file.
     Why: unknown keys are tolerated (the official checker ignores them), so a misspelt key such as

@@ -17,10 +17,16 @@ _ABSENT = "(absent)"
 
 
 def diff(a: Any, b: Any, path: tuple = ()) -> list[tuple[tuple, Any, Any]]:
-    """Every leaf path where ``a`` and ``b`` differ (lists compared item by item)."""
+    """Every leaf path where ``a`` and ``b`` differ (lists compared item by item).
+
+    A key that is null on one side and absent (or null) on the other is no difference: a null
+    optional field reads as absent (``submissions create`` writes every optional field it knows,
+    null when not given, so its copies and a hand-written one describe the same system)."""
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
         for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) is None and b.get(k) is None:
+                continue
             out += diff(a.get(k, _ABSENT), b.get(k, _ABSENT), path + (k,))
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
@@ -64,8 +70,8 @@ def system_description_consistency(curve, ctx):
 
     What it checks: every readable copy equals the curve's first copy on every key other than the
     per-point fields (tps_utilization, tensor/pipeline/expert/data parallel, disaggregated, batch,
-    config_summary, config_summary_notes). Each differing field is listed with both values and
-    both points.
+    config_summary, config_summary_notes); a null field equals an absent one. Each differing field
+    is listed with both values and both points.
     Why: one curve is one system with one software stack (R§9.1 configuration consistency); a
     driver or framework version that changes between points makes the curve a mix of systems.
     How to fix: Re-run the differing points on the same stack, or make the copies identical if
@@ -96,13 +102,14 @@ def system_description_consistency(curve, ctx):
 
 
 def _hardware(data: dict, pol) -> dict:
-    out = {f: data.get(f, _ABSENT) for f in pol.hardware_fields}
+    """The hardware fields of one copy that it states (``diff`` shows the others as absent)."""
+    out = {f: data[f] for f in pol.hardware_fields if f in data}
     nodes = data.get("node_types")
     if isinstance(nodes, list):
-        out["node_types"] = [{f: n.get(f, _ABSENT) for f in pol.node_type_hardware_fields} if isinstance(n, dict)
+        out["node_types"] = [{f: n[f] for f in pol.node_type_hardware_fields if f in n} if isinstance(n, dict)
                              else n for n in nodes]
-    else:
-        out["node_types"] = nodes if nodes is not None else _ABSENT
+    elif nodes is not None:
+        out["node_types"] = nodes
     return out
 
 

@@ -180,7 +180,9 @@ def system_description_valid(point, ctx):
     field named with its line); the required fields; `division` and `system_availability_status`
     vocabulary; `availability_url` (http(s)) when Available and `target_availability_date`
     (YYYY-MM-DD) when Preview; `shortened_system_name` 1-20 characters; a core or vCPU count for
-    every node type; `c_min_override`, when given, an integer 1-32.
+    every node type; `c_min_override`, when given, an integer 1-32. A null optional field reads as
+    absent (`submissions create` writes each one it knows as null); a null required field is missing.
+    `disaggregated` may be an integer or true/false (the builder rewrites 1/0 as true/false).
     Why: the description is published with the result and drives C_max, regions and power; the
     official checker validates only the first copy, so a broken later copy goes unnoticed.
     How to fix: Correct the named field in the named copy; keep every copy of a curve identical

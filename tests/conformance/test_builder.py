@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import cf_run
-from casefixtures import FIXTURES, apply_patch, load_case
+from casefixtures import FIXTURES, apply_patch, expand, load_case
 
 sys.path.insert(0, FIXTURES)
 import make_runs  # noqa: E402
@@ -72,7 +72,7 @@ def test_write_bundle_is_the_official_build(tmp_path, official_python):
     from checker.engine.pipeline import run_check
 
     sets = {"clean": [], "accuracy-run": BUILDS}
-    pairs, ours = [], {}
+    pairs, ours, official_roots = [], {}, {}
     for name, patches in sets.items():
         runs = _runs(str(tmp_path / name), patches)
         ours[name] = str(tmp_path / name / "ours")
@@ -80,6 +80,7 @@ def test_write_bundle_is_the_official_build(tmp_path, official_python):
         pairs.append((runs, str(tmp_path / name / "official")))
     for (name, _p), res in zip(sets.items(), _official_build(official_python, pairs)):
         assert res["build"] is None and not any(res["runs_create"].values()), (name, res)
+        official_roots[name] = res["root"]
         theirs, mine = _tree(res["root"]), _tree(ours[name])
         assert sorted(theirs) == sorted(mine), name
         for rel in theirs:
@@ -95,6 +96,35 @@ def test_write_bundle_is_the_official_build(tmp_path, official_python):
     doc = json.loads(verdict.stdout.splitlines()[0])
     assert doc["passed"] and not doc["crash"], doc
     assert not [f for f in run_check([ours["clean"]]).findings if f.status.value == "FAIL"]
+    # and ours accepts what the official code wrote, its rewritten system_desc.json included (issue 15)
+    theirs = [f"{f.rule_id}: {f.message}" for f in run_check([official_roots["clean"]]).findings
+              if f.status.value == "FAIL"]
+    assert not theirs, theirs
+
+
+def test_builder_system_desc_is_accepted(tmp_path, official_python):
+    """fixtures/valid with every system_desc.json rewritten by the official builder's own code (its schema
+    round trip: official-only fields and unset optional ones written as null, disaggregated 1 -> true,
+    division and availability from the command line): no FAIL of ours, no unknown key (issue 15)."""
+    from checker.engine.pipeline import run_check
+
+    tree = str(tmp_path / "valid")
+    shutil.copytree(os.path.join(FIXTURES, "valid"), tree)
+    for point in sorted(os.listdir(os.path.join(tree, expand("{curve}")))):
+        apply_patch(tree, {"set": {"file": f"{{curve}}/{point}/system_desc.json", "path": ["config_summary"],
+                                   "value": CONFIG_SUMMARY}})
+    out = subprocess.run([official_python, os.path.join(HERE, "builder_driver.py"), "--system-desc", tree],
+                         capture_output=True, text=True, timeout=600, env=cf_run.clean_env())
+    assert out.returncode == 0, out.stderr[-2000:]
+    res = json.loads(out.stdout.splitlines()[0])
+    assert not res["errors"] and len(res["rewritten"]) == 8, res
+    written = _load(os.path.join(tree, res["rewritten"][0]))
+    # the rewrite happened: what the schema adds and normalises is there
+    assert written["disaggregated"] is True and written["submitter_org_names"] is None, written
+    assert written["target_availability_date"] is None and "c_min_override" not in written, written
+    fails = [f"{f.rule_id} {f.subject.label()}: {f.message}" for f in run_check([tree]).findings
+             if f.status.value == "FAIL"]
+    assert not fails, fails
 
 
 #: rules/bundle/cases whose FAIL is a build failure (reject): the official code must stop on each

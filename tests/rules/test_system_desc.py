@@ -7,7 +7,8 @@ import pytest
 
 from casefixtures import FIXTURES, PLACEHOLDERS
 from checker.load.models import validate_lenient
-from checker.load.models.system_desc import SystemDesc
+from checker.load.models.keys import unknown_keys
+from checker.load.models.system_desc import TOLERATED_KEYS, SystemDesc
 from checker.load.reader import LoadedFile
 from checker.engine.policy import load_policy
 from checker.engine.catalogue import all_rules
@@ -134,3 +135,63 @@ def test_diff_names_each_leaf():
     got = [(dotted(p), x, y) for p, x, y in diff(a, b)]
     assert got == [("gone", 1, "(absent)"), ("n[0].driver", "580", "575"), ("new", "(absent)", 2)]
     assert diff({"v": 1}, {"v": 1.0}) and not diff({"v": float("nan")}, {"v": float("nan")})
+
+
+def _schema():
+    with open(SCHEMA, encoding="utf-8") as fh:
+        return jsonschema.Draft202012Validator(json.load(fh))
+
+
+def builder_like() -> dict:
+    """The valid copy as `submissions create` writes it: every optional field it knows, null when not given."""
+    d = valid_data()
+    d.update(disaggregated=True, target_availability_date=None, node_config=None, config_summary_notes=None,
+             **{k: None for k in TOLERATED_KEYS})
+    d["node_types"][0].update(system_node_ensemble_id=None, host_processor_vcpu_count=None, hw_notes=None)
+    d["node_types"][0]["accelerator_info"][0]["accelerator_host_interconnect"] = None
+    return d
+
+
+def test_null_optional_fields_read_as_absent_for_rule_schema_and_unknown_key():
+    d = builder_like()
+    assert problems(d) == []
+    assert not list(_schema().iter_errors(d))
+    lf = LoadedFile(kind="system_desc", rel="x/system_desc.json", abspath="/nonexistent", exists=True, data=d)
+    lf.model, lf.field_errors = validate_lenient(SystemDesc, d)
+    assert unknown_keys(lf) == []
+
+
+@pytest.mark.parametrize("mutate,needle", [
+    (lambda d: d.update(system_size=None), "`system_size` is missing or empty"),
+    (lambda d: d.update(max_supported_concurrency=None), "`max_supported_concurrency` is missing or empty"),
+    (lambda d: d.update(node_types=None), "`node_types` is missing or empty"),
+    (lambda d: d["node_types"][0].update(driver=None), "node_types[0]: required field `driver`"),
+    (lambda d: d["node_types"][0].update(host_processor_core_count=None), "at least one of"),
+    (lambda d: d.update(availability_url=None), "requires `availability_url`"),
+    (lambda d: d.update(system_availability_status="Preview"), "requires `target_availability_date`"),
+])
+def test_null_required_field_still_fails_rule_and_schema(mutate, needle):
+    d = builder_like()
+    mutate(d)
+    assert any(needle in m for m in problems(d)), problems(d)
+    assert list(_schema().iter_errors(d))
+
+
+def test_disaggregated_is_an_int_or_a_bool():
+    for v in (1, 2, True, False):
+        d = valid_data()
+        d["disaggregated"] = v
+        assert problems(d) == [] and not list(_schema().iter_errors(d)), v
+    d = valid_data()
+    d["disaggregated"] = "yes"
+    assert any("`disaggregated`" in m for m in problems(d)) and list(_schema().iter_errors(d))
+
+
+def test_schema_lists_the_tolerated_keys():
+    with open(SCHEMA, encoding="utf-8") as fh:
+        assert TOLERATED_KEYS <= set(json.load(fh)["properties"])
+
+
+def test_diff_null_is_absent():
+    assert diff({"a": None, "b": 1}, {"b": 1}) == [] and diff({"a": None}, {"a": None}) == []
+    assert [(dotted(p), x, y) for p, x, y in diff({"a": None}, {"a": "x"})] == [("a", None, "x")]

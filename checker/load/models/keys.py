@@ -19,12 +19,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from checker.load.models import FILE_MODELS, dotted
+from checker.load.models.system_desc import TOLERATED_KEYS
 
 #: per file kind, object paths whose unknown keys are reported only when they look misspelt
 OPEN_OBJECTS = {"point_yaml": {("runtime_settings",)}}
 #: keys older templates carry that the model no longer reads (RULES.md §0.2: model_name and
-#: link_config left system_desc.json at the 10-02 rules); not reported
-LEGACY_KEYS = {"system_desc": {(): {"model_name", "link_config"}}}
+#: link_config left system_desc.json at the 10-02 rules), and the other fields the official schema
+#: still declares there (``checker.load.models.system_desc.TOLERATED_KEYS``); not reported
+LEGACY_KEYS = {"system_desc": {(): TOLERATED_KEYS}}
 #: the kinds this module reports on (hand-written files with a typed model)
 KINDS = ("point_yaml", "system_desc")
 _CUTOFF = 0.8

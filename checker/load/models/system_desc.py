@@ -4,14 +4,31 @@ Types are strict (a count written as a string is a field error located at its li
 is optional here, because which ones are required is policy (``rules/policy/v1.0/system_desc.yaml``)
 and the ``system-description-valid`` rule reports each missing one. List items are Optional so a
 bad item is dropped on its own without hiding the rest of the list.
+
+A JSON ``null`` reads as absent: ``submissions create`` rewrites every copy through the official
+schema, which writes each optional field it knows and was not given as ``null`` (OFFICIAL-CHECKER.md
+§2.3). For an optional field that is what absence means; a ``null`` for a required field is
+reported missing like an absent one (``system-description-valid``).
 """
 from __future__ import annotations
 
 from typing import Any, Optional, Union
 
-from pydantic import StrictInt, StrictStr
+from pydantic import StrictBool, StrictInt, StrictStr
 
 from checker.load.models.common import FileModel
+
+#: top-level keys the official ``SystemDescription`` still declares but the R§8.2 template no longer
+#: carries (RULES.md §2.5, OFFICIAL-CHECKER.md §2.3: "tolerated, decide nothing"): org metadata that
+#: left the description at v1.0, the model/dataset/accuracy fields that moved to point.yaml (R§8.3),
+#: ``link_config`` (09-24 template) and ``model_name`` (09-24 rules). ``submissions create`` writes
+#: each of them (``null`` when not given), so they are known keys; no rule reads them.
+TOLERATED_KEYS = frozenset({
+    "submitter_org_names", "submitter_contact", "submission_id", "submission_date", "publish_date",
+    "system_category", "link_config", "model_name", "model_precision", "link_to_model",
+    "link_to_model_transformation", "model_notes", "dataset_id", "dataset_name", "input_token_average",
+    "output_token_average", "dataset_type", "dataset_link", "measured_accuracy_score",
+})
 
 
 class AcceleratorInfo(FileModel):
@@ -79,7 +96,9 @@ class SystemDesc(FileModel):
     serving_framework: Optional[str] = None
     node_types: Optional[list[Optional[NodeType]]] = None
     node_config: Optional[str] = None
-    disaggregated: Optional[int] = None
+    # RULES.md §2.5 writes an int (> 1 means disaggregated); the official schema types it a bool and
+    # `submissions create` rewrites 1/0 as true/false, so both are read (a bool states no count)
+    disaggregated: Optional[Union[StrictBool, StrictInt]] = None
     expert_parallel: Optional[int] = None
     tensor_parallel: Optional[int] = None
     pipeline_parallel: Optional[int] = None

@@ -48,6 +48,7 @@ class UnitResult:
     digest: dict
     node: Any = None  # the loaded Submission/RunFolder (only when the report needs the package)
     texts: list | None = None  # JSON text per finding, same order (settings.prerender)
+    bytes_read: int = 0  # bytes of events logs audited (client progress)
 
 
 def plan_units(plan) -> list[Unit]:
@@ -95,6 +96,15 @@ def _state(settings: UnitSettings):
     return _WORKER_STATE[settings.key]
 
 
+def install_state(shared: tuple) -> None:
+    """Worker setup for a remote executor: the client's loaded policy, so every worker checks with it."""
+    key, policy = shared
+    if key not in _WORKER_STATE:
+        from checker.engine.catalogue import all_rules
+
+        _WORKER_STATE[key] = (all_rules(), policy)
+
+
 def check_unit(job: tuple) -> UnitResult:
     """Load and check one unit (runs in a worker process)."""
     from checker.load.discovery import Options, load_run_folder, load_submission
@@ -127,7 +137,9 @@ def check_unit(job: tuple) -> UnitResult:
         from checker.render.json_report import finding_json
 
         texts = [finding_json(f) for f in findings]
-    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts)
+    audited = sum(rf.events_audit.bytes_read for rf in pkg.run_folders if rf.events_audit is not None)
+    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts,
+                      bytes_read=audited)
 
 
 def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from checker.load import staging
 from checker.load.discovery import Options, discover
 from checker.core.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.engine.policy import load_policy
@@ -50,6 +51,8 @@ def check(paths: list[str], config: RunConfig) -> Report:
                                                                               executor, select, ignore)
     finally:
         executor.close()
+        if staging.REDIRECTS or staging._ROOTS:
+            staging.release_all()
     if ws is not None:
         from checker.engine.waivers import apply_waivers
 
@@ -84,7 +87,8 @@ def check(paths: list[str], config: RunConfig) -> Report:
 def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     """Discover and evaluate: one package in-process, or a cohort of units on the executor."""
     max_bytes, exclude = config.max_bytes, config.exclude
-    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude))
+    events = bool(opts.get("events", True))
+    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude, events=events))
     from checker.engine import assemble
 
     assembling = assemble.wanted(plan, config)  # run folders checked as the bundle they become
@@ -113,7 +117,7 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
     from checker.engine import assemble
 
     max_bytes, exclude = config.max_bytes, config.exclude
-    pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude))
+    pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True))))
     ctx = Context(package=pkg, policy=policy, options=opts)
     bundle_section = None
     staged = assemble.build_view(pkg, paths, max_bytes, exclude) if assembling and pkg.run_folders else None

@@ -18,6 +18,8 @@ import time
 import uuid
 from typing import Any
 
+from distributed.diagnostics.plugin import WorkerPlugin
+
 from checker.engine.executors import Executor, ExecutorUnavailable
 from checker.engine.pool import _describe
 
@@ -27,6 +29,9 @@ TIMED_OUT = "internal error: ItemTimeout: the check ran longer than its time lim
 #: beyond twice the per-unit limit plus this, a unit whose worker does not answer is given up client-side
 BACKSTOP_GRACE = 30.0
 POLL = 0.05
+#: how long to wait for a done future's result before looking again (it may be on a worker just lost)
+RESULT_WAIT = 30
+AGAIN = object()
 
 
 class UnitTimeout(BaseException):
@@ -59,13 +64,22 @@ class _Deadline:
             self.state = "done"
 
 
-def run_task(fn, item, setup_fn, setup_arg, timeout):
-    """What a worker runs for one item: the setup once, then ``fn(item)`` under its time limit."""
+class Setup(WorkerPlugin):
+    """Runs ``fn(arg)`` on every worker of the cluster, including the ones restarted after a loss."""
+
+    def __init__(self, fn, arg):
+        self.fn = fn
+        self.arg = arg
+
+    def setup(self, worker) -> None:
+        self.fn(self.arg)
+
+
+def run_task(fn, item, timeout):
+    """What a worker runs for one item: ``fn(item)`` under its time limit, exceptions as results."""
     deadline = None
     try:
         try:
-            if setup_fn is not None:
-                setup_fn(setup_arg)
             deadline = _Deadline(timeout) if timeout else None
             return True, fn(item)
         finally:
@@ -103,7 +117,7 @@ class DaskExecutor(Executor):
             # one retry is ours (alone, see run_units): the scheduler itself gives up on the first loss
             with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
                 self.cluster = LocalCluster(n_workers=int(value), threads_per_worker=1, processes=True,
-                                            host="127.0.0.1", dashboard_address=None,
+                                            host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                             silence_logs=logging.CRITICAL)
             self.client = Client(self.cluster, set_as_default=False)
         else:
@@ -127,12 +141,13 @@ class DaskExecutor(Executor):
             return results
         client = self.connect()
         names = list(names) or [str(i) for i in range(n)]
-        shared = client.scatter([setup[1]], broadcast=True, hash=False)[0] if setup is not None else None
-        setup_fn = setup[0] if setup is not None else None
         token = uuid.uuid4().hex[:12]
+        plugin = f"endpoints-setup-{token}"
+        if setup is not None:
+            client.register_plugin(Setup(*setup), name=plugin)
 
         def submit(i: int, attempt: int):
-            return client.submit(run_task, fn, items[i], setup_fn, shared, timeout, pure=False,
+            return client.submit(run_task, fn, items[i], timeout, pure=False,
                                  key=f"endpoints-unit-{token}-{i}-{attempt}")
 
         def finish(i: int, ok: bool, value: Any) -> None:
@@ -160,8 +175,11 @@ class DaskExecutor(Executor):
                     pass
             raise
         finally:
-            if shared is not None:
-                shared.release()
+            if setup is not None:
+                try:
+                    client.unregister_worker_plugin(plugin)
+                except Exception:  # noqa: BLE001  (best effort: the cluster may be going away)
+                    pass
         return results
 
     def _drain(self, live: dict, finish, timeout: int) -> list[int]:
@@ -175,10 +193,13 @@ class DaskExecutor(Executor):
         while live:
             batch = ac.next_batch(block=False)
             for fut in batch:
-                i = live.pop(fut, None)
-                if i is None:  # given up by the backstop
+                if fut not in live:  # given up by the backstop
                     continue
                 outcome = self._outcome(fut)
+                if outcome is AGAIN:  # its result was lost with a worker and is being recomputed
+                    ac.add(fut)
+                    continue
+                i = live.pop(fut)
                 fut.release()
                 if outcome is None:
                     lost.append(i)
@@ -192,19 +213,22 @@ class DaskExecutor(Executor):
         return lost
 
     @staticmethod
-    def _outcome(fut) -> tuple[bool, Any] | None:
-        """``(ok, value)`` of a finished future, or None when its worker was lost."""
-        if fut.status == "finished":
-            try:
-                return fut.result()
-            except Exception as exc:  # noqa: BLE001  (the result could not be brought back)
-                return False, f"internal error: {_describe(exc)}"
-        if fut.status == "cancelled":
-            return None
-        exc = fut.exception()
-        if type(exc).__name__ == "KilledWorker":
-            return None
-        return False, f"internal error: {_describe(exc)}"
+    def _outcome(fut):
+        """``(ok, value)`` of a done future; None when its worker was lost; AGAIN when it is not done."""
+        status = fut.status
+        if status not in ("finished", "error", "cancelled"):
+            return AGAIN
+        try:
+            return fut.result(timeout=RESULT_WAIT)
+        except TimeoutError:
+            return AGAIN
+        except BaseException as exc:  # noqa: BLE001  (KeyboardInterrupt is re-raised below)
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            name = type(exc).__name__
+            if name == "KilledWorker" or "Cancelled" in name or status == "cancelled":
+                return None
+            return False, f"internal error: {_describe(exc)}"
 
     def _backstop(self, live: dict, started: dict, timeout: int, finish) -> None:
         """Give up units processing for longer than the limit allows (a call the deadline cannot break)."""

@@ -15,9 +15,6 @@ from __future__ import annotations
 import atexit
 import os
 import re
-import shutil
-import tempfile
-from urllib.parse import unquote, urlsplit
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz")
@@ -62,6 +59,8 @@ def archive_stem(path: str) -> str:
 def file_url_path(path: str) -> str:
     """``file:///a/b`` -> ``/a/b``; anything else unchanged (a file URL is simply a local path)."""
     if path[:7].lower() == "file://":
+        from urllib.parse import unquote, urlsplit
+
         parts = urlsplit(path)
         return unquote(parts.path) or "/"
     return path
@@ -79,6 +78,8 @@ def needs_staging(path) -> bool:
 
 def stage(location: str, max_bytes: int, shallow: bool = False, events: bool = True) -> str:
     """Mirror ``location`` locally and return the directory to load; raise ``StagingError``."""
+    import tempfile
+
     tmp = tempfile.mkdtemp(prefix="endpoints-stage-")
     try:
         if is_archive(location):
@@ -99,6 +100,8 @@ def stage(location: str, max_bytes: int, shallow: bool = False, events: bool = T
 
 def _mirror_parts(url: str) -> list[str]:
     """``s3://bucket/a/b`` -> ["bucket", "a", "b"]: the mirror keeps the names (org = parent's name)."""
+    from urllib.parse import urlsplit
+
     parts = urlsplit(url)
     names = [p for p in (parts.netloc + "/" + parts.path).split("/") if p not in ("", ".", "..")]
     return [n[:200] for n in names] or ["root"]
@@ -131,6 +134,8 @@ def release(local: str) -> None:
 
 
 def _drop(tmp: str) -> None:
+    import shutil
+
     for key in [k for k in REDIRECTS if k.startswith(tmp + os.sep)]:
         del REDIRECTS[key]
     shutil.rmtree(tmp, ignore_errors=True)

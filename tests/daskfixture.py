@@ -32,7 +32,9 @@ def start_cluster(workers: int = 2):
     import dask
     from distributed import Client, LocalCluster
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+    from checker.engine.executors.dask_cluster import LOCAL_CLUSTER_CONFIG
+
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
     return cluster, Client(cluster, set_as_default=False)

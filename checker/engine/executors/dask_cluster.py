@@ -32,6 +32,9 @@ POLL = 0.05
 #: how long to wait for a done future's result before looking again (it may be on a worker just lost)
 RESULT_WAIT = 30
 AGAIN = object()
+#: ``local:N``: one retry is ours (alone, see run_units), so the scheduler gives up at the first loss;
+#: the stack-sampling profiler (for a dashboard we do not start) would steal the GIL every 10 ms
+LOCAL_CLUSTER_CONFIG = {"distributed.scheduler.allowed-failures": 0, "distributed.worker.profile.enabled": False}
 
 
 class UnitTimeout(BaseException):
@@ -114,8 +117,7 @@ class DaskExecutor(Executor):
             address = os.environ.get("DASK_SCHEDULER_ADDRESS")
             kind, value = ("address", address) if address else ("local", self.workers)
         if kind == "local":
-            # one retry is ours (alone, see run_units): the scheduler itself gives up on the first loss
-            with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            with dask.config.set(LOCAL_CLUSTER_CONFIG):
                 self.cluster = LocalCluster(n_workers=int(value), threads_per_worker=1, processes=True,
                                             host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                             silence_logs=logging.CRITICAL)

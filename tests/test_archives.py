@@ -115,6 +115,7 @@ def test_a_refused_archive_in_a_cohort_is_a_fail_naming_it(tmp_path):
     report = _run([cohort])
     crashed = [f for f in report.findings if f.rule_id == "submission-checked" and f.status is Status.FAIL]
     assert [f.subject.label() for f in crashed] == ["bad-run"]
-    assert bad in crashed[0].message and "outside the archive root" in crashed[0].message
+    assert bad in crashed[0].message and "input refused: archive member" in crashed[0].message
+    assert "outside the archive root" in crashed[0].message and "internal error" not in crashed[0].message
     assert any(f.subject.label() == "good-run" for f in report.findings)
     assert good

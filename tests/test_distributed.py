@@ -208,6 +208,16 @@ def test_bad_scheduler_options_are_usage_errors(args, why):
     assert result.exit_code == 2 and why in result.output
 
 
+def test_an_unreachable_scheduler_is_a_usage_error(cohort, monkeypatch):
+    need("distributed")
+    import checker.engine.executors.dask_cluster as dc
+    from checker.cli.main import main
+
+    monkeypatch.setattr(dc, "CONNECT_TIMEOUT", "2s")
+    result = CliRunner().invoke(main, ["check", cohort, "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
+
+
 def test_a_local_check_imports_neither_dask_nor_fsspec():
     code = ("import sys; from checker.engine.pipeline import run_check; "
             f"run_check([{os.path.join(FIXTURES, 'valid')!r}, {os.path.join(REAL_RUNS, 'var_poisson_perf')!r}], jobs=1);"

@@ -4,7 +4,8 @@ worker processes), apply waivers, run the waiver rules, compare with a baseline,
 One unit (a single submission or run folder) runs exactly as before: one Package, every rule.
 Two or more units run in cohort mode (``checker.engine.batches``): each unit alone, then the package-level
 rules once over the whole plan, then the cohort-scope rules over the units' digests. Serial
-(``jobs=1``) and parallel runs go through the same code and produce byte-identical reports.
+(``jobs=1``) and parallel runs go through the same code and produce byte-identical reports, whatever
+executor (``checker.engine.executors``: local processes or a Dask cluster) ran the units.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from checker.engine.run_folders import prepare_run_folders
 from checker.engine.executors import LocalExecutor, make_executor
 
 COHORT_SECTION_VERSION = "1.0"
+#: how a worker reports a URL or archive it refused to stage (an input problem, not an internal error)
+STAGING_REFUSAL = "internal error: StagingError: "
 
 
 def run_check(paths: list[str], config: RunConfig | None = None, **kw: Any) -> Report:
@@ -169,7 +172,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
     digests = []
     for unit, (ok, res) in zip(units, results):
         if not ok:
-            digests.append(co.failed_unit_digest(unit, res))
+            digests.append(co.failed_unit_digest(unit, res.replace(STAGING_REFUSAL, "input refused: ")))
             continue
         digests.append(res.digest)
         if res.texts is not None and encoded is not None:

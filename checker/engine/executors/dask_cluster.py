@@ -29,6 +29,7 @@ TIMED_OUT = "internal error: ItemTimeout: the check ran longer than its time lim
 #: beyond twice the per-unit limit plus this, a unit whose worker does not answer is given up client-side
 BACKSTOP_GRACE = 30.0
 POLL = 0.05
+CONNECT_TIMEOUT = "20s"
 #: how long to wait for a done future's result before looking again (it may be on a worker just lost)
 RESULT_WAIT = 30
 AGAIN = object()
@@ -124,7 +125,7 @@ class DaskExecutor(Executor):
             self.client = Client(self.cluster, set_as_default=False)
         else:
             try:
-                self.client = Client(value, timeout="20s", set_as_default=False)
+                self.client = Client(value, timeout=CONNECT_TIMEOUT, set_as_default=False)
             except (OSError, TimeoutError) as exc:
                 raise ExecutorUnavailable(f"cannot reach the Dask scheduler at {value}: {exc}") from None
         if self.progress:

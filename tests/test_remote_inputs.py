@@ -109,3 +109,10 @@ def test_staged_mirrors_are_removed_after_the_check(s3, tmp_path, monkeypatch):
     _json([URL], jobs=1)
     _json([f"{URL}/runs/echo_accuracy_only.tar.gz"], jobs=1)
     assert not [p for p in os.listdir(tmp_path) if p.startswith("endpoints-stage-")]
+
+
+def test_a_file_url_is_read_as_the_local_path():
+    from casefixtures import FIXTURES
+
+    valid = os.path.join(FIXTURES, "valid")
+    assert _json([f"file://{valid}"], jobs=1).replace(f"file://{valid}", valid) == _json([valid], jobs=1)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 
 from checker.load import staging
-from checker.load.discovery import (Options, _discover_children, is_run_folder, is_submission_root,
-                                    load_submission, wrong_level)
+from checker.load.discovery import Options, _discover_children, is_run_folder, is_submission_root, load_submission
+from checker.load.placement import wrong_level
 from checker.load.model import Package
 from checker.load.run_folder_files import load_run_folder
 

@@ -20,7 +20,7 @@ from typing import Any
 from checker.core.findings import Finding, Status, Subject
 from checker.load.digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
-from checker.load.staging import needs_staging, origin
+from checker.load.mirror import needs_mirror, origin
 
 #: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking
 _WORKER_STATE: dict[tuple, tuple] = {}
@@ -113,15 +113,15 @@ def check_unit(job: tuple) -> UnitResult:
     unit, settings = job
     rules, policy = _state(settings)
     opts = Options(max_bytes=settings.max_bytes, exclude=settings.exclude)
-    if not needs_staging(unit.path):
+    if not needs_mirror(unit.path):
         return _check_loaded(unit, settings, rules, policy, opts, unit.path)
-    from checker.load import staging
+    from checker.load import mirror
 
-    local = staging.stage(unit.path, settings.max_bytes, events=dict(settings.options).get("events", True))
+    local = mirror.build(unit.path, settings.max_bytes, events=dict(settings.options).get("events", True))
     try:  # a URL or an archive: its mirror lives as long as the unit's check
         return _check_loaded(unit, settings, rules, policy, opts, local)
     finally:
-        staging.release(local)
+        mirror.release(local)
 
 
 def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path: str) -> UnitResult:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checker.load import staging
+from checker.load import mirror
 from checker.load.discovery import Options, discover
 from checker.core.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.engine.policy import load_policy
@@ -23,8 +23,8 @@ from checker.engine.run_folders import prepare_run_folders
 from checker.engine.executors import LocalExecutor, make_executor
 
 COHORT_SECTION_VERSION = "1.0"
-#: how a worker reports a URL or archive it refused to stage (an input problem, not an internal error)
-STAGING_REFUSAL = "internal error: StagingError: "
+#: how a worker reports a URL or archive it refused to mirror (an input problem, not an internal error)
+MIRROR_REFUSAL = "internal error: MirrorError: "
 
 
 def run_check(paths: list[str], config: RunConfig | None = None, **kw: Any) -> Report:
@@ -54,8 +54,8 @@ def check(paths: list[str], config: RunConfig) -> Report:
                                                                               executor, select, ignore)
     finally:
         executor.close()
-        if staging.REDIRECTS or staging._ROOTS:
-            staging.release_all()
+        if mirror.REDIRECTS or mirror._ROOTS:
+            mirror.release_all()
     if ws is not None:
         from checker.engine.waivers import apply_waivers
 
@@ -172,7 +172,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
     digests = []
     for unit, (ok, res) in zip(units, results):
         if not ok:
-            digests.append(co.failed_unit_digest(unit, res.replace(STAGING_REFUSAL, "input refused: ")))
+            digests.append(co.failed_unit_digest(unit, res.replace(MIRROR_REFUSAL, "input refused: ")))
             continue
         digests.append(res.digest)
         if res.texts is not None and encoded is not None:

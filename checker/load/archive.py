@@ -1,7 +1,7 @@
 """Read a run archive (``.tar.gz`` as uploaded, local or by URL) in place, in one streaming pass.
 
 The archive is never extracted: each member is seen once, in order. The files the loader reads are
-copied into the stage (up to the size cap), other files become sparse placeholders, and the logs are
+copied into the mirror (up to the size cap), other files become sparse placeholders, and the logs are
 audited while they stream by (their results are redirected to the placeholders). Limits: at most
 ``MAX_MEMBERS`` members and ``MAX_TOTAL_BYTES`` of member data; a member whose path is absolute, climbs
 out with ``..``, repeats an earlier member, or lies under a link member refuses the whole archive.
@@ -16,8 +16,8 @@ import posixpath
 import tarfile
 import zlib
 
-from checker.load import staging
-from checker.load.staging import STREAMED, StagingError
+from checker.load import mirror
+from checker.load.mirror import STREAMED, MirrorError
 
 MAX_MEMBERS = 20_000
 MAX_TOTAL_BYTES = 64 << 30
@@ -25,41 +25,41 @@ MAX_PARTS = 32
 READ_BYTES = 1 << 20
 
 
-def stage_archive(location: str, dest: str, max_bytes: int, events: bool = True) -> str:
+def mirror_archive(location: str, dest: str, max_bytes: int, events: bool = True) -> str:
     """Stage the archive at ``location`` into ``dest``; return the run folder's directory."""
     raw = _open(location)
     try:
         with raw, tarfile.open(fileobj=raw, mode="r|gz", bufsize=READ_BYTES) as tf:
             _Members(dest, max_bytes, events).take(tf)
-    except StagingError:
+    except MirrorError:
         raise
     except (tarfile.TarError, EOFError, zlib.error) as exc:
-        raise StagingError(f"not a readable .tar.gz archive: {exc}") from None
+        raise MirrorError(f"not a readable .tar.gz archive: {exc}") from None
     except OSError as exc:
-        raise StagingError(f"archive read error: {exc.strerror or exc}") from None
+        raise MirrorError(f"archive read error: {exc.strerror or exc}") from None
     return _root(dest)
 
 
 def _open(location: str):
-    if staging.is_url(location):
+    if mirror.is_url(location):
         from checker.load.remote import filesystem, open_url
 
         fs, path = filesystem(location)
         try:
             if not fs.isfile(path):
-                raise StagingError("does not exist" if not fs.exists(path) else "not a file",
+                raise MirrorError("does not exist" if not fs.exists(path) else "not a file",
                                    missing=not fs.exists(path))
             return open_url(location)
         except FileNotFoundError:
-            raise StagingError("does not exist", missing=True) from None
+            raise MirrorError("does not exist", missing=True) from None
     from checker.load.events_data import open_regular
 
     if not os.path.lexists(location):
-        raise StagingError("does not exist", missing=True)
+        raise MirrorError("does not exist", missing=True)
     try:
         return open_regular(location, None)
     except OSError as exc:
-        raise StagingError(f"cannot open the archive: {exc.strerror or exc}") from None
+        raise MirrorError(f"cannot open the archive: {exc.strerror or exc}") from None
 
 
 class _Members:
@@ -69,7 +69,7 @@ class _Members:
         self.dest = dest
         self.max_bytes = max_bytes
         self.events = events
-        self.wanted = staging.loader_names()
+        self.wanted = mirror.loader_names()
         self.seen: set[str] = set()
         self.links: set[str] = set()
         self.count = 0
@@ -80,21 +80,21 @@ class _Members:
         for m in tf:
             self.count += 1
             if self.count > MAX_MEMBERS:
-                raise StagingError(f"the archive holds more than {MAX_MEMBERS} members")
+                raise MirrorError(f"the archive holds more than {MAX_MEMBERS} members")
             parts = _member_parts(m.name)
             if not parts:
                 continue  # the archive root itself ("./")
             rel = "/".join(parts)
             if rel in self.seen:
-                raise StagingError(f"archive member {rel!r} appears twice")
+                raise MirrorError(f"archive member {rel!r} appears twice")
             self.seen.add(rel)
             if any("/".join(parts[:i]) in self.links for i in range(1, len(parts))):
-                raise StagingError(f"archive member {rel!r} lies under a link member")
+                raise MirrorError(f"archive member {rel!r} lies under a link member")
             local = os.path.join(self.dest, *parts)
             try:
                 self._member(tf, m, parts, rel, local)
             except (FileExistsError, NotADirectoryError):
-                raise StagingError(f"archive member {rel!r} collides with another member") from None
+                raise MirrorError(f"archive member {rel!r} collides with another member") from None
 
     def _member(self, tf, m, parts: list[str], rel: str, local: str) -> None:
         if m.isdir():
@@ -104,7 +104,7 @@ class _Members:
         if m.isreg():
             self.total += m.size
             if self.total > MAX_TOTAL_BYTES:
-                raise StagingError(f"the archive's members exceed {MAX_TOTAL_BYTES} bytes")
+                raise MirrorError(f"the archive's members exceed {MAX_TOTAL_BYTES} bytes")
             self._regular(tf, m, parts, local)
         elif m.issym() or m.islnk():
             self.links.add(rel)
@@ -112,7 +112,7 @@ class _Members:
             if m.islnk():
                 inner = _member_parts(target)
                 if not inner:
-                    raise StagingError(f"archive member {rel!r} is a hard link to {target!r}")
+                    raise MirrorError(f"archive member {rel!r} is a hard link to {target!r}")
                 target = os.path.relpath(os.path.join(self.dest, *inner), os.path.dirname(local))
             os.symlink(target, local)
         else:
@@ -121,34 +121,34 @@ class _Members:
     def _regular(self, tf, m, parts: list[str], local: str) -> None:
         name = parts[-1]
         if name in STREAMED and len(parts) <= 2:
-            staging.sparse(local, m.size)
+            mirror.sparse(local, m.size)
             if name == "events.jsonl" and not self.events:
                 return
             fh = tf.extractfile(m)
             if name == "events.jsonl":
                 from checker.load.events import audit_stream
 
-                staging.REDIRECTS[local] = audit_stream(fh, local)
+                mirror.REDIRECTS[local] = audit_stream(fh, local)
             else:
                 from checker.load.sample_map import summarize_stream
 
-                staging.REDIRECTS[local] = summarize_stream(fh, m.size, local)
+                mirror.REDIRECTS[local] = summarize_stream(fh, m.size, local)
         elif name in self.wanted and m.size <= self.max_bytes:
-            staging.write_new(local, tf.extractfile(m).read(self.max_bytes + 1))
+            mirror.write_new(local, tf.extractfile(m).read(self.max_bytes + 1))
         else:
-            staging.sparse(local, m.size)
+            mirror.sparse(local, m.size)
 
 
 def _member_parts(name: str) -> list[str]:
     """A member path as parts under the archive root; one that leaves the root refuses the archive."""
     if name.startswith("/") or "\x00" in name:
-        raise StagingError(f"archive member {name[:200]!r} lies outside the archive root")
+        raise MirrorError(f"archive member {name[:200]!r} lies outside the archive root")
     norm = posixpath.normpath(name)
     if norm in (".", ""):
         return []
     parts = norm.split("/")
     if parts[0] == ".." or len(parts) > MAX_PARTS or any(len(p.encode("utf-8", "replace")) > 255 for p in parts):
-        raise StagingError(f"archive member {name[:200]!r} lies outside the archive root")
+        raise MirrorError(f"archive member {name[:200]!r} lies outside the archive root")
     return parts
 
 
@@ -166,6 +166,6 @@ def _root(dest: str) -> str:
     os.rename(top, moved)
     os.rmdir(dest)
     os.rename(moved, dest)
-    for key in [k for k in staging.REDIRECTS if k.startswith(top + os.sep)]:
-        staging.REDIRECTS[dest + key[len(top):]] = staging.REDIRECTS.pop(key)
+    for key in [k for k in mirror.REDIRECTS if k.startswith(top + os.sep)]:
+        mirror.REDIRECTS[dest + key[len(top):]] = mirror.REDIRECTS.pop(key)
     return dest

@@ -10,7 +10,7 @@ import re
 import stat
 
 from checker.core.findings import Subject
-from checker.load import staging
+from checker.load import mirror
 from checker.load.models import attach_model
 from checker.load.reader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_problem, read_file
 from checker.load.model import Curve, Package, Point, Submission, System
@@ -104,11 +104,11 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
     planned: list = []
     for path in paths:
         if path[:7].lower() == "file://":
-            path = staging.file_url_path(path)  # a file URL is a local path, read as one
-        if staging.needs_staging(path):
-            from checker.load.staged_discovery import discover_staged
+            path = mirror.file_url_path(path)  # a file URL is a local path, read as one
+        if mirror.needs_mirror(path):
+            from checker.load.mirror_discovery import discover_mirrored
 
-            discover_staged(pkg, path, options)
+            discover_mirrored(pkg, path, options)
             continue
         display = os.path.normpath(path)
         if not os.path.lexists(path):
@@ -168,8 +168,8 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
             pkg.junk.append((cdisplay, why))
             continue
         if not _isdir(child):
-            if staging.is_archive(e.name) and _isfile(child):
-                from checker.load.staged_discovery import add_archive
+            if mirror.is_archive(e.name) and _isfile(child):
+                from checker.load.mirror_discovery import add_archive
 
                 add_archive(pkg, child, cdisplay, options)
             elif e.name != "cli_metadata.json":

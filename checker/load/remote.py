@@ -1,9 +1,9 @@
-"""Mirror one tree of object storage (any fsspec URL: s3://, gs://, ...) into a stage, by listing it once.
+"""Mirror one tree of object storage (any fsspec URL: s3://, gs://, ...), by listing it once.
 
 One recursive listing gives every key and size. Directories become directories; a file the loader
-reads (``staging.loader_names``) up to the size cap is fetched with a ranged read of at most
+reads (``mirror.loader_names``) up to the size cap is fetched with a ranged read of at most
 ``max_bytes + 1`` bytes, in batches of bounded size; every other file is a sparse placeholder; the logs
-(``staging.STREAMED``) are placeholders redirected to their URL, streamed later by the audits. Keys
+(``mirror.STREAMED``) are placeholders redirected to their URL, streamed later by the audits. Keys
 that cannot be a local path (empty, ``.``/``..`` parts, NUL, over-long names) are left out, never
 followed. Credentials and endpoints come from fsspec's usual configuration (environment variables
 such as ``AWS_ENDPOINT_URL`` or ``FSSPEC_S3_ENDPOINT_URL``, config files), the same on every worker.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from checker.load import staging
-from checker.load.staging import MAX_ENTRIES, STREAMED, StagingError
+from checker.load import mirror
+from checker.load.mirror import MAX_ENTRIES, STREAMED, MirrorError
 
 #: bytes fetched per batch of small files (the batch is held in memory at once)
 BATCH_BYTES = 32 << 20
@@ -23,18 +23,18 @@ STREAM_BLOCK = 8 << 20
 
 
 def filesystem(url: str):
-    """``(fs, path)`` for a URL; a missing protocol package is a ``StagingError`` saying what to install."""
+    """``(fs, path)`` for a URL; a missing protocol package is a ``MirrorError`` saying what to install."""
     try:
         from fsspec.core import url_to_fs
     except ImportError:
-        raise StagingError(f"reading {url.split('://', 1)[0]}:// URLs needs fsspec: "
+        raise MirrorError(f"reading {url.split('://', 1)[0]}:// URLs needs fsspec: "
                            "pip install 'endpoints-checker[dask]'") from None
     try:
         return url_to_fs(url)
     except ImportError as exc:
-        raise StagingError(f"cannot read {url.split('://', 1)[0]}:// URLs here: {exc}") from None
+        raise MirrorError(f"cannot read {url.split('://', 1)[0]}:// URLs here: {exc}") from None
     except ValueError as exc:
-        raise StagingError(f"not a usable URL: {exc}") from None
+        raise MirrorError(f"not a usable URL: {exc}") from None
 
 
 def open_url(url: str):
@@ -43,26 +43,26 @@ def open_url(url: str):
     return fs.open(path, "rb", block_size=STREAM_BLOCK, cache_type="readahead")
 
 
-def stage_tree(url: str, dest: str, max_bytes: int, depth: int | None = None) -> None:
+def mirror_tree(url: str, dest: str, max_bytes: int, depth: int | None = None) -> None:
     """Mirror the tree at ``url`` into ``dest``; ``depth`` limits a planning skeleton (nothing fetched)."""
     fs, root = filesystem(url)
     root = root.rstrip("/")
     try:
         info = fs.info(root)
     except FileNotFoundError:
-        raise StagingError("does not exist", missing=True) from None
+        raise MirrorError("does not exist", missing=True) from None
     except OSError as exc:
-        raise StagingError(f"cannot be listed: {exc}") from None
+        raise MirrorError(f"cannot be listed: {exc}") from None
     if info.get("type") != "directory":
-        raise StagingError("not a directory")
+        raise MirrorError("not a directory")
     try:
         listing = fs.find(root, withdirs=True, detail=True)
     except OSError as exc:
-        raise StagingError(f"cannot be listed: {exc}") from None
+        raise MirrorError(f"cannot be listed: {exc}") from None
     if len(listing) > MAX_ENTRIES:
-        raise StagingError(f"holds {len(listing)} objects, over the {MAX_ENTRIES} a check mirrors")
+        raise MirrorError(f"holds {len(listing)} objects, over the {MAX_ENTRIES} a check mirrors")
     os.makedirs(dest)
-    wanted = staging.loader_names()
+    wanted = mirror.loader_names()
     fetch: list[tuple[str, str, int]] = []
     for key in sorted(listing):
         meta = listing[key]
@@ -83,9 +83,9 @@ def stage_tree(url: str, dest: str, max_bytes: int, depth: int | None = None) ->
         if depth is None and name in wanted and size <= max_bytes:
             fetch.append((key, local, size))
             continue
-        staging.sparse(local, size)
+        mirror.sparse(local, size)
         if depth is None and name in STREAMED:
-            staging.REDIRECTS[local] = _url_of(fs, key)
+            mirror.REDIRECTS[local] = _url_of(fs, key)
     _fetch(fs, fetch, max_bytes)
 
 
@@ -114,7 +114,7 @@ def _url_of(fs, key: str) -> str:
 
 
 def _fetch(fs, todo: list[tuple[str, str, int]], max_bytes: int) -> None:
-    """Copy the small files, a bounded batch at a time; one that cannot be read fails the stage."""
+    """Copy the small files, a bounded batch at a time; one that cannot be read fails the mirror."""
     batch: list[tuple[str, str, int]] = []
     held = 0
     for item in todo:
@@ -132,11 +132,11 @@ def _fetch_batch(fs, batch, max_bytes: int) -> None:
     try:
         blobs = fs.cat_ranges(keys, [0] * len(keys), [max_bytes + 1] * len(keys), on_error="return")
     except OSError as exc:
-        raise StagingError(f"cannot read {keys[0]}: {exc}") from None
+        raise MirrorError(f"cannot read {keys[0]}: {exc}") from None
     for (key, local, _size), blob in zip(batch, blobs):
         if isinstance(blob, BaseException):
-            raise StagingError(f"cannot read {_url_of(fs, key)}: {blob}")
+            raise MirrorError(f"cannot read {_url_of(fs, key)}: {blob}")
         if len(blob) > max_bytes:  # it grew since the listing: the loader reports it as over the cap
-            staging.sparse(local, len(blob))
+            mirror.sparse(local, len(blob))
         else:
-            staging.write_new(local, blob)
+            mirror.write_new(local, blob)

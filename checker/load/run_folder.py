@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from checker.load.model import Package
-from checker.load.staging import is_url, source
+from checker.load.mirror import is_url, source
 
 def audit_job(args: tuple):
     """Stream one folder's events.jsonl and sample_idx_map.json (module level: runs in a worker)."""
@@ -37,7 +37,7 @@ def audit_job(args: tuple):
 
 
 def _streamed(url: str, what: str):
-    """Audit a log straight from object storage (the stage holds only a placeholder of it)."""
+    """Audit a log straight from object storage (the mirror holds only a placeholder of it)."""
     from checker.load.events_data import EventsAudit
     from checker.load.remote import open_url
     from checker.load.sample_map import IdxMap, summarize_stream

@@ -219,8 +219,9 @@ def test_an_unreachable_scheduler_is_a_usage_error(cohort, monkeypatch):
 
 
 def test_a_local_check_imports_neither_dask_nor_fsspec():
+    paths = [os.path.join(FIXTURES, "valid"), os.path.join(REAL_RUNS, "var_poisson_perf")]
     code = ("import sys; from checker.engine.pipeline import run_check; "
-            f"run_check([{os.path.join(FIXTURES, 'valid')!r}, {os.path.join(REAL_RUNS, 'var_poisson_perf')!r}], jobs=1);"
+            f"run_check({paths!r}, jobs=1);"
             "bad = [m for m in ('dask', 'distributed', 'fsspec', 's3fs') if m in sys.modules]; "
             "assert not bad, bad")
     p = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)

@@ -102,13 +102,13 @@ def test_a_protocol_without_its_package_says_what_to_install():
     assert path == "gs://bucket/cohort" and "gcsfs" in why
 
 
-def test_staged_mirrors_are_removed_after_the_check(s3, tmp_path, monkeypatch):
+def test_mirrors_are_removed_after_the_check(s3, tmp_path, monkeypatch):
     import tempfile
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     _json([URL], jobs=1)
     _json([f"{URL}/runs/echo_accuracy_only.tar.gz"], jobs=1)
-    assert not [p for p in os.listdir(tmp_path) if p.startswith("endpoints-stage-")]
+    assert not [p for p in os.listdir(tmp_path) if p.startswith("endpoints-mirror-")]
 
 
 def test_a_file_url_is_read_as_the_local_path():

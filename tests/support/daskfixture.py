@@ -62,5 +62,6 @@ def mixed_cohort(root: str) -> str:
     os.makedirs(runs)
     for name in ("var_poisson_perf", "echo_accuracy_only"):
         archive(os.path.join(REAL_RUNS, name), os.path.join(runs, name + ".tar.gz"))
-    shutil.copytree(os.path.join(REAL_RUNS, "var_concurrency_allchunks"), os.path.join(runs, "var_concurrency_allchunks"))
+    plain = "var_concurrency_allchunks"
+    shutil.copytree(os.path.join(REAL_RUNS, plain), os.path.join(runs, plain))
     return cohort

@@ -1,9 +1,9 @@
 """Inputs that are not plain directories (URLs, ``.tar.gz`` run archives) seen through the local loader.
 
 A PATH may be ``s3://``, ``gs://`` (any fsspec URL) or ``file://``, and a run folder may be a
-``.tar.gz`` archive. Rather than a second loader, such an input is *staged*: its tree is mirrored in
-a private temporary directory where the files the loader reads (small YAML/JSON files under the size
-cap) are real copies and every other file is a sparse placeholder of its true size, so the one local
+``.tar.gz`` archive. Rather than a second loader, such an input is *mirrored*: its tree is laid out
+in a private temporary directory where the files the loader reads (small YAML/JSON files under the
+size cap) are real copies and every other file is a sparse placeholder of its true size, so the one local
 loader applies every rule of ``checker.load.reader`` to it unchanged (size caps, refusals, symlink
 escapes for archive members). The logs (``events.jsonl``, ``sample_idx_map.json``) are never copied:
 their placeholders are redirected to the storage URL, streamed by the audits, or, inside an archive,
@@ -20,19 +20,19 @@ _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz")
 #: streamed, never copied: their bytes stay in storage (or are audited while the archive streams by)
 STREAMED = ("events.jsonl", "sample_idx_map.json")
-#: entries of one staged tree at most (a listing larger than this is refused, not mirrored)
+#: entries of one mirrored tree at most (a listing larger than this is refused, not mirrored)
 MAX_ENTRIES = 200_000
 #: a planning skeleton mirrors this many levels below the PATH (enough to tell what each entry is)
 SKELETON_DEPTH = 4
 
-#: staged placeholder (absolute path) -> a URL to stream, or an audit already made while streaming
+#: mirrored placeholder (absolute path) -> a URL to stream, or an audit already made while streaming
 REDIRECTS: dict[str, object] = {}
-#: staged root (absolute path) -> (the location it mirrors, the temporary directory holding it)
+#: mirror root (absolute path) -> (the location it mirrors, the temporary directory holding it)
 _ROOTS: dict[str, tuple[str, str]] = {}
 
 
-class StagingError(Exception):
-    """An input that cannot be staged; ``missing`` when it does not exist at all."""
+class MirrorError(Exception):
+    """An input that cannot be mirrored; ``missing`` when it does not exist at all."""
 
     def __init__(self, message: str, missing: bool = False):
         super().__init__(message)
@@ -71,26 +71,26 @@ def display_of(path: str) -> str:
     return path.rstrip("/") if is_url(path) else os.path.normpath(path)
 
 
-def needs_staging(path) -> bool:
-    """Is this location read through a stage (a remote URL or an archive), not as a local directory?"""
+def needs_mirror(path) -> bool:
+    """Is this location read through a mirror (a remote URL or an archive), not as a local directory?"""
     return isinstance(path, str) and (is_url(path) or is_archive(path))
 
 
-def stage(location: str, max_bytes: int, shallow: bool = False, events: bool = True) -> str:
-    """Mirror ``location`` locally and return the directory to load; raise ``StagingError``."""
+def build(location: str, max_bytes: int, shallow: bool = False, events: bool = True) -> str:
+    """Mirror ``location`` locally and return the directory to load; raise ``MirrorError``."""
     import tempfile
 
-    tmp = tempfile.mkdtemp(prefix="endpoints-stage-")
+    tmp = tempfile.mkdtemp(prefix="endpoints-mirror-")
     try:
         if is_archive(location):
-            from checker.load.archive import stage_archive
+            from checker.load.archive import mirror_archive
 
-            local = stage_archive(location, os.path.join(tmp, archive_stem(location)), max_bytes, events)
+            local = mirror_archive(location, os.path.join(tmp, archive_stem(location)), max_bytes, events)
         else:
-            from checker.load.remote import stage_tree
+            from checker.load.remote import mirror_tree
 
             local = os.path.join(tmp, *_mirror_parts(location))
-            stage_tree(location, local, max_bytes, SKELETON_DEPTH if shallow else None)
+            mirror_tree(location, local, max_bytes, SKELETON_DEPTH if shallow else None)
     except BaseException:
         _drop(tmp)
         raise
@@ -108,7 +108,7 @@ def _mirror_parts(url: str) -> list[str]:
 
 
 def origin(local: str) -> str:
-    """The location a staged path mirrors (URL or archive path joined with the inner part); else ``local``."""
+    """The location a mirrored path stands for (URL or archive path joined with the inner part); else ``local``."""
     if not _ROOTS:
         return local
     for root, (where, _tmp) in _ROOTS.items():
@@ -119,14 +119,14 @@ def origin(local: str) -> str:
 
 
 def source(path: str):
-    """What a log path really reads: a URL or a finished audit for a staged placeholder, else the path."""
+    """What a log path really reads: a URL or a finished audit for a mirrored placeholder, else the path."""
     if not REDIRECTS:
         return path
     return REDIRECTS.get(path, path)
 
 
 def release(local: str) -> None:
-    """Delete the stage holding ``local`` and forget its redirects."""
+    """Delete the mirror holding ``local`` and forget its redirects."""
     for root, (_where, tmp) in list(_ROOTS.items()):
         if local == root or local.startswith(root + os.sep):
             del _ROOTS[root]

@@ -130,9 +130,15 @@ def main() -> None:
               help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
 @click.option("--timeout", type=click.IntRange(0), default=600, show_default=True, metavar="SECONDS",
               help="Per-submission time limit in worker processes (0 = none); a submission over it is a FAIL.")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
+              help="Where submissions and run-folder audits run: local worker processes (default) or a Dask "
+                   "cluster (needs the [dask] extra).")
+@click.option("--scheduler", default=None, metavar="ADDRESS|local:N",
+              help="With --executor dask: a running scheduler's address, or local:N to start N workers here "
+                   "(default: $DASK_SCHEDULER_ADDRESS, else local:<jobs>). Implies --executor dask.")
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
-          assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout) -> None:
+          assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor, scheduler) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
@@ -154,7 +160,8 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         options["cohort"] = cohort
     report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
                   jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, today=today, timeout=timeout,
-                  assemble=assemble, write_bundle=write_bundle)
+                  assemble=assemble, write_bundle=write_bundle,
+                  executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler)
     _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
     _tell_bundle(report, write_bundle)
     if report.input_error:
@@ -211,6 +218,7 @@ def _check_values(select, ignore, seed_set, policy_dir, overrides) -> None:
 def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options, jobs, **kw):
     """Run the check; bad --waivers/--baseline/--today input is a usage error (exit 2)."""
     from checker.engine.config import RunConfig
+    from checker.engine.executors import ExecutorUnavailable
     from checker.engine.pipeline import check as run_pipeline
     from checker.engine.pool import default_jobs
 
@@ -222,6 +230,8 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
                               keep_packages=any(fmt not in simple for fmt, _ in pairs),
                               prerender_json=any(fmt == "json" for fmt, _ in pairs), **kw)
         return run_pipeline(list(paths), config)
+    except ExecutorUnavailable as exc:
+        raise InputError(str(exc)) from None
     except ValueError as exc:
         from checker.engine.baseline import BaselineError
         from checker.engine.waivers import WaiverError

@@ -20,6 +20,7 @@ from typing import Any
 from checker.core.findings import Finding, Status, Subject
 from checker.load.digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
+from checker.load.mirror import needs_mirror, origin
 
 #: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking
 _WORKER_STATE: dict[tuple, tuple] = {}
@@ -48,6 +49,7 @@ class UnitResult:
     digest: dict
     node: Any = None  # the loaded Submission/RunFolder (only when the report needs the package)
     texts: list | None = None  # JSON text per finding, same order (settings.prerender)
+    bytes_read: int = 0  # bytes of events logs audited (client progress)
 
 
 def plan_units(plan) -> list[Unit]:
@@ -59,11 +61,11 @@ def plan_units(plan) -> list[Unit]:
         subs.append((stub, org, f"{org}/{stub.name}" if org else stub.name))
     labels = _unique([lab for _s, _o, lab in subs], [s.rel for s, _o, _l in subs])
     for (stub, org, _lab), label in zip(subs, labels):
-        units.append(Unit("submission", stub.abspath, stub.rel, org, stub.name, label))
+        units.append(Unit("submission", origin(stub.abspath), stub.rel, org, stub.name, label))
         stub.name = label
     rf_labels = _unique([rf.name for rf in plan.run_folders], [rf.rel for rf in plan.run_folders])
     for rf, label in zip(plan.run_folders, rf_labels):
-        units.append(Unit("run-folder", rf.abspath, rf.rel, "", rf.name, label))
+        units.append(Unit("run-folder", origin(rf.abspath), rf.rel, "", rf.name, label))
         rf.name = label
     return units
 
@@ -95,23 +97,46 @@ def _state(settings: UnitSettings):
     return _WORKER_STATE[settings.key]
 
 
+def install_state(shared: tuple) -> None:
+    """Worker setup for a remote executor: the client's loaded policy, so every worker checks with it."""
+    key, policy = shared
+    if key not in _WORKER_STATE:
+        from checker.engine.catalogue import all_rules
+
+        _WORKER_STATE[key] = (all_rules(), policy)
+
+
 def check_unit(job: tuple) -> UnitResult:
     """Load and check one unit (runs in a worker process)."""
-    from checker.load.discovery import Options, load_run_folder, load_submission
-    from checker.load.model import Package
-    from checker.engine.evaluate import Context, run_rules
+    from checker.load.discovery import Options
 
     unit, settings = job
     rules, policy = _state(settings)
     opts = Options(max_bytes=settings.max_bytes, exclude=settings.exclude)
+    if not needs_mirror(unit.path):
+        return _check_loaded(unit, settings, rules, policy, opts, unit.path)
+    from checker.load import mirror
+
+    local = mirror.build(unit.path, settings.max_bytes, events=dict(settings.options).get("events", True))
+    try:  # a URL or an archive: its mirror lives as long as the unit's check
+        return _check_loaded(unit, settings, rules, policy, opts, local)
+    finally:
+        mirror.release(local)
+
+
+def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path: str) -> UnitResult:
+    from checker.load.discovery import load_run_folder, load_submission
+    from checker.load.model import Package
+    from checker.engine.evaluate import Context, run_rules
+
     pkg = Package.model_construct(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],
                                   run_folders=[], junk=[])
     if unit.kind == "submission":
-        node = load_submission(unit.path, unit.rel, opts, org=unit.org, name=unit.label)
+        node = load_submission(path, unit.rel, opts, org=unit.org, name=unit.label)
         pkg.submissions.append(node)
         digest = digest_submission(node, unit)
     else:
-        node = load_run_folder(unit.path, unit.rel, opts)
+        node = load_run_folder(path, unit.rel, opts)
         node.name = unit.label
         pkg.run_folders.append(node)
         digest = base_digest(unit)
@@ -127,7 +152,9 @@ def check_unit(job: tuple) -> UnitResult:
         from checker.render.json_report import finding_json
 
         texts = [finding_json(f) for f in findings]
-    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts)
+    audited = sum(rf.events_audit.bytes_read for rf in pkg.run_folders if rf.events_audit is not None)
+    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts,
+                      bytes_read=audited)
 
 
 def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:

@@ -48,6 +48,10 @@ class RunConfig:
     assemble: bool | None = None
     #: write the assembled bundle tree here (an empty or new directory outside the inputs)
     write_bundle: str | None = None
+    #: where units run: "local" (worker processes, the default) or "dask" (checker.engine.executors)
+    executor: str = "local"
+    #: with executor "dask": a scheduler address, or local:N (a LocalCluster of N workers); None: local:<jobs>
+    scheduler: str | None = None
 
     @classmethod
     def of(cls, **kw: Any) -> "RunConfig":

@@ -4,12 +4,14 @@ worker processes), apply waivers, run the waiver rules, compare with a baseline,
 One unit (a single submission or run folder) runs exactly as before: one Package, every rule.
 Two or more units run in cohort mode (``checker.engine.batches``): each unit alone, then the package-level
 rules once over the whole plan, then the cohort-scope rules over the units' digests. Serial
-(``jobs=1``) and parallel runs go through the same code and produce byte-identical reports.
+(``jobs=1``) and parallel runs go through the same code and produce byte-identical reports, whatever
+executor (``checker.engine.executors``: local processes or a Dask cluster) ran the units.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from checker.load import mirror
 from checker.load.discovery import Options, discover
 from checker.core.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.engine.policy import load_policy
@@ -18,8 +20,11 @@ from checker.engine.report import Report
 from checker.engine.config import RunConfig
 from checker.engine.evaluate import Context, evaluate, run_rules, unit_rules
 from checker.engine.run_folders import prepare_run_folders
+from checker.engine.executors import LocalExecutor, make_executor
 
 COHORT_SECTION_VERSION = "1.0"
+#: how a worker reports a URL or archive it refused to mirror (an input problem, not an internal error)
+MIRROR_REFUSAL = "internal error: MirrorError: "
 
 
 def run_check(paths: list[str], config: RunConfig | None = None, **kw: Any) -> Report:
@@ -30,7 +35,7 @@ def run_check(paths: list[str], config: RunConfig | None = None, **kw: Any) -> R
 def check(paths: list[str], config: RunConfig) -> Report:
     """Discover, evaluate (one package, or a cohort of units), apply waivers, compare, build the Report."""
     select, ignore = list(config.select) or None, list(config.ignore) or None
-    max_bytes, fail_on = config.max_bytes, config.fail_on
+    fail_on = config.fail_on
     rules = all_rules()  # registers policy models too
     policy = load_policy(config.policy_dir, config.policy_overrides)
     ws = base = None
@@ -43,46 +48,14 @@ def check(paths: list[str], config: RunConfig) -> Report:
 
         base = load_baseline(config.baseline)
     opts = dict(config.options)
-    exclude = config.exclude
-    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude))
-    from checker.engine import assemble
-
-    assembling = assemble.wanted(plan, config)  # run folders checked as the bundle they become
-    units = []
-    if len(plan.submissions) + len(plan.run_folders) > 1 and not assembling:  # cohort machinery when needed
-        from checker.engine import batches as co
-
-        units = co.plan_units(plan)
-    cohort_state = bundle_section = None
-    encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
-    if not units:
-        pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude))
-        ctx = Context(package=pkg, policy=policy, options=opts)
-        staged = assemble.build_view(pkg, paths, max_bytes, exclude) if assembling and pkg.run_folders else None
-        try:
-            if pkg.run_folders:
-                prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress)
-            findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
-            if staged is not None:
-                findings = staged.relocate(findings)
-                staged.publish(pkg.submissions[0])
-                written = None
-                if config.write_bundle:
-                    assemble.write_bundle(staged, config.write_bundle, paths)
-                    written = config.write_bundle
-                bundle_section = assemble.section(staged, written)
-        finally:
-            if staged is not None:
-                staged.cleanup()
-    else:
-        pkg = plan
-        ctx = Context(package=pkg, policy=policy, options=opts)
-        settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
-                                   tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
-                                   max_bytes, config.keep_packages, config.prerender_json, exclude)
-        co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
-        findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
-                                             config.timeout, encoded)
+    executor = make_executor(config)  # an unusable executor is a usage error before any work
+    try:
+        pkg, ctx, findings, cohort_state, bundle_section, encoded = _evaluate(paths, config, rules, policy, opts,
+                                                                              executor, select, ignore)
+    finally:
+        executor.close()
+        if mirror.REDIRECTS or mirror._ROOTS:
+            mirror.release_all()
     if ws is not None:
         from checker.engine.waivers import apply_waivers
 
@@ -114,14 +87,78 @@ def check(paths: list[str], config: RunConfig) -> Report:
     return report
 
 
-def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0, encoded=None):
-    from checker.engine import batches as co
-    from checker.engine.pool import Progress, run_isolated
+def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
+    """Discover and evaluate: one package in-process, or a cohort of units on the executor."""
+    max_bytes, exclude = config.max_bytes, config.exclude
+    events = bool(opts.get("events", True))
+    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude, events=events))
+    from checker.engine import assemble
 
-    bar = Progress(len(units), "checking submissions", enabled=progress)
+    assembling = assemble.wanted(plan, config)  # run folders checked as the bundle they become
+    units = []
+    if len(plan.submissions) + len(plan.run_folders) > 1 and not assembling:  # cohort machinery when needed
+        from checker.engine import batches as co
+
+        units = co.plan_units(plan)
+    encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
+    if not units:
+        pkg, ctx, findings, bundle_section = _evaluate_one(paths, config, rules, policy, opts, executor, select,
+                                                           ignore, assembling)
+        return pkg, ctx, findings, None, bundle_section, encoded
+    ctx = Context(package=plan, policy=policy, options=opts)
+    settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
+                               tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
+                               max_bytes, config.keep_packages, config.prerender_json, exclude)
+    co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
+    findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
+                                         config.timeout, encoded, executor)
+    return plan, ctx, findings, cohort_state, None, encoded
+
+
+def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling):
+    """One package (or the bundle its run folders become): every rule, in this process."""
+    from checker.engine import assemble
+
+    max_bytes, exclude = config.max_bytes, config.exclude
+    pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True))))
+    ctx = Context(package=pkg, policy=policy, options=opts)
+    bundle_section = None
+    staged = assemble.build_view(pkg, paths, max_bytes, exclude) if assembling and pkg.run_folders else None
     try:
-        results = run_isolated(co.check_unit, [(u, settings) for u in units], jobs, on_done=bar.advance,
-                               timeout=timeout)
+        if pkg.run_folders:
+            prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,
+                                executor=executor, timeout=config.timeout)
+        findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
+        if staged is not None:
+            findings = staged.relocate(findings)
+            staged.publish(pkg.submissions[0])
+            written = None
+            if config.write_bundle:
+                assemble.write_bundle(staged, config.write_bundle, paths)
+                written = config.write_bundle
+            bundle_section = assemble.section(staged, written)
+    finally:
+        if staged is not None:
+            staged.cleanup()
+    return pkg, ctx, findings, bundle_section
+
+
+def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0, encoded=None,
+                executor=None):
+    from checker.engine import batches as co
+    from checker.engine.progress import Progress
+
+    executor = executor or LocalExecutor(jobs)
+    bar = Progress(len(units), "checking submissions", enabled=progress)
+
+    def audited(_i, ok, res):
+        if ok:
+            bar.add_bytes(res.bytes_read)
+
+    try:
+        results = executor.run_units(co.check_unit, [(u, settings) for u in units], names=[u.rel for u in units],
+                                     on_done=bar.advance, on_result=audited, timeout=timeout,
+                                     setup=(co.install_state, (settings.key, ctx.policy)))
     finally:
         bar.close()
     scope = {r.id: r.scope for r in rules}
@@ -135,7 +172,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
     digests = []
     for unit, (ok, res) in zip(units, results):
         if not ok:
-            digests.append(co.failed_unit_digest(unit, res))
+            digests.append(co.failed_unit_digest(unit, res.replace(MIRROR_REFUSAL, "input refused: ")))
             continue
         digests.append(res.digest)
         if res.texts is not None and encoded is not None:

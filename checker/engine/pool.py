@@ -75,14 +75,18 @@ def _with_limit(fn: Callable, timeout: int, item: Any) -> Any:
 
 
 def run_isolated(fn: Callable, items: Sequence[Any], jobs: int = 1,
-                 on_done: Callable[[int], None] | None = None, timeout: int = 0) -> list[tuple[bool, Any]]:
+                 on_done: Callable[[int], None] | None = None, timeout: int = 0,
+                 on_result: Callable[[int, bool, Any], None] | None = None) -> list[tuple[bool, Any]]:
     """Apply ``fn`` to every item; ``on_done(i)`` is called in the parent as each item finishes.
 
     ``timeout`` (seconds, 0 = none) limits each item in worker processes: an item that runs longer
     becomes ``(False, "internal error: ItemTimeout: ...")``. Serial runs have no limit.
+    ``on_result(i, ok, value)``, when given, sees each result just before ``on_done(i)`` (progress).
     """
     n = len(items)
     results: list[tuple[bool, Any] | None] = [None] * n
+    if on_result is not None:
+        on_done = _reporting(results, on_result, on_done)
     if jobs <= 1 or n <= 1:
         for i, item in enumerate(items):
             results[i] = _call(fn, item)
@@ -97,6 +101,15 @@ def run_isolated(fn: Callable, items: Sequence[Any], jobs: int = 1,
             if on_done:
                 on_done(i)
     return results  # type: ignore[return-value]
+
+
+def _reporting(results: list, on_result: Callable, on_done: Callable | None) -> Callable[[int], None]:
+    def done(i: int) -> None:
+        ok, value = results[i]
+        on_result(i, ok, value)
+        if on_done:
+            on_done(i)
+    return done
 
 
 def _pool_pass(fn, items, indices, jobs, results, on_done, timeout=0) -> list[int]:

@@ -31,11 +31,17 @@ class Progress:
         self.enabled = bool(enabled) and total > 0
         self.done = 0
         self._width = 0
+        self.audited = 0  # bytes of logs audited inside the items (shown when any)
 
     def _count(self) -> str:
         if self.unit == "bytes":
             return f"{human_bytes(self.done)} / {human_bytes(self.total)}"
-        return f"{self.done}/{self.total}"
+        audited = f", {human_bytes(self.audited)} audited" if self.audited else ""
+        return f"{self.done}/{self.total}{audited}"
+
+    def add_bytes(self, n: int) -> None:
+        """Count log bytes audited inside an item (drawn with the next ``step``)."""
+        self.audited += n
 
     def step(self, n: int = 1) -> None:
         self.done += n

@@ -15,7 +15,7 @@ from checker.load.reader import LoadedFile
 @dataclass(frozen=True)
 class Unit:
     kind: str  # "submission" | "run-folder"
-    path: str  # absolute path
+    path: str  # absolute path, storage URL or run archive (checker.load.mirror)
     rel: str  # display path
     org: str
     sid: str  # raw submission id (directory name) or run folder name

@@ -10,6 +10,7 @@ import re
 import stat
 
 from checker.core.findings import Subject
+from checker.load import mirror
 from checker.load.models import attach_model
 from checker.load.reader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_problem, read_file
 from checker.load.model import Curve, Package, Point, Submission, System
@@ -38,12 +39,14 @@ JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thu
 class Options:
     """Loader options shared by the walk."""
 
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=()):
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=(), events: bool = True):
         self.max_bytes = max_bytes
         #: cohort planning: find submission roots and run folders, but load nothing inside them
         self.shallow = shallow
         #: --exclude globs: matching entries are left out of the walk (as if absent)
         self.exclude = tuple(exclude or ())
+        #: audit events.jsonl while a run archive streams by (off with --no-events)
+        self.events = events
 
 
 def junk_reason(name: str) -> str | None:
@@ -100,6 +103,13 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
     )
     planned: list = []
     for path in paths:
+        if path[:7].lower() == "file://":
+            path = mirror.file_url_path(path)  # a file URL is a local path, read as one
+        if mirror.needs_mirror(path):
+            from checker.load.mirror_discovery import discover_mirrored
+
+            discover_mirrored(pkg, path, options)
+            continue
         display = os.path.normpath(path)
         if not os.path.lexists(path):
             pkg.missing_paths.append(display)
@@ -158,7 +168,11 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
             pkg.junk.append((cdisplay, why))
             continue
         if not _isdir(child):
-            if e.name != "cli_metadata.json":
+            if mirror.is_archive(e.name) and _isfile(child):
+                from checker.load.mirror_discovery import add_archive
+
+                add_archive(pkg, child, cdisplay, options)
+            elif e.name != "cli_metadata.json":
                 leftovers.append((cdisplay, "file"))
             continue
         if looks_like_package_point(child):  # a bundle point is not a flat run folder

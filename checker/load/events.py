@@ -35,15 +35,19 @@ RECENT_DONE = 1 << 16  # completed samples remembered for late first-chunk event
 
 def audit_events(path: str, root_real: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> EventsAudit:
     """Stream ``path`` once; never raises (an unreadable log sets ``error``)."""
-    audit = EventsAudit(path=path)
     try:
         fh = open_regular(path, root_real)
     except OSError as exc:
-        audit.error = f"cannot open: {exc.strerror or exc}"
-        return audit
+        return EventsAudit(path=path, error=f"cannot open: {exc.strerror or exc}")
+    with fh:
+        return audit_stream(fh, path, chunk_bytes)
+
+
+def audit_stream(fh, path: str = "", chunk_bytes: int = CHUNK_BYTES) -> EventsAudit:
+    """Audit an open binary stream (a log in object storage, an archive member); never raises."""
+    audit = EventsAudit(path=path)
     try:
-        with fh:
-            _Auditor(audit).run(fh, chunk_bytes)
+        _Auditor(audit).run(fh, chunk_bytes)
     except OSError as exc:
         audit.error = f"read error: {exc.strerror or exc}"
     except MemoryError:

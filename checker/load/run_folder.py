@@ -11,20 +11,48 @@ import os
 from typing import Any
 
 from checker.load.model import Package
+from checker.load.mirror import is_url, source
 
 def audit_job(args: tuple):
     """Stream one folder's events.jsonl and sample_idx_map.json (module level: runs in a worker)."""
     events_path, idx_path, root_real = args
     audit = idx = None
-    if events_path is not None:
+    if events_path is not None and not isinstance(events_path, str):
+        audit = events_path  # audited already, while its archive streamed by (checker.load.archive)
+    elif events_path is not None and is_url(events_path):
+        audit = _streamed(events_path, "events")
+    elif events_path is not None:
         from checker.load.events import audit_events
 
         audit = audit_events(events_path, root_real)
-    if idx_path is not None:
+    if idx_path is not None and not isinstance(idx_path, str):
+        idx = idx_path
+    elif idx_path is not None and is_url(idx_path):
+        idx = _streamed(idx_path, "idx")
+    elif idx_path is not None:
         from checker.load.sample_map import summarize_idx_map
 
         idx = summarize_idx_map(idx_path, root_real)
     return audit, idx
+
+
+def _streamed(url: str, what: str):
+    """Audit a log straight from object storage (the mirror holds only a placeholder of it)."""
+    from checker.load.events_data import EventsAudit
+    from checker.load.remote import open_url
+    from checker.load.sample_map import IdxMap, summarize_stream
+
+    try:
+        fh = open_url(url)
+    except Exception as exc:  # noqa: BLE001  (any storage error: the log is unreadable, a FAIL)
+        why = f"cannot open: {exc}"[:300]
+        return EventsAudit(path=url, error=why) if what == "events" else IdxMap(path=url, error=why)
+    with fh:
+        if what == "events":
+            from checker.load.events import audit_stream
+
+            return audit_stream(fh, url)
+        return summarize_stream(fh, fh.size, url)
 
 
 def attach_context(pkg: Package, options: dict[str, Any], max_bytes: int) -> None:
@@ -46,7 +74,7 @@ def audit_todo(pkg: Package, events: bool) -> list[tuple[Any, tuple]]:
     for rf in pkg.run_folders:
         ev = os.path.join(rf.abspath, "events.jsonl")
         idx = os.path.join(rf.abspath, "sample_idx_map.json")
-        args = (ev if events and os.path.lexists(ev) else None, idx if os.path.lexists(idx) else None,
+        args = (source(ev) if events and os.path.lexists(ev) else None, source(idx) if os.path.lexists(idx) else None,
                 os.path.realpath(rf.abspath))
         if args[0] or args[1]:
             todo.append((rf, args))
@@ -68,7 +96,7 @@ def total_bytes(todo) -> int:
     total = 0
     for _, args in todo:
         for p in args[:2]:
-            if p is not None:
+            if isinstance(p, str) and not is_url(p):
                 try:
                     total += os.stat(p).st_size
                 except OSError:

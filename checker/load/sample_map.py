@@ -47,15 +47,25 @@ def summarize_idx_map(path: str, root_real: str | None = None) -> IdxMap:
     except OSError as exc:
         out.error = f"cannot open: {exc.strerror or exc}"
         return out
-    try:
-        with fh:
-            import os
+    with fh:
+        import os
 
+        try:
             size = os.fstat(fh.fileno()).st_size
-            if size <= FULL_DECODE_BYTES:
-                _decode(fh.read(), out)
-            else:
-                _scan(fh, out)
+        except OSError as exc:
+            out.error = f"read error: {exc.strerror or exc}"
+            return out
+        return summarize_stream(fh, size, path)
+
+
+def summarize_stream(fh, size: int, path: str = "") -> IdxMap:
+    """Summarise an open binary stream of ``size`` bytes (object storage, an archive member)."""
+    out = IdxMap(path=path)
+    try:
+        if size <= FULL_DECODE_BYTES:
+            _decode(fh.read(), out)
+        else:
+            _scan(fh, out)
     except OSError as exc:
         out.error = f"read error: {exc.strerror or exc}"
     return out

@@ -105,7 +105,8 @@ class Browser:
         """A PNG of the viewport, of the whole page, or of the first element matching ``selector``."""
         params = {"format": "png"}
         if selector:
-            box = self.eval(f"(() => {{ const b = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+            find = f"document.querySelector({json.dumps(selector)})"
+            box = self.eval(f"(() => {{ const b = {find}.getBoundingClientRect();"
                             " return [b.left + scrollX, b.top + scrollY, b.width, b.height]; })()")
             params.update(captureBeyondViewport=True,
                           clip={"x": box[0], "y": box[1], "width": box[2], "height": box[3], "scale": 1})

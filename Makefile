@@ -30,11 +30,11 @@ docs: $(STAMP)
 
 ## schemas: regenerate schemas/ from the pydantic models
 schemas: $(STAMP)
-	$(PY) -m checker.schemagen
+	$(PY) -m checker.cli.schemagen
 
 ## golden: regenerate the golden reports under tests/golden/
 golden: $(STAMP)
-	$(PY) tests/golden_update.py
+	$(PY) tests/support/golden_update.py
 
 ## fixtures: regenerate fixtures/valid from fixtures/make_valid.py
 fixtures: $(STAMP)

@@ -10,7 +10,7 @@ RSS is per measurement):
   timestamp_ns and sample_uuid (the baseline the issue names);
 - ``bare-chunks``: the same Struct decoded a 4 MB chunk at a time with ``decode_lines`` (the
   fastest bare msgspec loop; our audit reads the log this way);
-- ``audit``: ``checker.events.audit_events``.
+- ``audit``: ``checker.load.events.audit_events``.
 
 Times are CPU seconds of the measuring process (robust against other load on the machine; one
 core, no threads). Prints MB/s, the audit's throughput as a fraction of each baseline, and the audit's extra peak
@@ -134,7 +134,7 @@ print(n)
 _AUDIT = """
 import sys
 sys.path.insert(0, sys.argv[2])
-from checker.events import audit_events
+from checker.load.events import audit_events
 a = audit_events(sys.argv[1])
 assert a.error is None and not a.problems, (a.error, a.problems)
 print(a.lines, a.issued, a.completed)
@@ -143,7 +143,7 @@ print(a.lines, a.issued, a.completed)
 _TRACED = """
 import sys, tracemalloc
 sys.path.insert(0, sys.argv[2])
-from checker.events import audit_events
+from checker.load.events import audit_events
 tracemalloc.start()
 a = audit_events(sys.argv[1])
 cur, peak = tracemalloc.get_traced_memory()

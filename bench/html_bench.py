@@ -23,7 +23,7 @@ MAX_SECONDS = 0.5
 def measure(points: int = 32, repeat: int = 5) -> dict:
     import make_valid
 
-    from checker.api import run_check
+    from checker.engine.api import run_check
 
     with tempfile.TemporaryDirectory() as tmp:
         root = os.path.join(tmp, "curve32")

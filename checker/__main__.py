@@ -1,5 +1,5 @@
 """``python -m checker`` runs the command line."""
-from checker.cli import main
+from checker.cli.main import main
 
 if __name__ == "__main__":
     main()

@@ -5,8 +5,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if REPO not in sys.path:
     sys.path.insert(0, REPO)
 TESTS = os.path.dirname(os.path.abspath(__file__))
-if TESTS not in sys.path:
-    sys.path.insert(0, TESTS)
+SUPPORT = os.path.join(TESTS, "support")  # shared helpers (casefixtures, golden, ...), imported by name
+if SUPPORT not in sys.path:
+    sys.path.insert(0, SUPPORT)
 
 import json as _json
 
@@ -34,7 +35,7 @@ def assert_valid_report(doc: dict) -> None:
 @pytest.fixture(autouse=True)
 def _validate_every_report(monkeypatch):
     """Every Report built in-process during the suite is validated against the report schema."""
-    import checker.api as api
+    import checker.engine.api as api
 
     original = api.run_check
 

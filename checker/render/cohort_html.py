@@ -12,8 +12,8 @@ import os
 import re
 from collections import Counter
 
-from checker.findings import Status
-from checker.pointmetrics import metrics_for
+from checker.core.findings import Status
+from checker.domain.point_metrics import metrics_for
 from checker.render import levels, svg
 from checker.render.view import uses_interactivity
 
@@ -37,7 +37,7 @@ def _sub_id(sub) -> str:
 
 def split_report(report) -> list:
     """One Report per submission: its findings, a Package holding only it, the same policy/context."""
-    from checker.model import Package
+    from checker.load.model import Package
 
     pkg = report.package
     subs = list(getattr(pkg, "submissions", None) or [])
@@ -99,7 +99,7 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
     """The index page's view: rows, combined charts per model, cohort-level findings."""
     from checker import __version__
     from checker.render.view import finding_row, ordered, scoped
-    from checker.report import TOOL_NAME
+    from checker.engine.report import TOOL_NAME
 
     rows, by_model = [], {}
     for i, (rep, page) in enumerate(zip(reports, pages)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from checker.findings import Finding, Severity
+from checker.core.findings import Finding, Severity
 
 #: severity -> SARIF level / GitHub workflow command
 LEVEL = {Severity.REJECT: "error", Severity.REJECT_POINTS: "error", Severity.FLAG: "warning", Severity.WARN: "note"}

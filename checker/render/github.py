@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from checker.findings import Status
+from checker.core.findings import Status
 from checker.render.common import GITHUB_COMMAND, LEVEL, repo_relative
 
 

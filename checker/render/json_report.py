@@ -1,7 +1,7 @@
 """The JSON report (schemas/report.schema.json): stable key order, sorted findings.
 
 A cohort run may hand over each finding's JSON text already encoded by the worker that found it
-(``report.json_cache``: id(finding) -> (finding, text), see ``checker.pipeline``; the entry is used
+(``report.json_cache``: id(finding) -> (finding, text), see ``checker.engine.pipeline``; the entry is used
 only while it still names that very finding object); the findings array is then
 spliced in as text. The bytes are the same either way: ``json.dumps(indent=2)`` output is
 compositional (a nested value is its own rendering with every later line indented by its depth).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from itertools import groupby
 
-from checker.findings import Status
+from checker.core.findings import Status
 
 
 def _suite_key(f):

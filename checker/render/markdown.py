@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from checker.findings import Status
+from checker.core.findings import Status
 
 MAX_ROWS = 200  # a PR comment holds 65,536 characters; the rest is counted, not listed
 _SPECIAL = re.compile(r"([\\`*_{}\[\]|~])")
@@ -38,7 +38,7 @@ def _code(value) -> str:
 
 def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     from checker import __version__
-    from checker.report import TOOL_NAME
+    from checker.engine.report import TOOL_NAME
 
     c = report.counts()
     icon = "❌" if report.verdict == "FAILED" else "✅"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from checker import __version__
-from checker.findings import Status
+from checker.core.findings import Status
 from checker.render.common import LEVEL, fingerprint, is_waived, repo_relative
 
 INFORMATION_URI = "https://pypi.org/project/endpoints-checker/"

@@ -9,7 +9,7 @@ import os
 import sys
 from itertools import groupby
 
-from checker.findings import Finding, Status
+from checker.core.findings import Finding, Status
 
 _STATUS_ORDER = {Status.FAIL: 0, Status.SKIP: 1, Status.PASS: 2}
 
@@ -86,7 +86,7 @@ def cohort_lines(report) -> list[str]:
 
 
 def header_line(report) -> str:
-    from checker.report import TOOL_NAME
+    from checker.engine.report import TOOL_NAME
     from checker import __version__
 
     return (f"{TOOL_NAME} {__version__} · policy {report.policy_edition} ({report.policy_version})"

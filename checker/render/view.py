@@ -1,7 +1,7 @@
 """The report view model: plain dicts the HTML templates (single and cohort) render.
 
 Built once from a Report: header facts, findings rows, the submission > system > curve tree
-with per-point metrics (``checker.pointmetrics``), computed regions and charts, and the rule
+with per-point metrics (``checker.domain.point_metrics``), computed regions and charts, and the rule
 catalogue. Templates only format; escaping is Jinja's (autoescape) except for the SVG strings,
 which ``checker.render.svg`` escapes itself.
 """
@@ -12,10 +12,10 @@ from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
-from checker.findings import Finding, Status, json_safe, point_sort_key
-from checker.pointmetrics import POINT_METRICS, metrics_for
-from checker.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
-from checker.render import digest, levels, svg
+from checker.core.findings import Finding, Status, json_safe, point_sort_key
+from checker.domain.point_metrics import POINT_METRICS, metrics_for
+from checker.domain.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
+from checker.render import levels, page, svg
 
 STATUS_RANK = {"FAIL": 0, "SKIP": 1, "PASS": 2}
 
@@ -76,7 +76,7 @@ def finding_row(i: int, f: Finding) -> dict:
 
 
 def _default_severity(rule_id: str) -> str | None:
-    from checker.registry import REGISTRY
+    from checker.core.rule import REGISTRY
 
     r = REGISTRY.get(rule_id)
     return r.severity.value if r is not None else None
@@ -258,7 +258,7 @@ def _counts(rows: list[dict]) -> dict:
 def build_view(report, back_link: str | None = None) -> dict:
     """Everything the report template needs, in display order."""
     from checker import __version__
-    from checker.report import TOOL_NAME
+    from checker.engine.report import TOOL_NAME
 
     ctx = _context(report)
     rows = [finding_row(i, f) for i, f in enumerate(report.findings)]
@@ -287,7 +287,7 @@ def build_view(report, back_link: str | None = None) -> dict:
     run_folders = []
     for ri, rf in enumerate(getattr(pkg, "run_folders", []) or []):
         rf_rows = rows_by_key.get(("", "", "", rf.name), [])
-        run_folders.append(digest.run_folder_digest(rf, rf_rows, f"rf{ri}")
+        run_folders.append(page.run_folder_digest(rf, rf_rows, f"rf{ri}")
                            | {"findings": ordered(rf_rows), "scoped": scoped(rf_rows)})
     rf_names = {rf["name"] for rf in run_folders}
     others = [r for r in rows if not r["key"][0] and not (r["key"][3] in rf_names and not any(r["key"][1:3]))]
@@ -316,7 +316,7 @@ def build_view(report, back_link: str | None = None) -> dict:
         "levels": lv,
         "problems": levels.problems(lv),
         "level_meaning": levels.MEANING,
-        "checked": digest.checked(report),
+        "checked": page.checked(report),
         "fail_on": report.fail_on,
         "exit_code": report.exit_code(),
         "counts": counts,
@@ -325,7 +325,7 @@ def build_view(report, back_link: str | None = None) -> dict:
         "other_findings": ordered(others),
         "other_scoped": scoped(others),
         "run_folders": run_folders,
-        "digest_columns": digest.DIGEST_COLUMNS,
+        "digest_columns": page.DIGEST_COLUMNS,
         "metrics": metrics,
         "text_metrics": TEXT_METRICS,
         "own_region": not any(k == "region_computed" for k, _l, _u in metrics),  # until the region family adds it

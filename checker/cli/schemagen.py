@@ -1,0 +1,64 @@
+"""Write JSON Schemas generated from the pydantic models: policy files and result_summary.json.
+
+``python -m checker.cli.schemagen`` (``make schemas``) rewrites them; a test fails when they are stale.
+Hand-written schemas (report, point.yaml, system_desc.json, ...) live beside them in schemas/.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEMAS = os.path.join(REPO, "schemas")
+
+
+def generated() -> dict[str, dict]:
+    """Relative path under schemas/ -> schema document."""
+    from checker.load.models.summary import ResultSummary
+    from checker.engine.policy import POLICY_MODELS
+    from checker.core.rule import all_rules
+
+    all_rules()  # registers every family's policy models
+    out: dict[str, dict] = {}
+    for name, model in sorted(POLICY_MODELS.items()):
+        doc = model.model_json_schema()
+        doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        doc["title"] = f"policy: {name}.yaml"
+        out[f"policy/{name}.schema.json"] = doc
+    doc = ResultSummary.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["title"] = "result_summary.json (inference-endpoint performance summary)"
+    out["result_summary.schema.json"] = doc
+    from checker.engine.waivers import WaiverFile
+
+    doc = WaiverFile.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["title"] = "waivers.yaml (endpoints-checker --waivers)"
+    out["waivers.schema.json"] = doc
+    return out
+
+
+def dump(doc: dict) -> str:
+    return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+
+
+def main(check: bool = False) -> int:
+    stale = []
+    for rel, doc in generated().items():
+        path = os.path.join(SCHEMAS, rel)
+        text = dump(doc)
+        old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+        if old != text:
+            stale.append(rel)
+            if not check:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.write(text)
+    for rel in stale:
+        print(("stale: " if check else "wrote: ") + f"schemas/{rel}")
+    return 1 if (check and stale) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(check="--check" in sys.argv))

@@ -1,0 +1,234 @@
+"""Cohort mode: many submissions and run folders checked as independent units, then compared.
+
+A *unit* is one submission root or run folder found under the PATHs (``discover`` in shallow mode
+loads nothing). Each unit is loaded and checked on its own (``check_unit``, in a worker process
+or in-process), and returns its findings plus a small picklable *digest* (seed sets, target
+cohorts, hardware descriptions, with file positions) that the cross-submission rules
+(``rules/cohort.py``) read from ``ctx.options["cohort_units"]``.
+
+Subject labels: in cohort mode a submission's label is ``<org>/<submission_id>`` (the org is the
+directory above the submission root), so two organisations may use the same id without their
+findings colliding; a label still repeated (the same tree given twice) falls back to the display
+path, then to a ``#N`` suffix. A single submission keeps its plain ``<submission_id>`` label.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from checker.core.findings import Finding, Status, Subject, json_safe
+from checker.load.reader import LoadedFile
+from checker.engine.evaluate import unit_rules
+
+#: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking
+_WORKER_STATE: dict[tuple, tuple] = {}
+
+
+@dataclass(frozen=True)
+class Unit:
+    kind: str  # "submission" | "run-folder"
+    path: str  # absolute path
+    rel: str  # display path
+    org: str
+    sid: str  # raw submission id (directory name) or run folder name
+    label: str  # subject label in the report
+
+
+@dataclass(frozen=True)
+class UnitSettings:
+    policy_dir: str | None
+    policy_overrides: tuple
+    select: tuple
+    ignore: tuple
+    options: tuple  # sorted (name, value) pairs
+    max_bytes: int
+    keep_node: bool
+    prerender: bool = False  # encode each finding's JSON in the worker (the JSON report splices it in)
+
+    @property
+    def key(self) -> tuple:
+        return (self.policy_dir, self.policy_overrides)
+
+
+@dataclass
+class UnitResult:
+    findings: list[Finding]
+    digest: dict
+    node: Any = None  # the loaded Submission/RunFolder (only when the report needs the package)
+    texts: list | None = None  # JSON text per finding, same order (settings.prerender)
+
+
+def plan_units(plan) -> list[Unit]:
+    """Units of a shallow-discovered Package, with unique subject labels (stub names updated)."""
+    units: list[Unit] = []
+    subs = []
+    for stub in plan.submissions:
+        org = stub.org or os.path.basename(os.path.dirname(os.path.normpath(stub.abspath)))
+        subs.append((stub, org, f"{org}/{stub.name}" if org else stub.name))
+    labels = _unique([lab for _s, _o, lab in subs], [s.rel for s, _o, _l in subs])
+    for (stub, org, _lab), label in zip(subs, labels):
+        units.append(Unit("submission", stub.abspath, stub.rel, org, stub.name, label))
+        stub.name = label
+    rf_labels = _unique([rf.name for rf in plan.run_folders], [rf.rel for rf in plan.run_folders])
+    for rf, label in zip(plan.run_folders, rf_labels):
+        units.append(Unit("run-folder", rf.abspath, rf.rel, "", rf.name, label))
+        rf.name = label
+    return units
+
+
+def _unique(labels: list[str], fallbacks: list[str]) -> list[str]:
+    out = [lab if labels.count(lab) == 1 else fb for lab, fb in zip(labels, fallbacks)]
+    seen: dict[str, int] = {}
+    final = []
+    for lab in out:
+        seen[lab] = seen.get(lab, 0) + 1
+        final.append(lab if seen[lab] == 1 else f"{lab}#{seen[lab]}")
+    return final
+
+
+def owns(unit: Unit, subject: Subject) -> bool:
+    """Is this subject inside the unit (so the unit's finding about it is authoritative)?"""
+    if unit.kind == "submission":
+        return subject.submission == unit.label
+    return not subject.submission and not subject.model and subject.point == unit.label
+
+
+def _state(settings: UnitSettings):
+    if settings.key not in _WORKER_STATE:
+        from checker.engine.policy import load_policy
+        from checker.core.rule import all_rules
+
+        rules = all_rules()
+        _WORKER_STATE[settings.key] = (rules, load_policy(settings.policy_dir, dict(settings.policy_overrides)))
+    return _WORKER_STATE[settings.key]
+
+
+
+
+def check_unit(job: tuple) -> UnitResult:
+    """Load and check one unit (runs in a worker process)."""
+    from checker.load.discovery import Options, load_run_folder, load_submission
+    from checker.load.model import Package
+    from checker.engine.evaluate import Context, run_rules
+
+    unit, settings = job
+    rules, policy = _state(settings)
+    opts = Options(max_bytes=settings.max_bytes)
+    pkg = Package.model_construct(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],
+                                  run_folders=[], junk=[])
+    if unit.kind == "submission":
+        node = load_submission(unit.path, unit.rel, opts, org=unit.org, name=unit.label)
+        pkg.submissions.append(node)
+        digest = digest_submission(node, unit)
+    else:
+        node = load_run_folder(unit.path, unit.rel, opts)
+        node.name = unit.label
+        pkg.run_folders.append(node)
+        digest = base_digest(unit)
+    ctx = Context(package=pkg, policy=policy, options=dict(settings.options))
+    if pkg.run_folders:  # the events audit runs in this worker: no nested pool, no second progress bar
+        from checker.load.run_folder import prepare_run_folders
+
+        prepare_run_folders(pkg, {**ctx.options, "jobs": 1, "progress": False}, settings.max_bytes)
+    findings = run_rules(unit_rules(rules), pkg, ctx, select=list(settings.select) or None,
+                         ignore=list(settings.ignore) or None)
+    texts = None
+    if settings.prerender:
+        from checker.render.json_report import finding_json
+
+        texts = [finding_json(f) for f in findings]
+    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts)
+
+
+def base_digest(unit: Unit, crashed: str | None = None) -> dict:
+    return {"label": unit.label, "kind": unit.kind, "org": unit.org, "id": unit.sid, "rel": unit.rel,
+            "crashed": crashed, "systems": [], "models": [], "divisions": [], "seed_sets": {},
+            "target_cohorts": {}, "hardware": {}}
+
+
+def _loc(lf: LoadedFile, path: tuple, subject: Subject) -> dict:
+    line, col = lf.position(path) if lf.exists else (None, None)
+    return {"file": lf.rel, "path": list(path), "line": line, "column": col, "subject": subject}
+
+
+def digest_submission(sub, unit: Unit) -> dict:
+    """What the cross-submission rules need from one loaded submission: plain, picklable values."""
+    d = base_digest(unit)
+    d["systems"] = [s.name for s in sub.systems]
+    d["models"] = sorted({c.name for c in sub.curves()})
+    divisions = set()
+    for p in sub.points():
+        y = p.yaml
+        if y is None:
+            continue
+        lf = p.files["point_yaml"]
+        if isinstance(y.seed_set, str) and y.seed_set not in d["seed_sets"]:
+            d["seed_sets"][y.seed_set] = _loc(lf, ("seed_set",), p.subject)
+        if isinstance(y.target_cohort, str) and y.target_cohort not in d["target_cohorts"]:
+            d["target_cohorts"][y.target_cohort] = _loc(lf, ("target_cohort",), p.subject)
+        div = getattr(y, "division", None)
+        if isinstance(div, str) and div:
+            divisions.add(div)
+    d["divisions"] = sorted(divisions)
+    for s in sub.systems:
+        for c in s.curves:
+            desc = next((p.files["system_desc"] for p in c.points
+                         if p.files.get("system_desc") is not None and p.files["system_desc"].ok
+                         and isinstance(p.files["system_desc"].data, dict)), None)
+            if desc is None:
+                continue
+            name = desc.data.get("system_name")
+            nodes = desc.data.get("node_types")
+            paths = [(k,) for k in desc.data] + [("node_types", i, k) for i, n in enumerate(nodes or [])
+                                                  if isinstance(n, dict) for k in n] if isinstance(nodes, list) \
+                else [(k,) for k in desc.data]
+            d["hardware"][s.name] = {
+                "key": name if isinstance(name, str) and name.strip() else s.name,
+                "data": json_safe({k: v for k, v in desc.data.items() if k != "node_types"}),
+                "node_types": json_safe(nodes),
+                "loc": _loc(desc, ("node_types",), s.subject),
+                "positions": [(p, *desc.position(p)) for p in paths],
+            }
+            break
+    return d
+
+
+def loc_file(loc: dict, positions=()) -> LoadedFile:
+    """A stand-in LoadedFile resolving the positions the digest kept (rules need no file I/O)."""
+    lf = LoadedFile(kind="digest", rel=loc["file"], abspath=loc["file"], exists=True)
+    lf._positions = {tuple(p): (line, col) for p, line, col in positions if line}
+    if loc.get("line"):
+        lf._positions[tuple(loc["path"])] = (loc["line"], loc["column"])
+    return lf
+
+
+def failed_unit_digest(unit: Unit, why: str) -> dict:
+    return base_digest(unit, crashed=why)
+
+
+def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:
+    """One row of the cohort summary: who, what, verdict and counts over the unit's own findings."""
+    from collections import Counter
+
+    by_status = {s.value: 0 for s in Status}
+    by_sev = {k: 0 for k in ("reject", "reject-points", "flag", "warn")}
+    for (status, sev), n in Counter((f.status, f.severity) for f in findings).items():
+        by_status[status.value] += n
+        if status is Status.FAIL:
+            by_sev[sev.value] += n
+    waived = sum(1 for f in findings if f.reason and f.reason.startswith("waived"))
+    failing = report_like.failing_of(findings)
+    row = {
+        "label": unit.label, "kind": unit.kind, "org": unit.org, "submission_id": unit.sid, "path": unit.rel,
+        "systems": digest.get("systems", []), "models": digest.get("models", []),
+        "divisions": digest.get("divisions", []),
+        "verdict": "FAILED" if failing else "PASSED",
+        "week0_reject": any(f.status is Status.FAIL and f.severity.value in ("reject", "reject-points")
+                            for f in findings),
+        "checked": digest.get("crashed") is None,
+        "counts": {"by_status": by_status, "fail_by_severity": by_sev, "total": len(findings)},
+    }
+    if report_like.count_waived:
+        row["counts"]["waived"] = waived
+    return row

@@ -1,0 +1,160 @@
+"""Evaluate every registered rule on every subject of its scope: exactly one finding each.
+
+Isolation: an exception inside a rule becomes a FAIL of that rule for that subject; missing or
+refused inputs become SKIPs naming the file; deselected rules SKIP with reason "deselected".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from checker.core.findings import Finding, Location, Severity, Status, Subject
+from checker.load.reader import LoadedFile
+from checker.load.model import Package
+from checker.engine.policy import Policy, PolicyUnavailable
+from checker.core.rule import Outcome, Rule, select_matches
+
+
+@dataclass
+class Context:
+    """What a rule may read besides its subject: the package, policy data and run options."""
+
+    package: Package
+    policy: Policy
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def opt(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
+
+
+def subjects_for(scope: str, pkg: Package) -> list[Any]:
+    if scope == "package":
+        return [pkg]
+    if scope == "submission":
+        return list(pkg.submissions)
+    if scope == "system":
+        return [s for sub in pkg.submissions for s in sub.systems]
+    if scope == "curve":
+        return [c for sub in pkg.submissions for c in sub.curves()]
+    if scope == "point":
+        return [p for sub in pkg.submissions for p in sub.points()]
+    if scope == "run-folder":
+        return list(pkg.run_folders)
+    if scope == "cohort":
+        return [pkg] if len(pkg.submissions) > 1 else []
+    return []
+
+
+def _input_file(obj: Any, kind: str) -> LoadedFile | None:
+    files = getattr(obj, "files", None)
+    if isinstance(files, dict) and kind in files:
+        return files[kind]
+    if kind == "power":
+        return getattr(obj, "power", None)
+    return None
+
+
+def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
+    for need in rule.needs:
+        if need.startswith("policy:"):
+            name = need.split(":", 1)[1]
+            if not ctx.policy.available(name):
+                why = ctx.policy.problems.get(name)
+                return Outcome("SKIP", f"policy not loaded: {name}.yaml" + (f" ({why.message})" if why else ""),
+                               reason="missing-policy")
+            continue
+        lf = _input_file(obj, need)
+        if lf is None:
+            continue
+        if not lf.exists:
+            return Outcome("SKIP", f"input missing: {lf.rel}", reason="missing-input")
+        if lf.error is not None:
+            return Outcome("SKIP", f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+        if lf.kind in _MODELLED and lf.model is None:
+            return Outcome("SKIP", f"input not valid: {lf.rel}", reason="input-not-valid")
+    return None
+
+
+_MODELLED = {"point_yaml", "result_summary", "system_desc"}
+
+
+def _to_finding(rule: Rule, subject: Subject, out: Outcome) -> Finding:
+    status = Status(out.status)
+    loc = None
+    f = out.file
+    if isinstance(f, LoadedFile):
+        line, col = f.position(out.path) if f.exists else (None, None)
+        loc = Location(f.rel, line, col, tuple(out.path))
+    elif isinstance(f, str) and f:
+        loc = Location(f, None, None, tuple(out.path))
+    fix = out.fix
+    if status is Status.FAIL and fix is None:
+        fix = rule.section("How to fix") or None
+    if out.subject is not None:
+        subject = out.subject
+    if out.entry:
+        subject = Subject(subject.submission, subject.system, subject.model, subject.point, out.entry)
+    return Finding(
+        rule_id=rule.id,
+        status=status,
+        severity=out.severity or rule.severity,
+        subject=subject,
+        message=out.message,
+        family=rule.family,
+        title=rule.title,
+        clause=rule.clause,
+        location=loc,
+        observed=out.observed,
+        expected=out.expected,
+        fix=fix if status is Status.FAIL else None,
+        reason=out.reason,
+        extra=out.extra,
+    )
+
+
+def evaluate(rule: Rule, obj: Any, ctx: Context, selected: bool = True) -> list[Finding]:
+    subject = obj.subject
+    if not selected:
+        return [_to_finding(rule, subject, Outcome("SKIP", "deselected by --select/--ignore", reason="deselected"))]
+    pre = _check_needs(rule, obj, ctx)
+    if pre is not None:
+        return [_to_finding(rule, subject, pre)]
+    try:
+        result = rule.func(obj, ctx)
+        outs = result if isinstance(result, list) else [result]
+        if not outs or not all(isinstance(o, Outcome) for o in outs):
+            raise TypeError(f"rule returned {type(result).__name__}, not an Outcome")
+        findings = [_to_finding(rule, subject, o) for o in outs]
+        keys = [f.subject for f in findings]
+        if len(set(keys)) != len(keys):
+            raise ValueError("rule returned two findings for one subject")
+        return findings
+    except PolicyUnavailable as exc:
+        return [_to_finding(rule, subject, Outcome("SKIP", f"policy not loaded: {exc.name}.yaml ({exc.why})",
+                                                   reason="missing-policy"))]
+    except Exception as exc:  # isolation: one broken rule never stops the run
+        text = str(exc).splitlines()[0][:200] if str(exc) else ""
+        return [_to_finding(rule, subject, Outcome(
+            "FAIL", f"internal error while evaluating this rule: {type(exc).__name__}: {text}",
+            fix="Report this to the endpoints-checker maintainers; the rest of the report is unaffected.",
+            reason="rule-error"))]
+
+
+def unit_rules(rules) -> list:
+    """Rules one submission or run folder evaluates: all but the cohort scope and the waivers family
+    (those run once, over the whole invocation)."""
+    return [r for r in rules if r.scope != "cohort" and r.family != "waivers"]
+
+
+def run_rules(rules: Iterable[Rule], pkg: Package, ctx: Context, select: list[str] | None = None,
+              ignore: list[str] | None = None) -> list[Finding]:
+    findings: list[Finding] = []
+    for rule in rules:
+        selected = (not select or select_matches(rule, select)) and not (ignore and select_matches(rule, ignore))
+        for obj in subjects_for(rule.scope, pkg):
+            findings.extend(evaluate(rule, obj, ctx, selected))
+    findings.sort(key=Finding.sort_key)
+    return findings
+
+
+__all__ = ["Context", "run_rules", "evaluate", "subjects_for", "Severity"]

@@ -1,0 +1,86 @@
+"""The result model every renderer reads: findings, counts, verdict, catalogue, versions."""
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from checker import __version__
+from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Severity, Status
+from checker.core.rule import Rule
+
+SCHEMA_VERSION = "1.0"
+TOOL_NAME = "endpoints-checker"
+
+
+@dataclass
+class Report:
+    findings: list[Finding]
+    rules: list[Rule]
+    paths: list[str]
+    policy_edition: str
+    policy_version: str
+    fail_on: str = "flag"
+    generated_at: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
+    package: Any = None  # the checked Package, for renderers that draw curves
+    input_error: bool = False  # PATH missing or nothing checkable: exit 2
+    policy_overrides: dict = field(default_factory=dict)
+    sections: dict = field(default_factory=dict)  # optional top-level parts: cohort, waivers, baseline
+    count_waived: bool = False  # --waivers given: summary counts waived findings separately
+    gate_new_only: bool = False  # --fail-on-new: only FAILs new since --baseline fail the run
+    json_cache: dict = field(default_factory=dict, repr=False)  # id(finding) -> (finding, JSON text from a worker)
+    context: Any = None  # the runner Context (package, policy, options): renderers compute per-point metrics
+
+    def counts(self) -> dict[str, Any]:
+        by_status = {s.value: 0 for s in Status}
+        by_severity = {s: 0 for s in SEVERITY_ORDER}
+        from collections import Counter
+
+        for (status, severity), n in Counter((f.status, f.severity) for f in self.findings).items():
+            by_status[status.value] += n
+            if status is Status.FAIL:
+                by_severity[severity.value] += n
+        out = {"by_status": by_status, "fail_by_severity": by_severity, "total": len(self.findings)}
+        if self.count_waived:
+            out["waived"] = sum(1 for f in self.findings if (f.reason or "").startswith("waived"))
+        return out
+
+    def failing(self) -> list[Finding]:
+        threshold = FAIL_ON_RANK[self.fail_on]
+        return [f for f in self.findings if f.status is Status.FAIL and f.severity.rank >= threshold
+                and (not self.gate_new_only or f.baseline == "new")]
+
+    @property
+    def week0_reject(self) -> bool:
+        """Would the Week-0 automated check reject it? Any reject / reject-points FAIL."""
+        return any(f.status is Status.FAIL and f.severity in (Severity.REJECT, Severity.REJECT_POINTS)
+                   for f in self.findings)
+
+    @property
+    def verdict(self) -> str:
+        return "FAILED" if self.failing() else "PASSED"
+
+    def exit_code(self) -> int:
+        if self.input_error:
+            return 2
+        return 1 if self.failing() else 0
+
+    def to_dict(self, with_findings: bool = True) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "tool": {"name": TOOL_NAME, "version": __version__},
+            "policy": {"edition": self.policy_edition, "version": self.policy_version,
+                       "overrides": dict(sorted(self.policy_overrides.items()))},
+            "generated_at": self.generated_at,
+            "paths": list(self.paths),
+            "fail_on": self.fail_on,
+            "summary": {
+                **self.counts(),
+                "verdict": self.verdict,
+                "week0_reject": self.week0_reject,
+                "exit_code": self.exit_code(),
+            },
+            "rules": [r.catalogue_entry() for r in sorted(self.rules, key=lambda r: r.id)],
+            "findings": [f.as_dict() for f in self.findings] if with_findings else [],
+            **{k: v for k, v in sorted(self.sections.items())},
+        }

@@ -1,0 +1,131 @@
+"""Reviewed waivers (``--waivers waivers.yaml``): a matching FAIL becomes a SKIP, counted apart.
+
+File format (schemas/waivers.schema.json, generated from ``WaiverFile``)::
+
+    version: 1
+    waivers:
+      - rule: tps-utilization           # a rule id, or a glob over ids (power-*)
+        subject: "acme/*/H200*"         # glob over the finding's subject label (default "*")
+        reason: vendor spec sheet lists the lower figure
+        approver: J. Doe (MLCommons review)
+        expires: 2026-12-31             # last day the waiver applies
+
+A waived finding keeps its message and severity; its status becomes SKIP with reason
+``waived: <reason> (<approver>)`` (the SARIF renderer turns it into a suppression). Waivers never
+apply to loading/parsing failures or to the checker's own bookkeeping rules. Expired waivers do
+not apply (``waiver-expired``); a waiver that matched nothing is ``waiver-unused``.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import fnmatch
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from checker.core.findings import Finding, Status
+
+#: rules a waiver never touches: loader refusals, parse failures, crashes and the waiver rules themselves
+NEVER_WAIVED_FAMILIES = {"loading", "parsing", "waivers"}
+NEVER_WAIVED_RULES = {"submission-checked", "path-exists", "policy-registry"}
+TODAY_ENV = "ENDPOINTS_CHECKER_TODAY"
+
+
+class Waiver(BaseModel):
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    rule: str = Field(min_length=1, description="Rule id, or a glob over rule ids (fnmatch).")
+    subject: str = Field("*", min_length=1, description="Glob over the finding's subject label, e.g. 'acme/*/H200*'.")
+    reason: str = Field(min_length=1, description="Why the finding is acceptable.")
+    approver: str = Field(min_length=1, description="Who approved the waiver.")
+    expires: _dt.date = Field(description="Last day (YYYY-MM-DD) the waiver applies.")
+
+
+class WaiverFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    version: int = Field(1, ge=1, le=1)
+    waivers: list[Waiver] = []
+
+
+class WaiverError(ValueError):
+    """The waivers file cannot be read or does not fit the schema (a usage error: exit 2)."""
+
+
+@dataclass
+class WaiverSet:
+    waivers: list[Waiver]
+    file: Any  # LoadedFile (positions) or a display string
+    rel: str
+    matched: list[int] = field(default_factory=list)  # per waiver: findings waived
+    today: _dt.date = field(default_factory=_dt.date.today)
+
+    def expired(self, i: int) -> bool:
+        return self.waivers[i].expires < self.today
+
+
+def resolve_today(today: str | _dt.date | None = None) -> _dt.date:
+    """--today, else $ENDPOINTS_CHECKER_TODAY, else the real date (tests pin it)."""
+    value = today if today is not None else os.environ.get(TODAY_ENV)
+    if value is None or value == "":
+        return _dt.date.today()
+    if isinstance(value, _dt.date):
+        return value
+    try:
+        return _dt.date.fromisoformat(str(value))
+    except ValueError as exc:
+        raise WaiverError(f"invalid date for today: {value!r} (use YYYY-MM-DD)") from exc
+
+
+def load_waivers(source: str | dict, today: str | _dt.date | None = None) -> WaiverSet:
+    """Read and validate a waivers file (a path), or an already-parsed document (a dict)."""
+    from pydantic import ValidationError
+
+    lf = None
+    if isinstance(source, dict):
+        data, rel = source, "<waivers>"
+    else:
+        from checker.load.reader import read_file
+
+        path = os.path.abspath(source)
+        lf = read_file("waivers", source, path, os.path.dirname(path) or "/", 1 << 22)
+        if not lf.exists:
+            raise WaiverError(f"waivers file not found: {source}")
+        if lf.error is not None:
+            raise WaiverError(f"waivers file {source}: {lf.error.message}")
+        data, rel = lf.data, source
+    try:
+        model = WaiverFile.model_validate(data if data is not None else {})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        line = f":{lf.position(tuple(err['loc']))[0]}" if lf is not None else ""
+        raise WaiverError(f"waivers file {rel}{line}: {where}: {err['msg']}") from exc
+    return WaiverSet(waivers=list(model.waivers), file=lf if lf is not None else rel, rel=rel,
+                     matched=[0] * len(model.waivers), today=resolve_today(today))
+
+
+def waivable(f: Finding) -> bool:
+    return (f.status is Status.FAIL and f.family not in NEVER_WAIVED_FAMILIES
+            and f.rule_id not in NEVER_WAIVED_RULES and not f.rule_id.endswith("-valid"))
+
+
+def apply_waivers(findings: list[Finding], ws: Optional[WaiverSet]) -> list[Finding]:
+    """Return the findings with every matching, unexpired waiver applied (first matching waiver wins)."""
+    if ws is None or not ws.waivers:
+        return findings
+    live = [(i, w) for i, w in enumerate(ws.waivers) if not ws.expired(i)]
+    out = []
+    for f in findings:
+        if waivable(f):
+            label = f.subject.label()
+            for i, w in live:
+                if fnmatch.fnmatchcase(f.rule_id, w.rule) and fnmatch.fnmatchcase(label, w.subject):
+                    ws.matched[i] += 1
+                    f = replace(f, status=Status.SKIP, fix=None, reason=f"waived: {w.reason} ({w.approver})",
+                                extra={**f.extra, "waiver": {"index": i, "expires": w.expires.isoformat()}})
+                    break
+        out.append(f)
+    return out

@@ -1,0 +1,367 @@
+"""Find what PATH holds (organisation dir, submission root, run folder, cohort) and load it once.
+
+The walk has a fixed shape (results/<system>/<model>/r<N>/), never follows a symlink that loops or
+leaves the submission root, and turns every unreadable directory into a recorded refusal.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from checker.core.findings import Subject
+from checker.load.models import attach_model
+from checker.load.reader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_problem, read_file
+from checker.load.model import Curve, Package, Point, Submission, System
+from checker.load.run_folder_files import load_run_folder
+
+POINT_DIR_RE = re.compile(r"^r(\d+)$")
+
+#: files read at each point, by name -> kind
+POINT_FILES = {
+    "point.yaml": "point_yaml",
+    "system_desc.json": "system_desc",
+    "result_summary.json": "result_summary",
+    "accuracy_results.json": "accuracy",
+    "results.json": "accuracy_legacy",
+    "config.yaml": "config",
+}
+
+
+
+JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thumbs.db", "desktop.ini"}
+
+
+class Options:
+    """Loader options shared by the walk."""
+
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False):
+        self.max_bytes = max_bytes
+        #: cohort planning: find submission roots and run folders, but load nothing inside them
+        self.shallow = shallow
+
+
+def junk_reason(name: str) -> str | None:
+    if name in JUNK_NAMES:
+        return "archive or editor debris"
+    if name.startswith("."):
+        return "hidden entry"
+    return None
+
+
+def _isdir(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _isfile(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def is_run_folder(path: str) -> bool:
+    return (
+        _isfile(os.path.join(path, "performance", "result_summary.json"))
+        or _isfile(os.path.join(path, "accuracy", "accuracy_results.json"))
+        or (_isfile(os.path.join(path, "events.jsonl")) and _isfile(os.path.join(path, "config.yaml")))
+        or (_isfile(os.path.join(path, "result_summary.json")) and _isfile(os.path.join(path, "config.yaml"))
+            and not _isdir(os.path.join(path, "results")))
+    )
+
+
+def is_submission_root(path: str) -> bool:
+    return _isdir(os.path.join(path, "results")) or _isdir(os.path.join(path, "docs"))
+
+
+def _scandir(path: str) -> tuple[list[os.DirEntry], LoadError | None]:
+    try:
+        with os.scandir(path) as it:
+            return sorted(it, key=lambda e: e.name), None
+    except PermissionError as exc:
+        return [], LoadError("file-unreadable", f"directory cannot be listed: {exc.strerror}")
+    except OSError as exc:
+        return [], LoadError("file-unreadable", f"directory cannot be listed: {exc.strerror or exc}")
+
+
+def discover(paths: list[str], options: Options | None = None) -> Package:
+    options = options or Options()
+    pkg = Package.model_construct(
+        paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[]
+    )
+    for path in paths:
+        display = os.path.normpath(path)
+        if not os.path.lexists(path):
+            pkg.missing_paths.append(display)
+            continue
+        if not _isdir(path):
+            pkg.unusable_paths.append((display, "not a directory"))
+            continue
+        if is_run_folder(path):
+            pkg.run_folders.append(load_run_folder(path, display, options))
+        elif is_submission_root(path):
+            pkg.submissions.append(load_submission(path, display, options, org=""))
+        else:
+            _discover_children(pkg, path, display, options)
+    return pkg
+
+
+def _discover_children(pkg: Package, path: str, display: str, options: Options, depth: int = 0) -> None:
+    entries, err = _scandir(path)
+    if err is not None:
+        pkg.unusable_paths.append((display, err.message))
+        return
+    found_before = len(pkg.submissions) + len(pkg.run_folders)
+    org = os.path.basename(os.path.normpath(os.path.abspath(path)))
+    leftovers = []
+    for e in entries:
+        child = os.path.join(path, e.name)
+        cdisplay = os.path.join(display, e.name)
+        why = junk_reason(e.name)
+        if why:
+            pkg.junk.append((cdisplay, why))
+            continue
+        if not _isdir(child):
+            if e.name != "cli_metadata.json":
+                leftovers.append((cdisplay, "file"))
+            continue
+        if is_run_folder(child):
+            pkg.run_folders.append(load_run_folder(child, cdisplay, options))
+        elif is_submission_root(child):
+            pkg.submissions.append(load_submission(child, cdisplay, options, org=org))
+        elif depth == 0:
+            before = len(pkg.submissions) + len(pkg.run_folders)
+            _discover_children(pkg, child, cdisplay, options, depth + 1)
+            if len(pkg.submissions) + len(pkg.run_folders) == before:
+                leftovers.append((cdisplay, "directory holding no submission or run folder"))
+        else:
+            leftovers.append((cdisplay, "directory holding no submission or run folder"))
+    if len(pkg.submissions) + len(pkg.run_folders) > found_before:
+        pkg.junk.extend((d, f"unexpected {w}") for d, w in leftovers)
+    elif depth == 0:
+        pkg.unusable_paths.append((display, "holds no submission (results/, docs/) and no run folder"))
+
+
+def _load_point_files(point: Point, owner_files: dict, root_real: str, options: Options, refused: list) -> None:
+    entries, err = _scandir(point.abspath)
+    if err is not None:
+        point.dir_error = err
+        refused.append((point.subject, point.name + "/", err))
+        for name, kind in POINT_FILES.items():
+            point.files[kind] = LoadedFile(kind=kind, rel=os.path.join(point.rel, name),
+                                           abspath=os.path.join(point.abspath, name), exists=True,
+                                           error=LoadError("file-unreadable", "its directory cannot be listed"))
+        return
+    names = {e.name for e in entries}
+    for name, kind in POINT_FILES.items():
+        rel = os.path.join(point.rel, name)
+        abspath = os.path.join(point.abspath, name)
+        if name not in names:
+            point.files[kind] = LoadedFile(kind=kind, rel=rel, abspath=abspath)
+            continue
+        lf = read_file(kind, rel, abspath, root_real, options.max_bytes)
+        attach_model(lf)
+        point.files[kind] = lf
+        if lf.error is not None and lf.error.code != "parse-error":
+            refused.append((point.subject, name, lf.error))
+    for e in entries:
+        why = junk_reason(e.name)
+        if why:
+            point.junk.append((e.name, why))
+        elif e.is_symlink():
+            problem = entry_problem(os.path.join(point.abspath, e.name), root_real)
+            if problem is not None and e.name not in POINT_FILES:
+                refused.append((point.subject, e.name, problem))
+
+
+def _dir_entry_ok(path: str, root_real: str, subject: Subject, name: str, refused: list) -> bool:
+    problem = entry_problem(path, root_real)
+    if problem is not None:
+        refused.append((subject, name + "/", problem))
+        return False
+    return True
+
+
+def load_submission(path: str, display: str, options: Options, org: str = "", name: str | None = None) -> Submission:
+    """Load one submission root; ``name`` overrides the subject label (cohort mode: ``<org>/<id>``)."""
+    abspath = os.path.abspath(path)
+    root_real = os.path.realpath(abspath)
+    name = name or os.path.basename(os.path.normpath(abspath))
+    sub = Submission.model_construct(
+        name=name, rel=display, abspath=abspath, dir_error=None, junk=[], org=org,
+        results_state="missing", docs_state="missing", src_state="missing", dir_problems={},
+        src_impls=[], systems=[], files={}, refused=[],
+    )
+    if options.shallow:
+        return sub
+    entries, err = _scandir(abspath)
+    if err is not None:
+        sub.dir_error = err
+        sub.refused.append((sub.subject, "", err))
+        return sub
+    by_name = {e.name: e for e in entries}
+    for top in ("results", "docs", "src"):
+        if top not in by_name:
+            continue
+        p = os.path.join(abspath, top)
+        problem = entry_problem(p, root_real)
+        if problem is not None:
+            sub.dir_problems[top] = problem
+            sub.refused.append((sub.subject, top + "/", problem))
+            setattr(sub, f"{top}_state", "error")
+        elif not _isdir(p):
+            setattr(sub, f"{top}_state", "not-dir")
+        else:
+            setattr(sub, f"{top}_state", "ok")
+    for e in entries:
+        if e.name in ("results", "docs", "src"):
+            continue
+        why = junk_reason(e.name)
+        if why:
+            sub.junk.append((e.name, why))
+        elif e.name == "cli_metadata.json":
+            sub.files["cli_metadata"] = read_file("cli_metadata", os.path.join(display, e.name),
+                                                  os.path.join(abspath, e.name), root_real, options.max_bytes)
+        else:
+            sub.junk.append((e.name, "not part of the submission layout (results/, docs/, src/)"))
+    if sub.src_state == "ok":
+        _load_src(sub, os.path.join(abspath, "src"), root_real)
+    if sub.results_state == "ok":
+        _load_results(sub, os.path.join(abspath, "results"), os.path.join(display, "results"), root_real, options)
+    return sub
+
+
+def _load_src(sub: Submission, src: str, root_real: str) -> None:
+    entries, err = _scandir(src)
+    if err is not None:
+        sub.dir_problems["src"] = err
+        sub.refused.append((sub.subject, "src/", err))
+        sub.src_state = "error"
+        return
+    for e in entries:
+        why = junk_reason(e.name)
+        p = os.path.join(src, e.name)
+        if why:
+            sub.junk.append((f"src/{e.name}", why))
+            continue
+        if not _isdir(p):
+            continue
+        if not _dir_entry_ok(p, root_real, sub.subject, f"src/{e.name}", sub.refused):
+            sub.src_impls.append((e.name, "refused"))
+            continue
+        inner, ierr = _scandir(p)
+        if ierr is not None:
+            sub.refused.append((sub.subject, f"src/{e.name}/", ierr))
+            sub.src_impls.append((e.name, "refused"))
+            continue
+        names = {x.name for x in inner}
+        if "README.md" in names and _isfile(os.path.join(p, "README.md")):
+            state = "ok"
+        else:
+            other = [n for n in names if n.lower() == "readme.md"]
+            state = f"wrong-case:{other[0]}" if other else "missing"
+        sub.src_impls.append((e.name, state))
+
+
+def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, options: Options) -> None:
+    entries, err = _scandir(results)
+    if err is not None:
+        sub.dir_problems["results"] = err
+        sub.refused.append((sub.subject, "results/", err))
+        sub.results_state = "error"
+        return
+    for e in entries:
+        p = os.path.join(results, e.name)
+        why = junk_reason(e.name)
+        if why:
+            sub.junk.append((f"results/{e.name}", why))
+            continue
+        if not _isdir(p):
+            if os.path.lexists(p) and not os.path.exists(p):
+                _dir_entry_ok(p, root_real, sub.subject, f"results/{e.name}", sub.refused)
+            else:
+                sub.junk.append((f"results/{e.name}", "a file where only system directories belong"))
+            continue
+        if not _dir_entry_ok(p, root_real, sub.subject, f"results/{e.name}", sub.refused):
+            continue
+        system = System.model_construct(name=e.name, rel=os.path.join(rdisplay, e.name), abspath=p,
+                                        dir_error=None, junk=[], power=None, curves=[])
+        system._parent = sub
+        sub.systems.append(system)
+        _load_system(sub, system, root_real, options)
+
+
+def _load_system(sub: Submission, system: System, root_real: str, options: Options) -> None:
+    entries, err = _scandir(system.abspath)
+    power_rel = os.path.join(system.rel, "system_power.json")
+    power_abs = os.path.join(system.abspath, "system_power.json")
+    if err is not None:
+        system.dir_error = err
+        sub.refused.append((system.subject, "", err))
+        system.power = LoadedFile(kind="power", rel=power_rel, abspath=power_abs, exists=True,
+                                  error=LoadError("file-unreadable", "its directory cannot be listed"))
+        return
+    names = {e.name for e in entries}
+    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes)
+                    if "system_power.json" in names else LoadedFile(kind="power", rel=power_rel, abspath=power_abs))
+    if system.power.error is not None and system.power.error.code != "parse-error":
+        sub.refused.append((system.subject, "system_power.json", system.power.error))
+    for e in entries:
+        if e.name == "system_power.json":
+            continue
+        p = os.path.join(system.abspath, e.name)
+        why = junk_reason(e.name)
+        if why:
+            system.junk.append((e.name, why))
+            continue
+        if not _isdir(p):
+            if os.path.lexists(p) and not os.path.exists(p):
+                _dir_entry_ok(p, root_real, system.subject, e.name, sub.refused)
+            else:
+                system.junk.append((e.name, "a file where only model directories and system_power.json belong"))
+            continue
+        if not _dir_entry_ok(p, root_real, system.subject, e.name, sub.refused):
+            continue
+        curve = Curve.model_construct(name=e.name, rel=os.path.join(system.rel, e.name), abspath=p,
+                                      dir_error=None, junk=[], points=[], duplicate_points=[])
+        curve._parent = system
+        system.curves.append(curve)
+        _load_curve(sub, curve, root_real, options)
+
+
+def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options) -> None:
+    entries, err = _scandir(curve.abspath)
+    if err is not None:
+        curve.dir_error = err
+        sub.refused.append((curve.subject, "", err))
+        return
+    by_n: dict[int, list[str]] = {}
+    for e in entries:
+        p = os.path.join(curve.abspath, e.name)
+        why = junk_reason(e.name)
+        if why:
+            curve.junk.append((e.name, why))
+            continue
+        m = POINT_DIR_RE.match(e.name)
+        if not m:
+            what = "directory" if _isdir(p) else "file"
+            curve.junk.append((e.name, f"a {what} whose name is not r<N> (N = the point's concurrency)"))
+            continue
+        if not _dir_entry_ok(p, root_real, curve.subject, e.name, sub.refused):
+            continue
+        if not _isdir(p):
+            curve.junk.append((e.name, "a file named like a point directory"))
+            continue
+        n = int(m.group(1)) if len(m.group(1)) <= 18 else None
+        point = Point.model_construct(name=e.name, rel=os.path.join(curve.rel, e.name), abspath=p,
+                                      dir_error=None, junk=[], dir_concurrency=n, files={})
+        point._parent = curve
+        curve.points.append(point)
+        if n is not None:
+            by_n.setdefault(n, []).append(e.name)
+        _load_point_files(point, point.files, root_real, options, sub.refused)
+    curve.points.sort(key=lambda p: (p.dir_concurrency if p.dir_concurrency is not None else 1 << 62, p.name))
+    curve.duplicate_points = [(n, names) for n, names in sorted(by_n.items()) if len(names) > 1]

@@ -1,0 +1,337 @@
+"""Read every submitter file once, safely, into plain values plus a source map.
+
+Refusals (each becomes a FAIL finding of its own rule id, never an exception):
+special files (FIFO, device, directory), symlinks that loop or leave the submission root,
+unreadable files, files over the size cap, non-UTF-8 or binary content, nesting deeper than 64,
+YAML alias expansion over budget, duplicate keys, integers longer than 64 digits, syntax errors.
+
+YAML goes through ``checker.load.yaml_reader`` (positions recorded while parsing). JSON goes through the
+C ``json`` module for speed; its positions are recovered lazily, only when a finding needs one,
+by running the YAML reader over the retained text (JSON is YAML 1.2).
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass, field
+from typing import Any
+
+from checker.load import yaml_reader as yamlread
+from checker.load.yaml_reader import MAX_DEPTH, MAX_INT_DIGITS, YamlLoadError
+
+DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+
+#: loader refusal code -> rule id reporting it. "parse-error" maps to the file kind's own rule.
+REFUSAL_RULES = {
+    "file-unreadable": "file-unreadable",
+    "symlink-escape": "symlink-escape",
+    "file-too-large": "file-too-large",
+    "file-encoding": "file-encoding",
+    "nesting-too-deep": "nesting-too-deep",
+    "alias-budget": "alias-budget",
+    "duplicate-key": "duplicate-key",
+    "integer-too-long": "integer-too-long",
+}
+
+
+@dataclass(slots=True)
+class LoadError:
+    code: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass(slots=True)
+class LoadedFile:
+    """One submitter file: where it is, whether it loaded, its values and their positions."""
+
+    kind: str  # point_yaml, system_desc, result_summary, accuracy, config, power, ...
+    rel: str  # path relative to the checked root (display form)
+    abspath: str
+    exists: bool = False
+    error: LoadError | None = None
+    data: Any = None
+    text: str | None = None
+    is_json: bool = False
+    _positions: dict | None = None
+    model: Any = None  # typed pydantic model when the kind has one
+    field_errors: list = field(default_factory=list)  # model validation problems (FieldProblem)
+
+    @property
+    def ok(self) -> bool:
+        return self.exists and self.error is None
+
+    def position(self, path: tuple = ()) -> tuple[int | None, int | None]:
+        """1-based (line, column) of the value at ``path``, or of its nearest existing parent."""
+        if self.error is not None and not path:
+            return self.error.line, self.error.column
+        if self._positions is None:
+            self._positions = {}
+            if self.text is not None:
+                try:
+                    _, self._positions = yamlread.parse_yaml(self.text)
+                except YamlLoadError:
+                    self._positions = {}
+        path = tuple(path)
+        while True:
+            pos = self._positions.get(path)
+            if pos is not None:
+                return pos
+            if not path:
+                return (1, 1) if self.exists else (None, None)
+            path = path[:-1]
+
+    def get(self, *path: Any, default: Any = None) -> Any:
+        """Raw value lookup by path; ``default`` when absent or the file did not load."""
+        cur = self.data
+        for p in path:
+            if isinstance(cur, dict):
+                if p not in cur:
+                    return default
+                cur = cur[p]
+            elif isinstance(cur, list) and isinstance(p, int) and -len(cur) <= p < len(cur):
+                cur = cur[p]
+            else:
+                return default
+        return cur
+
+
+def missing(kind: str, rel: str, abspath: str) -> LoadedFile:
+    return LoadedFile(kind=kind, rel=rel, abspath=abspath, exists=False)
+
+
+def entry_problem(abspath: str, root_real: str) -> LoadError | None:
+    """Check a path (file or directory entry) for symlink loops/escapes without following blindly."""
+    try:
+        st = os.lstat(abspath)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return LoadError("file-unreadable", f"cannot stat: {exc.strerror or exc}")
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            real = os.path.realpath(abspath, strict=True)
+        except OSError as exc:
+            what = "symlink loop" if "loop" in str(exc).lower() or exc.errno == 40 else "dangling symlink"
+            return LoadError("file-unreadable", f"{what}: {os.readlink(abspath)[:200]!r}")
+        if not _inside(real, root_real):
+            return LoadError(
+                "symlink-escape",
+                f"symlink resolves outside the submission root (to {real[:200]})",
+            )
+        parent_real = os.path.realpath(os.path.dirname(abspath))
+        if os.path.isdir(real) and _inside(parent_real, real):
+            return LoadError("file-unreadable", "symlink cycle: points at one of its own parent directories")
+    return None
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadedFile:
+    """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised."""
+    lf = LoadedFile(kind=kind, rel=rel, abspath=abspath)
+    try:
+        st = os.lstat(abspath)
+    except FileNotFoundError:
+        return lf
+    except OSError as exc:
+        lf.exists = True
+        lf.error = LoadError("file-unreadable", f"cannot stat: {exc.strerror or exc}")
+        return lf
+    lf.exists = True
+    problem = entry_problem(abspath, root_real)
+    if problem is not None:
+        lf.error = problem
+        return lf
+    try:
+        st = os.stat(abspath)
+    except OSError as exc:
+        lf.error = LoadError("file-unreadable", f"cannot stat: {exc.strerror or exc}")
+        return lf
+    if not stat.S_ISREG(st.st_mode):
+        lf.error = LoadError("file-unreadable", f"not a regular file ({_filetype(st.st_mode)})")
+        return lf
+    if st.st_size > max_bytes:
+        lf.error = LoadError(
+            "file-too-large", f"file is {st.st_size} bytes, over the {max_bytes}-byte limit"
+        )
+        return lf
+    raw = _read_bounded(abspath, max_bytes, lf)
+    if raw is None:
+        return lf
+    text = decode(raw, lf)
+    if text is None:
+        return lf
+    lf.text = text
+    lf.is_json = abspath.endswith(".json")
+    if lf.is_json:
+        _parse_json_into(lf, text)
+    else:
+        # positions are recovered lazily (like JSON's): most files never need one, and skipping the
+        # map makes parsing ~20 % cheaper
+        try:
+            lf.data, _ = yamlread.parse_yaml(text, want_positions=False)
+        except YamlLoadError as exc:
+            if exc.code == "duplicate-key":  # re-read with positions so the message names the first line
+                try:
+                    yamlread.parse_yaml(text)
+                except YamlLoadError as full:
+                    exc = full
+            lf.error = LoadError(exc.code, exc.message, exc.line, exc.column)
+            lf.text = None
+    return lf
+
+
+def _filetype(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+def _read_bounded(abspath: str, max_bytes: int, lf: LoadedFile) -> bytes | None:
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(abspath, flags)
+    except OSError as exc:
+        lf.error = LoadError("file-unreadable", f"cannot open: {exc.strerror or exc}")
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # swapped under us
+            lf.error = LoadError("file-unreadable", f"not a regular file ({_filetype(st.st_mode)})")
+            return None
+        chunks = []
+        total = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > max_bytes:
+                lf.error = LoadError("file-too-large", f"file grew over the {max_bytes}-byte limit while read")
+                return None
+        return b"".join(chunks)
+    except OSError as exc:
+        lf.error = LoadError("file-unreadable", f"read error: {exc.strerror or exc}")
+        return None
+    finally:
+        os.close(fd)
+
+
+def decode(raw: bytes, lf: LoadedFile) -> str | None:
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        lf.error = LoadError("file-encoding", f"binary content: NUL byte at byte offset {nul}")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        lf.error = LoadError(
+            "file-encoding",
+            f"not valid UTF-8: byte 0x{raw[exc.start]:02x} at byte offset {exc.start}",
+            *_line_col(raw, exc.start),
+        )
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def _line_col(raw: bytes, offset: int) -> tuple[int, int]:
+    line = raw.count(b"\n", 0, offset) + 1
+    col = offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+    return line, col
+
+
+class _DupKey(Exception):
+    pass
+
+
+def _pairs_hook(pairs: list) -> dict:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _DupKey(k)
+            seen.add(k)
+    return d
+
+
+def _parse_json_into(lf: LoadedFile, text: str) -> None:
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs_hook)
+    except _DupKey as exc:
+        key = str(exc.args[0])[:60]
+        lf.error = LoadError("duplicate-key", f"duplicate key {key!r}", *_find_key(text, key))
+        lf.text = None
+        return
+    except json.JSONDecodeError as exc:
+        lf.error = LoadError("parse-error", f"JSON syntax error: {exc.msg}", exc.lineno, exc.colno)
+        lf.text = None
+        return
+    except RecursionError:
+        lf.error = LoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels")
+        lf.text = None
+        return
+    except ValueError as exc:  # e.g. Python's 4300-digit int limit
+        msg = str(exc)
+        code = "integer-too-long" if "digit" in msg else "parse-error"
+        lf.error = LoadError(code, f"integer too long: {msg[:120]}" if code != "parse-error" else msg[:200])
+        lf.text = None
+        return
+    problem = check_tree(data)
+    if problem is not None:
+        lf.error = problem
+        lf.text = None
+        return
+    lf.data = data
+
+
+_INT_BITS = int("9" * MAX_INT_DIGITS).bit_length()
+
+
+def check_tree(data: Any) -> LoadError | None:
+    """Iteratively enforce the depth and integer-length limits on an already parsed JSON tree."""
+    stack = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            if depth >= MAX_DEPTH:
+                return LoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels")
+            for v in node.values():
+                if isinstance(v, (dict, list)):
+                    stack.append((v, depth + 1))
+                elif type(v) is int and v.bit_length() > _INT_BITS - 1 and len(str(abs(v))) > MAX_INT_DIGITS:
+                    return LoadError("integer-too-long", f"integer with more than {MAX_INT_DIGITS} digits")
+        elif isinstance(node, list):
+            if depth >= MAX_DEPTH:
+                return LoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels")
+            for v in node:
+                if isinstance(v, (dict, list)):
+                    stack.append((v, depth + 1))
+                elif type(v) is int and v.bit_length() > _INT_BITS - 1 and len(str(abs(v))) > MAX_INT_DIGITS:
+                    return LoadError("integer-too-long", f"integer with more than {MAX_INT_DIGITS} digits")
+    return None
+
+
+def _find_key(text: str, key: str) -> tuple[int | None, int | None]:
+    needle = json.dumps(key)
+    first = text.find(needle)
+    second = text.find(needle, first + 1) if first >= 0 else -1
+    if second < 0:
+        return (None, None)
+    line = text.count("\n", 0, second) + 1
+    col = second - (text.rfind("\n", 0, second) + 1) + 1
+    return line, col

@@ -1,0 +1,46 @@
+"""Load a run folder written by the reference client (RUN-FOLDER.md §1): the small files it always
+writes, each read once by the loader; events.jsonl and sample_idx_map.json are streamed by the audits."""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from checker.load.models import attach_model
+from checker.load.reader import read_file
+from checker.load.model import RunFolder
+
+if TYPE_CHECKING:
+    from checker.load.discovery import Options
+
+#: run-folder files read eagerly (events.jsonl and sample_idx_map.json grow with the samples: the
+#: run-folder family streams them, checker.load.run_folder)
+RUN_FOLDER_FILES = {
+    "config.yaml": "config",
+    "performance/result_summary.json": "result_summary",
+    "accuracy/accuracy_results.json": "accuracy",
+    "metrics/final_snapshot.json": "final_snapshot",
+    "point.yaml": "point_yaml",
+    "system_desc.json": "system_desc",
+    "system_power.json": "power",
+    "result_summary.json": "flat_result_summary",
+}
+
+
+def load_run_folder(path: str, display: str, options: Options) -> RunFolder:
+    abspath = os.path.abspath(path)
+    root_real = os.path.realpath(abspath)
+    name = os.path.basename(os.path.normpath(abspath))
+    rf = RunFolder.model_construct(name=name, rel=display, abspath=abspath, dir_error=None, junk=[],
+                                   files={}, layout="standard", refused=[])
+    if options.shallow:
+        return rf
+    for relname, kind in RUN_FOLDER_FILES.items():
+        lf = read_file(kind, os.path.join(display, relname), os.path.join(abspath, relname), root_real,
+                       options.max_bytes)
+        attach_model(lf)
+        rf.files[kind] = lf
+        if lf.error is not None and lf.error.code != "parse-error":
+            rf.refused.append((rf.subject, relname, lf.error))
+    if rf.files["flat_result_summary"].exists and not rf.files["result_summary"].exists:
+        rf.layout = "flat"
+    return rf

@@ -1,0 +1,105 @@
+"""Summarise ``sample_idx_map.json`` ({phase: {sample_uuid: dataset_row}}) without holding it whole.
+
+RUN-FOLDER.md §1.5: it grows with the samples (~48 bytes each), so a 20-minute run outgrows the
+loader's file cap. Rules only need, per phase, how many samples it maps and the largest row index;
+a file up to ``FULL_DECODE_BYTES`` is decoded and validated by msgspec, a larger one is scanned in
+chunks for its ``"key": {`` / ``"key": <int>`` tokens.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from checker.load.events_data import open_regular
+
+FULL_DECODE_BYTES = 16 << 20
+CHUNK_BYTES = 1 << 20
+MAX_TOKEN_BYTES = 1 << 20
+_TOKEN = re.compile(rb'"((?:[^"\\]|\\.)*)"\s*:\s*(\{|-?\d+|[^\s{0-9-])')
+
+
+@dataclass
+class IdxMap:
+    """Per phase: (samples mapped, largest row index or None)."""
+
+    path: str = ""
+    error: str | None = None
+    phases: dict = field(default_factory=dict)
+
+    def count(self, phase: str) -> int | None:
+        v = self.phases.get(phase)
+        return v[0] if v is not None else None
+
+    def max_index(self, phase: str) -> int | None:
+        v = self.phases.get(phase)
+        return v[1] if v is not None else None
+
+
+def summarize_idx_map(path: str, root_real: str | None = None) -> IdxMap:
+    """Never raises: an unreadable or malformed file sets ``error``."""
+    out = IdxMap(path=path)
+    try:
+        fh = open_regular(path, root_real)
+    except OSError as exc:
+        out.error = f"cannot open: {exc.strerror or exc}"
+        return out
+    try:
+        with fh:
+            import os
+
+            size = os.fstat(fh.fileno()).st_size
+            if size <= FULL_DECODE_BYTES:
+                _decode(fh.read(), out)
+            else:
+                _scan(fh, out)
+    except OSError as exc:
+        out.error = f"read error: {exc.strerror or exc}"
+    return out
+
+
+def _decode(raw: bytes, out: IdxMap) -> None:
+    import msgspec
+
+    try:
+        data = msgspec.json.decode(raw, type=dict[str, dict[str, int]])
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        out.error = f"not a {{phase: {{sample_uuid: row}}}} map: {exc}"
+        return
+    out.phases = {k: (len(v), max(v.values()) if v else None) for k, v in data.items()}
+
+
+def _scan(fh, out: IdxMap) -> None:
+    phases: dict = {}
+    current = None
+    rest = b""
+    while True:
+        chunk = fh.read(CHUNK_BYTES)
+        buf = rest + chunk
+        if not chunk:
+            cut = len(buf)
+        else:
+            cut = max(buf.rfind(b","), buf.rfind(b"\n"), buf.rfind(b"{")) + 1  # just after a delimiter
+            if cut == 0:
+                if len(buf) > MAX_TOKEN_BYTES:
+                    out.error = "not a {phase: {sample_uuid: row}} map: a token longer than 1 MiB"
+                    return
+                rest = buf
+                continue
+        for m in _TOKEN.finditer(buf, 0, cut):
+            key, val = m.group(1), m.group(2)
+            if val == b"{":
+                current = key.decode("utf-8", "replace")
+                phases.setdefault(current, [0, None])
+            elif current is not None and val[-1:].isdigit():
+                entry = phases[current]
+                entry[0] += 1
+                n = int(val)
+                if entry[1] is None or n > entry[1]:
+                    entry[1] = n
+            else:
+                out.error = f"not a {{phase: {{sample_uuid: row}}}} map: unexpected value after {key[:40]!r}"
+                return
+        rest = buf[cut:]
+        if not chunk:
+            break
+    out.phases = {k: (v[0], v[1]) for k, v in phases.items()}

@@ -1,0 +1,173 @@
+"""Shared pieces of the model-equivalence family: its policy schema and subject helpers.
+
+The policy (``rules/policy/v1.0/model_equivalence.yaml``) holds the disallowed-technique list,
+division gating and the per-benchmark fixed values; the helpers resolve a point's division and
+benchmark and turn "the block is absent" into the same SKIP for every point rule.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, NamedTuple, Optional
+
+from pydantic import BaseModel, ConfigDict
+
+from checker.load.models.model_equivalence import BLOCK, Parsed, norm_name, parse
+from checker.core.policy import PolicyUnavailable
+from checker.core.rule import Skip
+
+POLICY = "model_equivalence"
+NEEDS = ("point_yaml", "policy:model_equivalence")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+
+
+class TechniqueInfo(_Strict):
+    title: str
+    clause: str
+    aliases: list[str] = []
+
+
+class BenchmarkSampling(_Strict):
+    temperature: Optional[float] = None
+    top_k: Optional[int] = None
+    top_p: Optional[float] = None
+    repetition_penalty: Optional[float] = None
+    max_output_tokens: Optional[int] = None
+    stop: Optional[list[str]] = None
+
+
+class BenchmarkFixed(_Strict):
+    calibration_set: Optional[str] = None
+    decoding: Optional[Literal["greedy", "stochastic"]] = None
+    sampling: Optional[BenchmarkSampling] = None
+    chat_template_flags: Optional[dict[str, Any]] = None
+
+
+class ModelEquivalencePolicy(_Strict):
+    """Disallowed techniques, division gating and per-benchmark fixed values (R§2.9)."""
+
+    schema_version: int
+    full_rules_divisions: list[str]
+    disclosure_only_divisions: list[str]
+    disallowed_techniques: dict[str, TechniqueInfo]
+    checkpoint_sources: list[str]
+    preapproved_checkpoints: list[str] = []
+    kv_reference_precisions: list[str]
+    kv_reference_compression: list[str]
+    data_independent_calibration: list[str]
+    benchmarks: dict[str, BenchmarkFixed] = {}
+    config_keys: dict[str, str] = {}
+    thinking_flags: list[str] = []
+
+    def disallowed(self, name: str | None) -> str | None:
+        """The canonical id of a disallowed technique a (normalised) name refers to, or None."""
+        if not name:
+            return None
+        for tid, info in self.disallowed_techniques.items():
+            if name == tid or name in {norm_name(a) for a in info.aliases}:
+                return tid
+        return None
+
+
+def policy(ctx) -> ModelEquivalencePolicy:
+    return ctx.policy.get(POLICY)
+
+
+def block(point) -> Parsed:
+    return parse(point)
+
+
+def lf(point):
+    return point.files["point_yaml"]
+
+
+def path(*keys) -> tuple:
+    return (BLOCK, *keys)
+
+
+def absent_skip(point, parsed: Parsed):
+    """The SKIP every point rule returns when there is nothing to evaluate, else None."""
+    if not parsed.present:
+        return Skip("point.yaml has no model_equivalence block (me-disclosure-present reports it per curve)",
+                    reason="missing-input")
+    if parsed.model is None:
+        return Skip("the model_equivalence block is not a valid mapping (see me-block-valid)", reason="input-not-valid")
+    return None
+
+
+class Prepared(NamedTuple):
+    parsed: Parsed
+    pol: ModelEquivalencePolicy
+    div: str
+    full: bool
+    note: str
+
+
+def prepare(point, ctx, standardized_only: str | None = None):
+    """What each rule starts from: the parsed block (or the SKIP of a point without one), the policy
+    and the point's division. With ``standardized_only`` (the rule covering Serviced/RDI, or ""),
+    a Serviced or RDI point SKIPs here: augmentation is allowed there with disclosure."""
+    parsed = block(point)
+    skip = absent_skip(point, parsed)
+    if skip:
+        return skip
+    pol = policy(ctx)
+    div, full, note = division(point, pol)
+    if standardized_only is not None and not full:
+        by = f" ({standardized_only})" if standardized_only else ""
+        return Skip(f"{div}: augmentation is allowed with disclosure{by}", reason="not-applicable")
+    return Prepared(parsed, pol, div, full, note)
+
+
+def division(point, pol: ModelEquivalencePolicy) -> tuple[str, bool, str]:
+    """(division name, full rules?, note). An undeclared or unknown division gets the full rules."""
+    raw = point.yaml.division if point.yaml is not None else None
+    if isinstance(raw, str):
+        for d in pol.full_rules_divisions:
+            if raw.strip().lower() == d.lower():
+                return d, True, ""
+        for d in pol.disclosure_only_divisions:
+            if raw.strip().lower() == d.lower():
+                return d, False, ""
+    shown = "no division" if raw is None else f"division {raw!r}"
+    return "Standardized", True, f" ({shown} declared: the Standardized rules apply)"
+
+
+def benchmark(point, ctx) -> str | None:
+    """Canonical benchmark id from point.yaml's model_name, else the curve directory name."""
+    try:
+        models = ctx.policy.get("models")
+    except PolicyUnavailable:
+        return None
+    name = point.yaml.model_name if point.yaml is not None else None
+    return models.canonical(name) or models.canonical(point.curve.name if point.curve is not None else None)
+
+
+def dataset_names(point, ctx) -> set[str]:
+    """Every spelling of the benchmark's performance and accuracy datasets (normalised)."""
+    names: set[str] = set()
+    try:
+        models = ctx.policy.get("models")
+    except PolicyUnavailable:
+        return names
+    bid = benchmark(point, ctx)
+    m = models.models.get(bid) if bid else None
+    if m is None:
+        return names
+    for d in (m.performance_dataset, m.accuracy_dataset):
+        if d is not None:
+            names |= {norm_name(x) for x in (d.name, *d.aliases) if norm_name(x)}
+    return names
+
+
+def is_url(v: Any) -> bool:
+    return isinstance(v, str) and v.strip().startswith(("https://", "http://")) and len(v.strip()) > 10
+
+
+def filled(v: Any) -> bool:
+    return isinstance(v, str) and bool(v.strip())
+
+
+def listing(items) -> str:
+    return ", ".join(f"`{i}`" for i in items)

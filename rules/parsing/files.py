@@ -1,0 +1,79 @@
+"""Per-file parsing rules: point.yaml and result_summary.json parse and their fields have their types.
+
+Syntax errors land here (the loader's other refusals have their own rules in ``rules.loading.inputs``);
+a wrong-typed field is named with its line while the rest of the file stays usable.
+"""
+from __future__ import annotations
+
+from checker.core.rule import Fail, Pass, Skip, rule
+from rules.structure.layout import _KIND_NAMES
+
+
+def _validity(point, kind: str, required: dict):
+    lf = point.files[kind]
+    name = _KIND_NAMES[kind]
+    if point.dir_error is not None:
+        return Skip(f"input not loaded: {point.rel}/", reason="input-not-loaded")
+    if not lf.exists:
+        return Skip(f"input missing: {lf.rel}", reason="missing-input")
+    if lf.error is not None:
+        if lf.error.code == "parse-error":
+            return Fail(f"{name} does not parse: {lf.error.message}", file=lf, observed=lf.error.message,
+                        expected="valid YAML/JSON")
+        return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    problems = [p for p in lf.field_errors]
+    model = lf.model
+    missing = []
+    reported = {p.path[0] for p in problems if p.path}
+    if model is not None:
+        for field, check in required.items():
+            value = getattr(model, field, None)
+            if value is None:
+                if field not in reported:  # a dropped wrong-typed field is already named
+                    missing.append(field)
+            elif check is not None and not check(value):
+                problems.append(_Problem((field,), f"field `{field}`: {value!r} is not allowed here", value))
+    if problems or missing or model is None:
+        msgs = [p.message for p in problems] + [f"required field `{m}` is missing" for m in missing]
+        first = problems[0].path if problems else ()
+        return Fail(f"{name}: " + "; ".join(msgs), file=lf, path=first,
+                    observed=[p.message for p in problems] or None,
+                    expected=f"required: {', '.join(required)}" if missing else "valid field types")
+    return Pass(f"{name} is valid")
+
+
+class _Problem:
+    def __init__(self, path, message, observed):
+        self.path, self.message, self.observed = path, message, observed
+
+
+def _positive(v) -> bool:
+    return isinstance(v, int) and v > 0
+
+
+@rule(id="point-config-valid", title="Point configuration (point.yaml)", clause="R§8.3", severity="reject", scope="point", official=True)
+def point_config_valid(point, ctx):
+    """`point.yaml` parses and its fields have the right types.
+
+    What it checks: the file is a YAML mapping, `concurrency` is a positive integer,
+    `runtime_settings` is a mapping, and every known field has its type (strings are never
+    numbers, seeds are exact integers). Each bad field is named with its line; the other fields
+    are still used by the other rules.
+    Why: every rule about the point reads this file (R§8.3).
+    How to fix: Correct the named field; quote nothing that is a number, and write seeds as plain
+    integers.
+    """
+    return _validity(point, "point_yaml", {"concurrency": _positive, "runtime_settings": None})
+
+
+@rule(id="result-file-valid", title="Result summary (result_summary.json)", clause="R§8.3", severity="reject", scope="point", official=True)
+def result_file_valid(point, ctx):
+    """`result_summary.json` parses and its fields have the right types.
+
+    What it checks: the file is a JSON object with `n_samples_completed` and `duration_ns`, and every
+    known field (counters, stat blocks, qps/tps) has its type; a string where a number belongs is a
+    finding, never a crash.
+    Why: every metric rule reads this file.
+    How to fix: Use the client's performance/result_summary.json unchanged.
+    """
+    return _validity(point, "result_summary", {"n_samples_completed": None, "duration_ns": None})

@@ -1,0 +1,210 @@
+"""Shared facts for the run-folder rules: the policy model, the optional context, the run's kind.
+
+Context comes from, in order: command-line options (``--point``, ``--max-concurrency``,
+``--seed-set``, ``--dataset-size``), files beside the folder (point.yaml, system_desc.json), then
+policy data. Each helper returns ``(value, where)`` or ``(None, why-not)`` so a SKIP can name the
+flag that would enable the check.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+
+
+class MinDuration(_Strict):
+    ultra_low: int
+    other: int
+
+
+class Tolerances(_Strict):
+    count: int
+    duration_ns: int
+    latency_rel: float
+    latency_abs_ns: int
+    timestamp_backstep_ns: int
+
+
+class RunFolderPolicy(_Strict):
+    """Run-folder thresholds (R§6), agreement tolerances and the published seed sets."""
+
+    schema_version: int
+    required_files: list[str]
+    external_scorers: list[str]
+    min_duration_s: MinDuration
+    ultra_low_max_concurrency: int
+    warmup_max_s: int
+    tolerances: Tolerances
+    secret_key_patterns: list[str]
+
+
+#: fixed-concurrency load patterns: `concurrency`, and `agentic_inference` for agentic benchmarks (R§6.1)
+FIXED_PATTERNS = ("concurrency", "agentic_inference")
+
+#: config.yaml seed key -> seed-set key (RULES.md §2.9 name mapping)
+SEED_KEYS = {"scheduler_random_seed": "scheduler_rng_seed", "dataloader_random_seed": "sample_index_rng_seed"}
+
+
+def is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def is_num(v) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+
+
+def summary(rf):
+    lf = rf.files.get("result_summary")
+    return lf if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+
+
+def config(rf):
+    lf = rf.files.get("config")
+    return lf if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+
+
+def point(rf):
+    """The typed point.yaml (beside the folder or --point), or None."""
+    lf = rf.files.get("point_yaml")
+    return lf.model if lf is not None and lf.ok else None
+
+
+def run_kind(rf) -> str:
+    """performance | accuracy-only | unknown (RUN-FOLDER.md §7.1: an empty summary is not a perf run)."""
+    s = summary(rf)
+    acc = rf.files.get("accuracy")
+    if s is not None:
+        issued = s.data.get("n_samples_issued")
+        if is_int(issued) and issued > 0:
+            return "performance"
+        if issued == 0 and s.data.get("duration_ns") is None:
+            return "accuracy-only" if acc is not None and acc.exists else "empty"
+    audit = rf.events_audit
+    if audit is not None and audit.error is None:
+        if audit.has_tracking:
+            return "performance"
+        if audit.post_issued:
+            return "accuracy-only"
+    return "unknown"
+
+
+def load_pattern(rf) -> tuple[Optional[str], Optional[int]]:
+    """(type, target_concurrency) as config.yaml records them, else as run_config does."""
+    c = config(rf)
+    if c is not None and isinstance(c.get("settings", "load_pattern"), dict):
+        return c.get("settings", "load_pattern", "type"), c.get("settings", "load_pattern", "target_concurrency")
+    s = summary(rf)
+    if s is not None and isinstance(s.get("run_config", "load_pattern"), dict):
+        return s.get("run_config", "load_pattern", "type"), s.get("run_config", "load_pattern", "target_concurrency")
+    return None, None
+
+
+def declared_offline(rf) -> bool:
+    p = point(rf)
+    return p is not None and p.offline == "dedicated"
+
+
+def c_max(rf, ctx) -> tuple[Optional[int], str]:
+    v = ctx.opt("max_concurrency")
+    if is_int(v):
+        return v, "--max-concurrency"
+    lf = rf.files.get("system_desc")
+    if lf is not None and lf.model is not None and is_int(lf.model.max_supported_concurrency):
+        return lf.model.max_supported_concurrency, lf.rel
+    return None, "no C_max: give --max-concurrency or put system_desc.json beside the folder"
+
+
+def region_minimum(rf, ctx, concurrency: int, pol) -> tuple[str, int]:
+    """(region label, minimum seconds) for a fixed-concurrency run (R§6.2).
+
+    The minimum only depends on Ultra Low (<= 32, as RULES.md's digest reads R§6.2) or not; above
+    32, C_max (and C_min: system_desc.json's c_min_override, else 1, since one run folder cannot
+    show the curve's lowest point) only name the region in the message.
+    """
+    if concurrency <= pol.ultra_low_max_concurrency:
+        return f"Ultra Low (concurrency {concurrency} <= {pol.ultra_low_max_concurrency})", pol.min_duration_s.ultra_low
+    cmax, _ = c_max(rf, ctx)
+    name = None
+    if cmax is not None and cmax > pol.ultra_low_max_concurrency:
+        from checker.domain.regions import RegionInputError, compute_regions
+
+        lf = rf.files.get("system_desc")
+        cmin = lf.model.c_min_override if lf is not None and lf.model is not None else None
+        note = "" if is_int(cmin) else ", C_min assumed 1"
+        try:
+            regions = compute_regions(cmax, cmin if is_int(cmin) else 1)
+            name = f"{regions.region_of(concurrency) or 'out of range (above the margin)'} of C_max {cmax}{note}"
+        except RegionInputError:
+            name = None
+    return (name or "Low/Medium/High (give --max-concurrency to name the region)"), pol.min_duration_s.other
+
+
+def dataset_size(rf, ctx) -> tuple[Optional[int], str]:
+    """Performance dataset size: --dataset-size, then policy data by dataset or model name."""
+    v = ctx.opt("dataset_size")
+    if is_int(v):
+        return v, "--dataset-size"
+    if ctx.policy.available("models"):
+        models = ctx.policy.get("models")
+        p = point(rf)
+        if p is not None:
+            size = models.dataset_size(p.dataset)
+            if size:
+                return size, f"policy models.yaml (dataset {p.dataset!r})"
+            mid = models.canonical(p.model_name)
+            if mid:
+                return models.models[mid].performance_dataset.size, f"policy models.yaml (model {mid})"
+        c = config(rf)
+        if c is not None:
+            mid = models.canonical(c.get("model_params", "name"))
+            if mid:
+                return models.models[mid].performance_dataset.size, f"policy models.yaml (model {mid})"
+    return None, "dataset size unknown: give --dataset-size, or a point.yaml naming the dataset"
+
+
+def idx_map(rf):
+    """The sample_idx_map.json summary (checker.load.sample_map.IdxMap) when it was read cleanly, else None."""
+    m = rf.idx_map
+    return m if m is not None and m.error is None else None
+
+
+def idx_map_lower_bound(rf) -> Optional[int]:
+    """Rows the performance dataset has at least (largest index in sample_idx_map + 1)."""
+    m = idx_map(rf)
+    top = m.max_index("performance") if m is not None else None
+    return top + 1 if top is not None else None
+
+
+def seed_set(rf, ctx) -> tuple[Optional[str], str]:
+    v = ctx.opt("seed_set")
+    if v:
+        return str(v), "--seed-set"
+    p = point(rf)
+    if p is not None and p.seed_set:
+        return p.seed_set, "point.yaml seed_set"
+    return None, "no bound seed set: give --seed-set ID or a point.yaml with seed_set"
+
+
+def events_skip(rf, ctx):
+    """A SKIP outcome when the events audit is not available, else None."""
+    from checker.core.rule import Skip
+
+    if not ctx.opt("events", True):
+        return Skip("events audit disabled by --no-events", reason="disabled")
+    audit = rf.events_audit
+    if audit is None:
+        return Skip(f"input missing: {rf.rel}/events.jsonl", reason="missing-input")
+    if audit.error is not None:
+        return Skip(f"input not loaded: {audit.path} ({audit.error})", reason="input-not-loaded")
+    return None
+
+
+def within(observed, expected, rel: float, abs_: float) -> bool:
+    if not is_num(observed) or not is_num(expected):
+        return False
+    return abs(observed - expected) <= max(abs_, rel * abs(expected))

@@ -1,0 +1,261 @@
+"""Run-folder rules, part 1: layout, config.yaml, load pattern, completion (RUN-FOLDER.md §1, §7).
+
+The binding run constraints come from "Run the measurement points" (R§6); what the client writes,
+and its traps, from RUN-FOLDER.md. Each rule reads the files discovery loaded and the events audit
+``checker.load.run_folder`` attached; none does I/O.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from checker.core.rule import Fail, Pass, Skip, rule
+from rules.run_folder.context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
+                                      summary)
+
+_PHASE = {"performance": "performance", "accuracy-only": "accuracy only", "empty": "no samples",
+          "unknown": "unknown phases"}
+
+
+@rule(id="run-folder-recognised", title="Run folder recognised", clause="R§8.1", severity="warn", scope="run-folder")
+def run_folder_recognised(rf, ctx):
+    """PATH is a run folder written by the reference client (`inference-endpoint`); says which kind.
+
+    What it checks: the folder holds performance/result_summary.json, accuracy/accuracy_results.json,
+    or events.jsonl with config.yaml, and reports what ran: a performance phase (with or without
+    accuracy), an accuracy-only run (its result_summary.json is empty: 0 samples, null duration),
+    or nothing.
+    Why: run folders are checked before bundling; an accuracy-only folder is not a measurement point.
+    How to fix: Point the checker at the run folder itself (the directory holding config.yaml).
+    """
+    kind = run_kind(rf)
+    acc = rf.files["accuracy"].exists
+    if kind == "performance":
+        what = "performance run" + (" with an accuracy phase" if acc else "")
+    elif kind == "accuracy-only":
+        what = "accuracy-only run (no performance phase: result_summary.json is empty)"
+    else:
+        what = f"run folder with {_PHASE[kind]}"
+    if rf.layout == "flat":
+        what += "; flat layout (see run-folder-files)"
+    return Pass(what)
+
+
+@rule(id="run-folder-files", title="Run folder holds what the client writes", clause="R§8.1",
+      severity="reject", scope="run-folder", needs=("policy:run_folder",))
+def run_folder_files(rf, ctx):
+    """The folder has every file the client always writes, in the client's layout.
+
+    What it checks: config.yaml, report.txt, events.jsonl, sample_idx_map.json,
+    metrics/final_snapshot.json and performance/result_summary.json are present (the last one is
+    written by accuracy-only runs too); accuracy/accuracy_results.json when config.yaml configures
+    an accuracy dataset the client scores itself (it does so in every mode); sample_idx_map.json is
+    a {phase: {uuid: row}} map; a flat layout with result_summary.json at the top fails and
+    says what to move where.
+    Why: RUN-FOLDER.md §7.1 lists the core set of any completed run; the submission CLI refuses a
+    flat folder ("missing required file(s): performance/result_summary.json").
+    How to fix: Keep the folder exactly as the client wrote it; rerun if a file is missing.
+    """
+    pol = ctx.policy.get("run_folder")
+    if rf.layout == "flat":
+        return Fail("flat layout: result_summary.json sits at the top of the run folder",
+                    file=rf.files["flat_result_summary"], observed="result_summary.json",
+                    expected="performance/result_summary.json",
+                    fix="Move result_summary.json into performance/ (and accuracy_results.json into accuracy/), "
+                        "the layout the client writes.")
+    missing = [f for f in list(pol.required_files) + ["performance/result_summary.json"]
+               if not os.path.lexists(os.path.join(rf.abspath, f))]
+    if missing:
+        return Fail(f"missing: {', '.join(missing)}", file=rf.rel, observed=missing, expected="present")
+    scored = _scored_datasets(rf, pol.external_scorers)
+    if scored and not rf.files["accuracy"].exists:
+        return Fail(f"config.yaml configures accuracy dataset(s) {', '.join(scored)} but accuracy/accuracy_results.json "
+                    "is missing: the accuracy phase did not finish", file=rf.files["config"], path=("datasets",),
+                    observed="missing", expected="accuracy/accuracy_results.json",
+                    fix="Rerun the point; the client scores configured accuracy datasets in every mode.")
+    if rf.idx_map is not None and rf.idx_map.error is not None:
+        return Fail(f"sample_idx_map.json: {rf.idx_map.error}", file=rf.idx_map.path, observed=rf.idx_map.error,
+                    expected="{phase: {sample_uuid: dataset_row}}")
+    return Pass("config.yaml, report.txt, events.jsonl, sample_idx_map.json, metrics/final_snapshot.json and "
+                "performance/result_summary.json are present")
+
+
+def _scored_datasets(rf, external) -> list[str]:
+    """Accuracy datasets config.yaml configures that the client scores itself (RUN-FOLDER.md §1)."""
+    c = config(rf)
+    ds = c.get("datasets") if c is not None else None
+    out = []
+    for i, d in enumerate(ds if isinstance(ds, list) else []):
+        if isinstance(d, dict) and d.get("type") == "accuracy":
+            acc = d.get("accuracy_config")
+            method = acc.get("eval_method") if isinstance(acc, dict) else d.get("eval_method")
+            if method not in external:
+                out.append(str(d.get("name") or f"datasets[{i}]"))
+    return out
+
+
+def _secret_paths(node, patterns, path=()):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            p = path + (k,)
+            if isinstance(k, str) and any(r.search(k.lower()) for r in patterns) and v not in (None, "<redacted>", ""):
+                if not isinstance(v, (dict, list)):
+                    yield p
+            yield from _secret_paths(v, patterns, p)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _secret_paths(v, patterns, path + (i,))
+    elif isinstance(node, str) and _URL_CRED.search(node):
+        yield path
+
+
+_URL_CRED = re.compile(r"://[^/@\s:]+:[^/@\s]+@|[?&](api[_-]?key|token|access_token|key|secret|password|sig)=(?!<redacted>)[^&\s]+",
+                       re.IGNORECASE)
+
+
+@rule(id="run-folder-config", title="config.yaml parses, secrets redacted", clause="R§2.1.1",
+      severity="flag", scope="run-folder", needs=("config", "policy:run_folder"))
+def run_folder_config(rf, ctx):
+    """config.yaml is the client's resolved config: a mapping, and no credential left in clear.
+
+    What it checks: config.yaml parses to a mapping with settings.load_pattern, settings.runtime
+    and model_params; every key that names a credential (api_key, *_token, *_key, password,
+    secret...) holds `<redacted>`, and no URL carries a user:password or a secret query parameter.
+    The value of such a key is never printed, only its path.
+    Why: the client writes config.yaml with secrets redacted (RUN-FOLDER.md §1.1); a file edited by
+    hand or written by another tool can leak a credential into a public submission.
+    How to fix: Replace the credential with `<redacted>` (and rotate it), or rerun the client.
+    """
+    lf = rf.files["config"]
+    if not isinstance(lf.data, dict):
+        return Fail(f"config.yaml holds a {type(lf.data).__name__}, not a mapping", file=lf,
+                    observed=type(lf.data).__name__, expected="a mapping")
+    pol = ctx.policy.get("run_folder")
+    patterns = [re.compile(p) for p in pol.secret_key_patterns]
+    leaks = sorted({tuple(p) for p in _secret_paths(lf.data, patterns)}, key=str)
+    if leaks:
+        where = ", ".join(".".join(str(x) for x in p) for p in leaks[:5])
+        return Fail(f"credential-looking value(s) not redacted at: {where}", file=lf, path=leaks[0],
+                    observed="<not redacted: value withheld>", expected="<redacted>")
+    missing = [k for k in (("settings", "load_pattern"), ("settings", "runtime"), ("model_params",))
+               if not isinstance(lf.get(*k), dict)]
+    if missing:
+        return Fail(f"not the client's resolved config: missing {', '.join('.'.join(k) for k in missing)}", file=lf,
+                    observed="missing", expected="settings.load_pattern, settings.runtime, model_params")
+    return Pass("config.yaml is a resolved client config with credentials redacted")
+
+
+@rule(id="run-folder-load-pattern", title="Load pattern is concurrency", clause="R§6.1", severity="reject-points", scope="run-folder")
+def run_folder_load_pattern(rf, ctx):
+    """The run used the `concurrency` load pattern (max_throughput only for a dedicated Offline point).
+
+    What it checks: settings.load_pattern.type in config.yaml (and run_config.load_pattern.type in
+    result_summary.json, which must agree) is `concurrency` (`agentic_inference` for an agentic
+    benchmark); `max_throughput` passes only when the
+    point.yaml (beside the folder or --point) declares `offline: dedicated`; `poisson` never passes.
+    Why: R§6.1 makes fixed concurrency the only valid pattern for a Pareto point.
+    How to fix: Rerun with `load_pattern: {type: concurrency, target_concurrency: N}`.
+    """
+    if run_kind(rf) == "accuracy-only":
+        return Skip("accuracy-only run: the client forces concurrency 1; no performance phase", reason="not-applicable")
+    kind, _ = load_pattern(rf)
+    c, s = config(rf), summary(rf)
+    if c is not None and s is not None:
+        rc = s.get("run_config", "load_pattern", "type")
+        if rc is not None and kind is not None and rc != kind:
+            return Fail(f"config.yaml says {kind!r} but result_summary.json run_config says {rc!r}", file=s,
+                        path=("run_config", "load_pattern", "type"), observed=rc, expected=kind)
+    src = c if c is not None else s
+    path = ("settings", "load_pattern", "type") if c is not None else ("run_config", "load_pattern", "type")
+    if kind is None:
+        return Skip("input missing: no load pattern in config.yaml or result_summary.json", reason="missing-input")
+    if kind in FIXED_PATTERNS:
+        return Pass(f"load pattern {kind}" + (" (agentic benchmark)" if kind == "agentic_inference" else ""))
+    if kind == "max_throughput":
+        if declared_offline(rf):
+            return Pass("max_throughput, declared as the dedicated Offline point")
+        if point(rf) is None:
+            return Skip("max_throughput is valid only for a dedicated Offline point: give --point point.yaml "
+                        "(or put point.yaml beside the folder) to check the declaration", reason="missing-context")
+        return Fail("max_throughput, but point.yaml does not declare offline: dedicated", file=src, path=path,
+                    observed=kind, expected="concurrency (or offline: dedicated in point.yaml)")
+    return Fail(f"load pattern {kind!r} is not valid for a Pareto point", file=src, path=path, observed=kind,
+                expected="concurrency")
+
+
+@rule(id="run-folder-concurrency-target", title="Concurrency at the declared target", clause="R§6.1",
+      severity="reject-points", scope="run-folder")
+def run_folder_concurrency_target(rf, ctx):
+    """The run's target_concurrency equals the point's declared concurrency.
+
+    What it checks: settings.load_pattern.target_concurrency (config.yaml) and
+    run_config.load_pattern.target_concurrency (result_summary.json) equal point.yaml's
+    `concurrency` (point.yaml beside the folder, or --point).
+    Why: the point is published at its declared concurrency; a run at another level measures
+    something else (R§6.1).
+    How to fix: Rerun at the declared concurrency, or correct point.yaml.
+    """
+    kind, target = load_pattern(rf)
+    if run_kind(rf) == "accuracy-only":
+        return Skip("accuracy-only run: no performance phase", reason="not-applicable")
+    if kind not in FIXED_PATTERNS:
+        return Skip(f"not a fixed-concurrency performance run ({kind or 'no load pattern'})", reason="not-applicable")
+    s = summary(rf)
+    rc = s.get("run_config", "load_pattern", "target_concurrency") if s is not None else None
+    if rc is not None and target is not None and rc != target:
+        return Fail(f"config.yaml target_concurrency {target} but run_config says {rc}", file=s,
+                    path=("run_config", "load_pattern", "target_concurrency"), observed=rc, expected=target)
+    p = point(rf)
+    if p is None or not is_int(p.concurrency):
+        return Skip(f"ran at concurrency {target}; no declared target to compare: give --point point.yaml "
+                    "(or put point.yaml beside the folder)", reason="missing-context")
+    src = "--point" if rf.context.get("point_yaml") == "--point" else "point.yaml beside the folder"
+    if target != p.concurrency:
+        c = config(rf)
+        return Fail(f"ran at concurrency {target}, point.yaml declares {p.concurrency} ({src})", file=c or s,
+                    path=("settings", "load_pattern", "target_concurrency") if c else
+                    ("run_config", "load_pattern", "target_concurrency"), observed=target, expected=p.concurrency)
+    return Pass(f"concurrency {target} as declared ({src})")
+
+
+@rule(id="run-folder-complete", title="The run finished without dropping requests", clause="R§6.4",
+      severity="flag", scope="run-folder", needs=("result_summary",))
+def run_folder_complete(rf, ctx):
+    """The run finished: `complete` true, `state` complete, and every issued request completed.
+
+    What it checks: result_summary.json `state` is "complete" and `complete` is true; the counters
+    keep the client's invariant failed <= completed <= issued (completed INCLUDES failures,
+    RUN-FOLDER.md §7.2); no request was dropped (issued - completed = 0: a max_duration cap or
+    SIGINT drops in-flight requests and still reports complete, §7.3); no request failed.
+    Why: "complete is true" and a whole set of answered requests are the Verify step of running a
+    point; a capped or failing run is not usable.
+    How to fix: Rerun the point without a max_duration cap that cuts the run, and fix the failures.
+    """
+    lf = rf.files["result_summary"]
+    d = lf.data if isinstance(lf.data, dict) else {}
+    state, complete = d.get("state"), d.get("complete")
+    if state != "complete":
+        return Fail(f"state is {state!r}", file=lf, path=("state",), observed=state, expected="complete")
+    if complete is not True:
+        return Fail(f"complete is {complete!r} (a tokenizer drain timed out or the run was interrupted)", file=lf,
+                    path=("complete",), observed=complete, expected=True)
+    issued, completed, failed = (d.get(k) for k in ("n_samples_issued", "n_samples_completed", "n_samples_failed"))
+    if not all(is_int(x) for x in (issued, completed, failed)):
+        return Fail("n_samples_issued/completed/failed are not all integers", file=lf, path=("n_samples_issued",),
+                    observed=[issued, completed, failed], expected="integers")
+    if not 0 <= failed <= completed <= issued:
+        return Fail(f"counters break failed <= completed <= issued: {failed} / {completed} / {issued}", file=lf,
+                    path=("n_samples_completed",), observed=[failed, completed, issued],
+                    expected="failed <= completed <= issued")
+    if issued == 0:
+        return Pass("complete; no performance samples (accuracy-only run)") if run_kind(rf) == "accuracy-only" \
+            else Fail("complete, but no performance sample was issued", file=lf, path=("n_samples_issued",),
+                      observed=0, expected="> 0")
+    if completed < issued:
+        return Fail(f"{issued - completed} of {issued} requests dropped (issued {issued}, completed {completed}); "
+                    "the run was cut (max_duration cap or interrupt)", file=lf, path=("n_samples_completed",),
+                    observed=completed, expected=issued)
+    if failed:
+        return Fail(f"{failed} of {issued} requests failed (they count as completed; successes {completed - failed})",
+                    file=lf, path=("n_samples_failed",), observed=failed, expected=0)
+    return Pass(f"complete: {issued} issued, {completed} completed, 0 failed")

@@ -1,0 +1,347 @@
+"""Seed binding and cohorts (S§4.6, R§2.1.1, R§9.1; OFFICIAL-CHECKER.md §3 J).
+
+The registry is ``rules/policy/<edition>/seed_sets.yaml`` or ``--seed-sets FILE``. Fail closed: a
+registry that is missing or malformed is a reject FAIL of ``seed-set-registry``, and the rules that
+read it (membership, runtime match, adoption) SKIP with reason "no seed-set registry". Rules that
+only compare the submitter's own files (consistency, legacy fallback, config.yaml) still run.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from checker.domain import cohort_ids as cohorts
+from checker.core.findings import Severity
+from checker.core.rule import Fail, Pass, Skip, rule
+from rules.shared.binding import SEED_KEYS
+from rules.shared.seed_values import (MISSING, adoption_cohorts, registry_failure, declared_seeds, evidence, no_point_yaml, point_yaml,
+                              raw_value, registry, registry_source, seed_problem, show)
+
+
+@rule(id="seed-set-registry", title="Seed-set registry", clause="S§4.6", severity="reject",
+      scope="package", official=True)
+def seed_set_registry(pkg, ctx):
+    """The seed-set registry (bundled seed_sets.yaml or --seed-sets FILE) exists and is well formed.
+
+    What it checks: the file named by --seed-sets / MLPERF_ENDPOINTS_SEED_SETS (or the bundled
+    rules/policy/<edition>/seed_sets.yaml) exists, is YAML or JSON, and has one of the two accepted
+    shapes: the published `cohort: {version, cohort-id, seed_sets: [...]}` or the older bare
+    `seed_sets: [...]` list. Each set has an `id` and three integer seeds in 0..2^64-1
+    (scheduler_rng_seed, sample_index_rng_seed, model_seed); ids are unique; cohort ids parse.
+    Why: every seed rule compares against this file. The official checker only warns when it cannot
+    read it and then skips the seed rules, so a typo in the path turns wrong seeds into a pass.
+    Here a missing or malformed registry rejects, and the rules that need it SKIP with reason
+    "no seed-set registry".
+    How to fix: Point --seed-sets (or MLPERF_ENDPOINTS_SEED_SETS) at the published seedset.yaml,
+    or unset it to use the bundled copy; fix the YAML at the line shown.
+    """
+    reg, _ = registry(ctx)
+    src = registry_source(ctx, "seed_sets")
+    if reg is None:
+        return registry_failure(ctx, "seed_sets", "seed-set registry",
+                                "a seed-set file in the published `cohort:` shape or a bare `seed_sets:` list")
+    n = adoption_cohorts(ctx) if ctx.policy.available("cohort_rules") else 4
+    sets = reg.bound_sets(n)
+    parts = []
+    for sid, bs in sorted(sets.items()):
+        if bs.window:
+            parts.append(f"set {sid} adoptable {cohorts.span(list(bs.window))}")
+        else:
+            parts.append(f"set {sid} (no cohort: adoption cannot be checked)")
+    return Pass(f"seed-set registry {src} ({reg.shape}): " + "; ".join(parts))
+
+
+@rule(id="target-cohort", title="Target cohort", clause="S§4.6", severity="reject", scope="point",
+      official=True)
+def target_cohort(point, ctx):
+    """`target_cohort` in point.yaml is a cohort id `YYYY-MM-C0` or `YYYY-MM-C1`.
+
+    What it checks: the value is a string of the form YYYY-MM-C0 / YYYY-MM-C1 with a month 01..12
+    (C0 = the cohort opening on the first Wednesday of the month, C1 = the third). The finding
+    names the cohort's opening date.
+    Why: the seed-set adoption window and the drafter lead time are counted in cohorts from this
+    value; `2026-13-C0`, `2026-10-C2` or `2026-10-c0` would make both meaningless.
+    How to fix: Write the cohort you submit into, e.g. `target_cohort: 2026-11-C0`, in every point.yaml.
+    """
+    lf = point_yaml(point)
+    if lf is None:
+        return no_point_yaml(point)
+    raw = raw_value(lf, "target_cohort")
+    if raw is MISSING:
+        return Fail("target_cohort is missing", file=lf, path=(), observed=None, expected="YYYY-MM-C0 or YYYY-MM-C1")
+    cohort, why = cohorts.try_parse(raw)
+    if cohort is None:
+        return Fail(f"target_cohort: {why}", file=lf, path=("target_cohort",), observed=evidence(raw),
+                    expected="YYYY-MM-C0 or YYYY-MM-C1")
+    return Pass(f"target_cohort {cohort.label()}")
+
+
+def _declared_set(lf):
+    return raw_value(lf, "seed_set")
+
+
+@rule(id="seed-set-consistency", title="Seed set consistency", clause="R§9.1", severity="reject",
+      scope="submission", official=True)
+def seed_set_consistency(sub, ctx):
+    """Every point of the submission records the same `seed_set`.
+
+    What it checks: the `seed_set` value of every readable point.yaml, across all systems and
+    curves of the submission (a point without one counts as "none"); the FAIL lists each value
+    with its points. The official checker compares within one curve only.
+    Why: a submission binds to exactly one seed set for its lifetime (S§4.6, R§9.1 "Seed-set
+    validity"); two sets in one submission mean some points were run with other seeds.
+    How to fix: Re-run the points that used another set with the bound set's seeds, and record
+    the same `seed_set` in every point.yaml.
+    """
+    groups: dict = {}
+    first_lf = {}
+    for p in sub.points():
+        lf = point_yaml(p)
+        if lf is None:
+            continue
+        raw = _declared_set(lf)
+        if raw is MISSING or raw is None:
+            key = "none"
+        elif isinstance(raw, str):
+            key = raw if len(raw) <= 40 else f"{raw[:40]}... ({len(raw)} characters)"
+        else:
+            key = f"{show(raw)} (not a string)"
+        groups.setdefault(key, []).append(p)
+        first_lf.setdefault(key, (p, lf))
+    if not groups:
+        return Skip("no readable point.yaml in this submission", reason="missing-input")
+    if len(groups) == 1:
+        (key, pts), = groups.items()
+        if key == "none":
+            return Pass(f"no point declares seed_set ({len(pts)} points; v0.7 fallback, see seed-config-legacy)")
+        return Pass(f"all {len(pts)} points bind seed set {key}")
+    counts = Counter({k: len(v) for k, v in groups.items()})
+    majority = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    odd_key = sorted(k for k in groups if k != majority)[0]
+    p, lf = first_lf[odd_key]
+    listing = "; ".join(f"{k} at {', '.join(q.name for q in groups[k])}" for k in sorted(groups))
+    return Fail(f"{len(groups)} different seed_set values across {sum(counts.values())} points: {listing}",
+                file=lf, path=("seed_set",), observed={q.subject.label(): k for k, qs in groups.items() for q in qs},
+                expected=f"one seed_set everywhere (most points use {majority})")
+
+
+@rule(id="seed-set-membership", title="Seed set membership", clause="R§9.1", severity="reject",
+      scope="point", official=True)
+def seed_set_membership(point, ctx):
+    """The point's `seed_set` is the id of a published seed set.
+
+    What it checks: `seed_set` is a string naming a set in the seed-set registry (exact,
+    case-sensitive). A point without `seed_set` is left to seed-config-legacy (SKIP).
+    Why: only MLCommons-published sets may seed the client (S§4.6); an unknown id cannot be
+    checked against any values.
+    How to fix: Bind one of the published sets (the finding lists them), e.g. `seed_set: A`.
+    """
+    lf = point_yaml(point)
+    if lf is None:
+        return no_point_yaml(point)
+    reg, skip = registry(ctx)
+    if reg is None:
+        return skip
+    raw = _declared_set(lf)
+    if raw is MISSING or raw is None:
+        return Skip("no seed_set declared: the v0.7 fallback applies (see seed-config-legacy)", reason="not-applicable")
+    ids = sorted(s.id for s in reg.entries)
+    if not isinstance(raw, str):
+        return Fail(f"seed_set is {show(raw)}, not a set id string", file=lf, path=("seed_set",),
+                    observed=evidence(raw), expected=ids)
+    if raw in ids:
+        return Pass(f"seed set {raw} is published")
+    near = [i for i in ids if i.lower() == raw.strip().lower()]
+    hint = f" (did you mean {near[0]!r}? ids are case-sensitive)" if near else ""
+    return Fail(f"seed_set {show(raw)} is not a published seed set; published: {', '.join(ids)}{hint}",
+                file=lf, path=("seed_set",), observed=raw, expected=ids)
+
+
+def _bound(lf, reg, ctx):
+    """(BoundSet, None) for the point's declared set, or (None, SKIP)."""
+    raw = _declared_set(lf)
+    if raw is MISSING or raw is None:
+        return None, Skip("no seed_set declared: the v0.7 fallback applies (see seed-config-legacy)",
+                          reason="not-applicable")
+    sets = reg.bound_sets(adoption_cohorts(ctx))
+    if not isinstance(raw, str) or raw not in sets:
+        return None, Skip(f"seed_set {show(raw)} is not a published set (see seed-set-membership)",
+                          reason="unknown-seed-set")
+    return sets[raw], None
+
+
+@rule(id="seed-runtime-match", title="Seed runtime match", clause="R§2.1.1", severity="reject",
+      scope="point", needs=("policy:cohort_rules",), official=True)
+def seed_runtime_match(point, ctx):
+    """The runtime seeds in point.yaml equal the bound seed set's values, each one exactly.
+
+    What it checks: `runtime_settings.runtime.scheduler_rng_seed`, `.sample_index_rng_seed` and
+    `.model_seed` against the set named by `seed_set`, compared as exact integers (set A's values
+    exceed int64). A seed written as a string, a float, a negative number, a value above 2^64-1, or
+    missing is reported as such. The v0.7 names `scheduler_random_seed` / `dataloader_random_seed`
+    are read where the v1.0 name is absent; equal values then give a warn-level FAIL asking for the
+    v1.0 names. The FAIL names every seed that differs, with both values.
+    Why: R§2.1.1: the client's RNGs and salt must be seeded from the bound set; other seeds mean
+    another request order and other salts than every other submitter.
+    How to fix: Copy the three values of the bound set into runtime_settings.runtime as plain
+    integers (no quotes, no exponent) and re-run the points that used other seeds.
+    """
+    lf = point_yaml(point)
+    if lf is None:
+        return no_point_yaml(point)
+    reg, skip = registry(ctx)
+    if reg is None:
+        return skip
+    bs, skip = _bound(lf, reg, ctx)
+    if bs is None:
+        return skip
+    declared = declared_seeds(lf)
+    diffs, legacy = [], []
+    for key in SEED_KEYS:
+        d = declared[key]
+        want = bs.seeds[key]
+        prob = d.problem
+        name = ".".join(d.path[2:])
+        if prob is None and d.raw == want:
+            if d.legacy:
+                legacy.append(d)
+            continue
+        got = prob if prob and prob != "missing" else ("missing" if prob else str(d.raw))
+        diffs.append((d, f"{name} {got} (set {bs.id}: {want})"))
+    if diffs:
+        first = diffs[0][0]
+        return Fail(f"{len(diffs)} of 3 seeds differ from seed set {bs.id}: " + "; ".join(t for _, t in diffs),
+                    file=lf, path=first.path,
+                    observed={d.key: evidence(d.raw) for d, _ in diffs},
+                    expected={d.key: bs.seeds[d.key] for d, _ in diffs})
+    if legacy:
+        names = ", ".join(f"{d.path[-1]} -> {d.key}" for d in legacy)
+        return Fail(f"seeds equal set {bs.id}, but under v0.7 names ({names})", file=lf, path=legacy[0].path,
+                    observed=[d.path[-1] for d in legacy], expected=[d.key for d in legacy],
+                    severity=Severity.WARN, fix="Rename the keys to the v1.0 names in runtime_settings.runtime.")
+    return Pass(f"all 3 runtime seeds equal seed set {bs.id}")
+
+
+@rule(id="seed-set-adoption", title="Seed set adoption", clause="S§4.6", severity="reject",
+      scope="point", needs=("policy:cohort_rules",), official=True)
+def seed_set_adoption(point, ctx):
+    """The bound seed set is adoptable for the point's `target_cohort`.
+
+    What it checks: `target_cohort` lies in the set's adoption window: its publication cohort
+    (`cohort-id` of the registry) and the next three (cohort_rules.yaml), or the set's explicit
+    `cohorts:` list when the registry gives one. A target before publication fails too. The
+    finding prints the window. A registry in the bare `seed_sets:` shape has no publication
+    cohort, so adoption cannot be proved: SKIP with that reason (never a PASS).
+    Why: S§4.6: a submission may only bind a set adoptable for the cohort it enters; sets rotate
+    every two cohorts so that seeds are not known long in advance.
+    How to fix: Bind a set whose window includes your target cohort, or correct target_cohort.
+    After an amendment keep the original cohort: the adoption test is not re-applied.
+    """
+    lf = point_yaml(point)
+    if lf is None:
+        return no_point_yaml(point)
+    reg, skip = registry(ctx)
+    if reg is None:
+        return skip
+    bs, skip = _bound(lf, reg, ctx)
+    if bs is None:
+        return skip
+    if not bs.window:
+        return Skip(f"the seed-set registry ({reg.shape}) gives no publication cohort for set {bs.id}: adoption "
+                    "cannot be proved; pass the published seedset.yaml with --seed-sets", reason="no-cohort-in-registry")
+    target, why = cohorts.try_parse(raw_value(lf, "target_cohort"))
+    if target is None:
+        return Skip(f"target_cohort is not a valid cohort (see target-cohort): {why}", reason="invalid-input")
+    win = list(bs.window)
+    src = f"published {bs.published}" if bs.window_source == "cohort-id" else "its cohorts list"
+    if target in win:
+        return Pass(f"target_cohort {target} is in set {bs.id}'s adoption window {cohorts.span(win)}")
+    when = "before the set's publication" if target < win[0] else "after the window closed"
+    return Fail(f"target_cohort {target.label()} is outside set {bs.id}'s adoption window {cohorts.span(win)} "
+                f"({src}); it is {when}", file=lf, path=("target_cohort",), observed=str(target),
+                expected=[str(c) for c in win])
+
+
+@rule(id="seed-config-legacy", title="Seed config legacy", clause="S§4.6", severity="warn",
+      scope="point", needs=("policy:cohort_rules",), official=True)
+def seed_config_legacy(point, ctx):
+    """A point without `seed_set` falls back to the v0.7 seeds (42): warn, or reject if not 42.
+
+    What it checks: only points that declare no `seed_set`. Their scheduler and sample-index
+    seeds (and model_seed when given) must equal the v0.7 value 42 (cohort_rules.yaml); then the
+    finding is a warn-level FAIL (v1.0 requires a published set). Any other value, or a seed that
+    is not an integer, is a reject-level FAIL: those seeds come from no published source.
+    Points that bind a set PASS (the fallback is not in use).
+    Why: S§4.6 keeps the v0.7 convention only as a fallback; seeds from nowhere defeat the rotation.
+    How to fix: Bind the published set for your cohort: add `seed_set` and copy its three seeds.
+    """
+    lf = point_yaml(point)
+    if lf is None:
+        return no_point_yaml(point)
+    raw = _declared_set(lf)
+    if raw is not MISSING and raw is not None:
+        return Pass(f"seed_set {show(raw)} is declared: the v0.7 fallback is not in use")
+    legacy = ctx.policy.get("cohort_rules").legacy_seed
+    declared = declared_seeds(lf)
+    bad = []
+    for key in SEED_KEYS:
+        d = declared[key]
+        if key == "model_seed" and d.raw is MISSING:
+            continue
+        prob = seed_problem(d.raw)
+        if prob is not None or d.raw != legacy:
+            bad.append((d, prob or str(d.raw)))
+    if bad:
+        first = bad[0][0]
+        return Fail("no seed_set and seeds that are not the v0.7 value "
+                    f"{legacy}: " + "; ".join(f"{d.path[-1]} {t}" for d, t in bad), file=lf, path=first.path,
+                    observed={d.key: evidence(d.raw) for d, _ in bad}, expected={d.key: legacy for d, _ in bad},
+                    severity=Severity.REJECT)
+    return Fail(f"no seed_set: the point uses the v0.7 fallback (every seed {legacy}); v1.0 binds a published set",
+                file=lf, path=(), observed=None, expected="seed_set and the set's seeds")
+
+
+#: client config.yaml key (settings.runtime.*) -> point.yaml runtime seed it must equal
+CONFIG_SEEDS = {"scheduler_random_seed": "scheduler_rng_seed", "dataloader_random_seed": "sample_index_rng_seed"}
+
+
+@rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject", scope="point")
+def config_seeds_match(point, ctx):
+    """The seeds in the point's config.yaml equal the runtime seeds its point.yaml declares.
+
+    What it checks: where `config.yaml` (the client's resolved run config) is present,
+    `settings.runtime.scheduler_random_seed` must equal point.yaml's
+    `runtime_settings.runtime.scheduler_rng_seed`, and `settings.runtime.dataloader_random_seed`
+    its `sample_index_rng_seed` (the client has no config key for model_seed). Exact integers; a
+    seed absent from config.yaml fails, because the client then used its own default.
+    Why: config.yaml is what the run actually used; point.yaml is what the submitter declares.
+    R§2.1.1 requires the RNGs to be seeded from the bound set through the YAML config, so the two
+    must agree. The official checker never reads config.yaml's content.
+    How to fix: Re-run the point with the bound set's seeds in settings.runtime, or correct
+    point.yaml if it misstates the seeds the run used.
+    """
+    cfg = point.files.get("config")
+    if cfg is None or not cfg.exists:
+        return Skip("no config.yaml at this point (config-file-present reports it)", reason="missing-input")
+    if cfg.error is not None or not isinstance(cfg.data, dict):
+        why = cfg.error.message if cfg.error is not None else "not a mapping"
+        return Skip(f"input not loaded: {cfg.rel} ({why})", reason="input-not-loaded")
+    lf = point_yaml(point)
+    if lf is None:
+        return no_point_yaml(point)
+    declared = declared_seeds(lf)
+    diffs = []
+    for ckey, pkey in CONFIG_SEEDS.items():
+        craw = raw_value(cfg, "settings", "runtime", ckey)
+        praw = declared[pkey].raw
+        cprob, pprob = seed_problem(craw), seed_problem(praw)
+        if cprob is None and pprob is None and craw == praw:
+            continue
+        c_txt = cprob if cprob else str(craw)
+        p_txt = pprob if pprob else str(praw)
+        diffs.append((ckey, pkey, craw, praw, f"settings.runtime.{ckey} {c_txt} vs point.yaml {pkey} {p_txt}"))
+    if diffs:
+        ckey = diffs[0][0]
+        return Fail("config.yaml seeds differ from point.yaml: " + "; ".join(d[4] for d in diffs),
+                    file=cfg, path=("settings", "runtime", ckey),
+                    observed={d[0]: evidence(d[2]) for d in diffs}, expected={d[0]: evidence(d[3]) for d in diffs})
+    return Pass("config.yaml scheduler and dataloader seeds equal point.yaml's")

@@ -1,0 +1,56 @@
+"""Schemas of the shared policy files (``models.yaml``, ``index.yaml``) used by several families."""
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+
+
+class DatasetInfo(_Strict):
+    name: str
+    size: int
+    aliases: list[str] = []
+
+
+class BenchmarkModel(_Strict):
+    display_name: str
+    hf_id: str
+    type: Literal["single-turn", "agentic"]
+    aliases: list[str] = []
+    performance_dataset: DatasetInfo
+    accuracy_dataset: Optional[DatasetInfo] = None
+    offline_concurrency: Optional[int] = None
+
+
+class ModelsPolicy(_Strict):
+    """Allowed benchmark models (RULES.md §11) and their datasets."""
+
+    schema_version: int
+    models: dict[str, BenchmarkModel]
+    #: every dataset a point.yaml `dataset` may name, with its size (one full pass)
+    datasets: dict[str, DatasetInfo]
+
+    def canonical(self, name: str | None) -> str | None:
+        """Canonical id for a model name or one of its accepted spellings."""
+        if name is None:
+            return None
+        if name in self.models:
+            return name
+        for mid, m in self.models.items():
+            if name in m.aliases:
+                return mid
+        return None
+
+    def dataset_size(self, name: str | None) -> int | None:
+        if not name:
+            return None
+        for key, d in self.datasets.items():
+            if name == key or name == d.name or name in d.aliases:
+                return d.size
+        return None
+
+

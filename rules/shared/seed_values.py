@@ -1,0 +1,149 @@
+"""Reading seeds and the seed-set registry for the seed rules: exact integers, never floats.
+
+A seed is an unsigned 64-bit integer. YAML may carry it as an int (exact, any size), a float
+(precision already lost), a quoted string, a bool or a negative number: each is reported, never
+coerced. ``declared_seeds`` also accepts the v0.7 / client names (scheduler_random_seed,
+dataloader_random_seed) where the v1.0 name is absent, and says so.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from checker.core.rule import Fail, Skip
+from rules.shared.binding import SEED_KEYS, U64_MAX
+
+RUNTIME = ("runtime_settings", "runtime")
+LEGACY_NAMES = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
+_INT_TEXT = re.compile(r"^\s*[+-]?\d+\s*$")
+MISSING = object()
+
+
+def seed_problem(raw: Any) -> str | None:
+    """Why ``raw`` is not a valid seed (None when it is an int in 0..2^64-1)."""
+    if raw is MISSING:
+        return "missing"
+    if raw is None:
+        return "empty (null)"
+    if isinstance(raw, bool):
+        return f"{str(raw).lower()}, not an integer"
+    if isinstance(raw, int):
+        if raw < 0:
+            return f"{raw} is negative (seeds are unsigned 64-bit: 0 .. {U64_MAX})"
+        if raw > U64_MAX:
+            return f"{raw} is larger than 2^64-1 = {U64_MAX}"
+        return None
+    if isinstance(raw, float):
+        return (f"written as a floating-point number ({raw!r}): a float cannot hold a 64-bit seed exactly; "
+                "write the integer digits")
+    if isinstance(raw, str):
+        shown = raw if len(raw) <= 40 else raw[:40] + "..."
+        if _INT_TEXT.match(raw):
+            return f"written as a string ({shown!r}): remove the quotes so it is an integer"
+        return f"a string ({shown!r}), not an integer"
+    return f"a {type(raw).__name__ if not isinstance(raw, (dict, list)) else ('mapping' if isinstance(raw, dict) else 'list')}, not an integer"
+
+
+def show(raw: Any) -> str:
+    if raw is MISSING:
+        return "missing"
+    if isinstance(raw, str):
+        return repr(raw if len(raw) <= 40 else raw[:40] + "...")
+    if isinstance(raw, (dict, list)):
+        return "a mapping" if isinstance(raw, dict) else "a list"
+    return str(raw) if not isinstance(raw, bool) else str(raw).lower()
+
+
+def evidence(raw: Any) -> Any:
+    """JSON evidence for a raw value: ints stay exact ints; the missing marker becomes None."""
+    return None if raw is MISSING else raw
+
+
+@dataclass(frozen=True)
+class DeclaredSeed:
+    key: str  # v1.0 name
+    raw: Any  # the value as written, or MISSING
+    path: tuple  # where it is (or would be) in point.yaml
+    legacy: bool  # found under the v0.7 / client name
+
+    @property
+    def problem(self) -> str | None:
+        return seed_problem(self.raw)
+
+
+def _get(lf, path: tuple) -> Any:
+    cur = lf.data
+    for p in path:
+        if not isinstance(cur, dict) or p not in cur:
+            return MISSING
+        cur = cur[p]
+    return cur
+
+
+def declared_seeds(lf) -> dict[str, DeclaredSeed]:
+    """The three runtime seeds of a point.yaml, by v1.0 name (legacy spellings as a fallback)."""
+    out = {}
+    for key in SEED_KEYS:
+        path = RUNTIME + (key,)
+        raw = _get(lf, path)
+        legacy = False
+        if raw is MISSING and key in LEGACY_NAMES:
+            alt = RUNTIME + (LEGACY_NAMES[key],)
+            if _get(lf, alt) is not MISSING:
+                raw, path, legacy = _get(lf, alt), alt, True
+        out[key] = DeclaredSeed(key, raw, path, legacy)
+    return out
+
+
+def raw_value(lf, *path: Any) -> Any:
+    return _get(lf, tuple(path))
+
+
+def point_yaml(point):
+    """The point.yaml LoadedFile when it loaded as a mapping, else None."""
+    lf = point.files.get("point_yaml")
+    if lf is None or not lf.ok or not isinstance(lf.data, dict):
+        return None
+    return lf
+
+
+def no_point_yaml(point):
+    lf = point.files.get("point_yaml")
+    if lf is None or not lf.exists:
+        return Skip("input missing: point.yaml", reason="missing-input")
+    if lf.error is not None:
+        return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    return Skip(f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
+
+
+def registry(ctx):
+    """(SeedSetsPolicy, None) or (None, SKIP outcome) when the seed-set registry is unusable."""
+    if ctx.policy.available("seed_sets"):
+        return ctx.policy.get("seed_sets"), None
+    prob = ctx.policy.problems.get("seed_sets")
+    why = f" ({prob.message})" if prob else ""
+    return None, Skip(f"no seed-set registry: the seed-set file cannot be used{why}; see seed-set-registry",
+                      reason="no-seed-set-registry")
+
+
+def adoption_cohorts(ctx) -> int:
+    return ctx.policy.get("cohort_rules").seed_set_adoption_cohorts
+
+
+def registry_source(ctx, name: str) -> str:
+    """Display form of where a registry came from (the override path, or the bundled edition file)."""
+    path = ctx.policy.overrides.get(name)
+    if path:
+        return path
+    return f"bundled rules/policy/{ctx.policy.edition}/{name}.yaml"
+
+
+def registry_failure(ctx, name: str, what: str, expected: str):
+    """The FAIL of a registry rule whose file cannot be used: the problem and where it sits."""
+    src = registry_source(ctx, name)
+    prob = ctx.policy.problems.get(name)
+    msg = prob.message if prob else "not loaded"
+    where = f"{prob.file}:{prob.line}" if prob and prob.line else (prob.file if prob else src)
+    return Fail(f"the {what} cannot be used: {msg} ({where})", file=prob.file if prob else src,
+                observed=msg, expected=expected)

@@ -1,0 +1,5 @@
+"""Waiver file usage: expired and unused waivers."""
+
+NAME = "waivers"
+#: the modules holding this family's rules, in evaluation order
+MODULES = ('usage',)

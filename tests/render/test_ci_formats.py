@@ -1,0 +1,215 @@
+"""CI outputs: SARIF (validated against the SARIF 2.1.0 schema), JUnit (against schemas/junit.xsd),
+GitHub workflow commands (escaping), auto format, step summary, pre-commit hook and the Action."""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from casefixtures import FIXTURES, PLACEHOLDERS, REPO
+
+VALID = os.path.join(FIXTURES, "valid")
+CURVE = PLACEHOLDERS["{curve}"]
+
+
+def cli(*args, env=None, cwd=None):
+    e = dict(os.environ)
+    e.pop("GITHUB_ACTIONS", None)
+    e.pop("GITHUB_STEP_SUMMARY", None)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "checker", *args], capture_output=True, text=True, env=e,
+                          cwd=cwd or REPO, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def failing_pkg(tmp_path_factory):
+    """A package with a reject, a flag-level and a warn-level FAIL, and hostile strings in names."""
+    root = tmp_path_factory.mktemp("ci") / "sub,with:odd%name"
+    shutil.copytree(VALID, root)
+    os.remove(root / "src" / "trtllm" / "README.md")
+    (root / CURVE / "r64" / "config.yaml").write_text("- a\n- list\n")
+    os.makedirs(root / "results" / "__MACOSX")
+    (root / CURVE / "r8" / "point.yaml").write_text(
+        (root / CURVE / "r8" / "point.yaml").read_text().replace("concurrency: 8\n", "concurrency: 9\n"))
+    return root
+
+
+def _sarif_validator():
+    from jsonschema import Draft202012Validator
+
+    with open(os.path.join(REPO, "schemas", "sarif-2.1.0.schema.json")) as fh:
+        return Draft202012Validator(json.load(fh))
+
+
+def _assert_valid_sarif(doc):
+    errors = list(_sarif_validator().iter_errors(doc))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+
+
+def test_sarif_valid_fixture_has_rules_and_no_results():
+    p = cli("check", "fixtures/valid", "-f", "sarif")
+    assert p.returncode == 0
+    doc = json.loads(p.stdout)
+    _assert_valid_sarif(doc)
+    run = doc["runs"][0]
+    assert run["results"] == []
+    rules = run["tool"]["driver"]["rules"]
+    assert {r["id"] for r in rules} >= {"path-exists", "point-config-valid"}
+    for r in rules:
+        assert r["help"]["text"] and r["help"]["markdown"] and r["defaultConfiguration"]["level"]
+
+
+def test_sarif_failing_package(failing_pkg, tmp_path):
+    out = tmp_path / "r.sarif"
+    p = cli("check", str(failing_pkg), "-o", str(out))
+    assert p.returncode == 1
+    doc = json.loads(out.read_text())
+    _assert_valid_sarif(doc)
+    results = doc["runs"][0]["results"]
+    ids = {r["ruleId"] for r in results}
+    assert {"src-readme", "config-file-present", "unexpected-entry", "point-dirname-concurrency"} <= ids
+    levels = {r["ruleId"]: r["level"] for r in results}
+    assert levels["src-readme"] == "error" and levels["config-file-present"] == "warning"
+    assert levels["unexpected-entry"] == "note"
+    for r in results:
+        loc = r["locations"][0]["physicalLocation"]
+        assert loc["region"]["startLine"] >= 1
+        assert r["partialFingerprints"]["endpointsCheckerFinding/v1"]
+    dirname = [r for r in results if r["ruleId"] == "point-dirname-concurrency"][0]
+    assert dirname["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
+
+
+def test_sarif_uri_is_repository_relative(tmp_path):
+    work = tmp_path / "repo"
+    shutil.copytree(VALID, work / "pkg")
+    os.remove(work / "pkg" / "src" / "trtllm" / "README.md")
+    p = cli("check", "pkg", "-f", "sarif", cwd=str(work))
+    doc = json.loads(p.stdout)
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]]
+    assert uris and all(u.startswith("pkg/") for u in uris), uris
+
+
+def test_fingerprints_ignore_line_numbers_and_messages(failing_pkg, tmp_path):
+    from checker.render.common import fingerprint
+
+    a = json.loads(cli("check", str(failing_pkg), "-f", "sarif").stdout)
+    moved = tmp_path / "moved"
+    shutil.copytree(failing_pkg, moved.parent / failing_pkg.name, dirs_exist_ok=True)
+    text = (failing_pkg / CURVE / "r8" / "point.yaml").read_text()
+    (moved.parent / failing_pkg.name / CURVE / "r8" / "point.yaml").write_text("# a comment moves lines\n\n" + text)
+    b = json.loads(cli("check", str(moved.parent / failing_pkg.name), "-f", "sarif").stdout)
+    fa = {r["ruleId"]: r["partialFingerprints"] for r in a["runs"][0]["results"] if r["ruleId"] == "point-dirname-concurrency"}
+    fb = {r["ruleId"]: r["partialFingerprints"] for r in b["runs"][0]["results"] if r["ruleId"] == "point-dirname-concurrency"}
+    assert fa == fb
+    assert callable(fingerprint)
+
+
+def test_junit_valid_against_schema(failing_pkg):
+    import xmlschema
+
+    schema = xmlschema.XMLSchema(os.path.join(REPO, "schemas", "junit.xsd"))
+    for pkg in (VALID, str(failing_pkg)):
+        p = cli("check", pkg, "-f", "junit")
+        schema.validate(p.stdout)
+    xml = cli("check", str(failing_pkg), "-f", "junit").stdout
+    assert '<failure message="src/trtllm/README.md is missing" type="reject">' in xml
+    assert "<skipped" in cli("check", str(failing_pkg), "-f", "junit", "--ignore", "src-readme").stdout
+
+
+def test_junit_counts_match_report(failing_pkg):
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(cli("check", str(failing_pkg), "-f", "junit").stdout)
+    report = json.loads(cli("check", str(failing_pkg), "-f", "json").stdout)
+    assert int(root.get("tests")) == report["summary"]["total"]
+    assert int(root.get("failures")) + int(root.get("errors")) == report["summary"]["by_status"]["FAIL"]
+    assert int(root.get("skipped")) == report["summary"]["by_status"]["SKIP"]
+
+
+def test_github_escaping():
+    from checker.render.github import escape_data, escape_property
+
+    assert escape_data("a%b\r\nc") == "a%25b%0D%0Ac"
+    assert escape_property("x:y,z%\n") == "x%3Ay%2Cz%25%0A"
+    assert escape_data("::error::") == "::error::"  # data may contain '::' (only the first '::' ends properties)
+
+
+def test_github_annotations_grouped_and_escaped(failing_pkg):
+    p = cli("check", str(failing_pkg), "-f", "github")
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith("::group::endpoints-checker: sub,with:odd%25name")
+    err = [ln for ln in lines if ln.startswith("::error ")]
+    assert err, lines
+    for ln in err + [ln for ln in lines if ln.startswith(("::warning ", "::notice "))]:
+        props, _, msg = ln.split(" ", 1)[1].partition("::")
+        assert "\n" not in msg
+        for prop in props.split(","):
+            key, _, value = prop.partition("=")
+            assert key in {"file", "line", "col", "title"}, prop
+            assert ":" not in value and "," not in value
+    assert "::endgroup::" in lines
+    assert any(ln.startswith("::warning ") and "config-file-present" in ln for ln in lines)
+    assert any(ln.startswith("::notice ") and "unexpected-entry" in ln for ln in lines)
+    dirname = [ln for ln in lines if "point-dirname-concurrency" in ln][0]
+    assert ",line=1,col=" in dirname
+
+
+def test_auto_format_and_step_summary(failing_pkg, tmp_path):
+    summary = tmp_path / "summary.md"
+    summary.write_text("previous\n")
+    p = cli("check", str(failing_pkg), env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
+    assert p.stdout.startswith("::group::")
+    text = summary.read_text()
+    assert text.startswith("previous\n") and "src-readme" in text
+    plain = cli("check", str(failing_pkg))
+    assert plain.stdout.startswith("endpoints-checker")
+
+
+def test_pre_commit_hook_entry_runs_like_pre_commit(failing_pkg, tmp_path):
+    with open(os.path.join(REPO, ".pre-commit-hooks.yaml")) as fh:
+        hooks = yaml.safe_load(fh)
+    hook = hooks[0]
+    assert hook["pass_filenames"] is False and hook["language"] == "python"
+    exe = shutil.which("endpoints-checker", path=os.path.dirname(sys.executable))
+    assert exe, "console script not installed in this environment"
+    entry = shlex.split(hook["entry"])
+    cmd = [exe] + entry[1:] + list(hook.get("args", []))
+    repo = tmp_path / "submission-repo"
+    shutil.copytree(VALID, repo)
+    assert subprocess.run(cmd, cwd=repo, capture_output=True).returncode == 0
+    os.remove(repo / "src" / "trtllm" / "README.md")
+    bad = subprocess.run(cmd, cwd=repo, capture_output=True, text=True)
+    assert bad.returncode == 1 and "src-readme" in bad.stdout
+    import re
+
+    pattern = re.compile(hook["files"])
+    assert pattern.search("results/s/m/r8/point.yaml") and not pattern.search("notes.txt")
+
+
+def test_action_steps_run_locally(failing_pkg, tmp_path):
+    with open(os.path.join(REPO, "action.yml")) as fh:
+        action = yaml.safe_load(fh)
+    assert action["runs"]["using"] == "composite"
+    step = action["runs"]["steps"][-1]
+    assert step["run"].strip() == "python -m checker.cli.action"
+    out_dir = tmp_path / "reports"
+    gh_out = tmp_path / "github_output"
+    env = dict(os.environ, INPUT_PATH=str(failing_pkg), INPUT_FAIL_ON="flag", INPUT_FORMATS="github,sarif,json,junit",
+               INPUT_POLICY="", INPUT_OUTPUT_DIR=str(out_dir), GITHUB_OUTPUT=str(gh_out))
+    env.pop("GITHUB_ACTIONS", None)
+    p = subprocess.run([sys.executable, "-m", "checker.cli.action"], capture_output=True, text=True, env=env, cwd=REPO)
+    assert p.returncode == 1, p.stderr
+    assert p.stdout.startswith("::group::")
+    outputs = dict(line.split("=", 1) for line in gh_out.read_text().splitlines())
+    assert outputs["exit-code"] == "1"
+    for fmt in ("sarif", "json", "junit"):
+        assert os.path.exists(outputs[fmt]), fmt
+    _assert_valid_sarif(json.loads(open(outputs["sarif"]).read()))
+    declared = set(action["outputs"])
+    assert {"exit-code", "sarif", "json", "junit"} <= declared

@@ -1,0 +1,136 @@
+"""system_desc.json: the model, the schema, validity of one copy, and the copy comparison."""
+import json
+import os
+
+import jsonschema
+import pytest
+
+from casefixtures import FIXTURES, PLACEHOLDERS
+from checker.load.models import validate_lenient
+from checker.load.models.system_desc import SystemDesc
+from checker.load.reader import LoadedFile
+from checker.engine.policy import load_policy
+from checker.core.rule import all_rules
+from rules.system_description.fields import validity_problems
+from rules.system_description.consistency import diff, dotted
+
+all_rules()
+POL = load_policy().get("system_desc")
+REPO = os.path.dirname(FIXTURES)
+VALID = os.path.join(FIXTURES, "valid", PLACEHOLDERS["{curve}"], "r64", "system_desc.json")
+SCHEMA = os.path.join(REPO, "schemas", "system_desc.schema.json")
+
+
+def valid_data() -> dict:
+    with open(VALID, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def problems(data) -> list[str]:
+    lf = LoadedFile(kind="system_desc", rel="x/system_desc.json", abspath="/nonexistent", exists=True, data=data)
+    lf.model, lf.field_errors = validate_lenient(SystemDesc, data)
+    return [m for _, m in validity_problems(lf, POL)]
+
+
+def test_valid_fixture_has_no_problem():
+    assert problems(valid_data()) == []
+
+
+def test_schema_is_valid_and_accepts_the_fixture():
+    with open(SCHEMA, encoding="utf-8") as fh:
+        schema = json.load(fh)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert not list(jsonschema.Draft202012Validator(schema).iter_errors(valid_data()))
+
+
+def test_schema_covers_every_model_field():
+    with open(SCHEMA, encoding="utf-8") as fh:
+        schema = json.load(fh)
+    top = set(schema["properties"])
+    legacy = {"availability_status", "publication_status", "cooling"}
+    assert set(SystemDesc.model_fields) - legacy <= top
+    node = schema["properties"]["node_types"]["items"]
+    from checker.load.models.system_desc import AcceleratorInfo, NodeType
+    assert set(NodeType.model_fields) <= set(node["properties"])
+    assert set(AcceleratorInfo.model_fields) <= set(node["properties"]["accelerator_info"]["items"]["properties"])
+
+
+def test_schema_rejects_what_the_rule_rejects():
+    with open(SCHEMA, encoding="utf-8") as fh:
+        v = jsonschema.Draft202012Validator(json.load(fh))
+    d = valid_data()
+    d["shortened_system_name"] = "x" * 21
+    assert list(v.iter_errors(d))
+    d = valid_data()
+    d["system_availability_status"] = "Preview"
+    assert list(v.iter_errors(d))
+
+
+@pytest.mark.parametrize("mutate,needle", [
+    (lambda d: d.pop("system_name"), "`system_name` is missing"),
+    (lambda d: d.update(shortened_system_name="Acme HGX H200 8-GPU cluster"), "allowed 1-20"),
+    (lambda d: d.update(shortened_system_name=""), "`shortened_system_name` is missing or empty"),
+    (lambda d: d.update(division="Closed"), "`division` 'Closed'"),
+    (lambda d: d.update(system_availability_status="GA"), "is not one of Available, Preview, RDI"),
+    (lambda d: d.pop("availability_url"), "requires `availability_url`"),
+    (lambda d: d.update(availability_url="example.org/x"), "requires `availability_url`"),
+    (lambda d: d.update(system_availability_status="Preview"), "requires `target_availability_date`"),
+    (lambda d: d.update(system_availability_status="Preview", target_availability_date="next spring"),
+     "ISO-8601"),
+    (lambda d: d.update(c_min_override=0), "`c_min_override` must be an integer 1-32"),
+    (lambda d: d.update(c_min_override="8"), "`c_min_override` must be an integer 1-32"),
+    (lambda d: d.update(c_min_override=True), "`c_min_override` must be an integer 1-32"),
+    (lambda d: [d["node_types"][0].pop(k) for k in ("host_processor_core_count", "host_processor_vcpu_count")],
+     "at least one of"),
+    (lambda d: d["node_types"][0].pop("driver"), "node_types[0]: required field `driver`"),
+    (lambda d: d["node_types"][0].update(number_of_nodes="1"), "field `node_types.0.number_of_nodes`"),
+    (lambda d: d.update(node_types="one H200 box"), "field `node_types`"),
+    (lambda d: d.update(max_supported_concurrency=1024.0), "field `max_supported_concurrency`"),
+])
+def test_each_problem_is_named(mutate, needle):
+    d = valid_data()
+    mutate(d)
+    msgs = problems(d)
+    assert any(needle in m for m in msgs), msgs
+
+
+def test_preview_with_a_date_is_fine_and_status_is_case_insensitive():
+    d = valid_data()
+    d.update(system_availability_status="preview", target_availability_date="2027-03-01")
+    assert problems(d) == []
+
+
+def test_legacy_status_spelling_is_accepted_and_must_agree():
+    d = valid_data()
+    d["availability_status"] = d.pop("system_availability_status")
+    assert problems(d) == []
+    d["system_availability_status"] = "RDI"
+    assert any("different values" in m for m in problems(d))
+
+
+def test_a_type_error_is_not_also_reported_missing():
+    d = valid_data()
+    d["system_name"] = 5
+    msgs = problems(d)
+    assert len([m for m in msgs if "system_name" in m]) == 1
+
+
+def test_not_an_object():
+    assert problems([1, 2]) != []
+
+
+def test_accelerators_per_node_sums_entries():
+    m = SystemDesc.model_validate({"node_types": [{"accelerator_info": [{"accelerators_per_node": 4},
+                                                                          {"accelerators_per_node": 2}]}]})
+    assert m.nodes[0].accelerators_per_node == 6
+    assert m.node_type(99) is m.nodes[0]  # a single node type without an id stands for the system
+    two = SystemDesc.model_validate({"node_types": [{"system_node_ensemble_id": 1}, {"system_node_ensemble_id": 2}]})
+    assert two.node_type(2) is two.nodes[1] and two.node_type(3) is None
+
+
+def test_diff_names_each_leaf():
+    a = {"x": 1, "n": [{"driver": "580", "os": "u"}], "gone": 1}
+    b = {"x": 1, "n": [{"driver": "575", "os": "u"}], "new": 2}
+    got = [(dotted(p), x, y) for p, x, y in diff(a, b)]
+    assert got == [("gone", 1, "(absent)"), ("n[0].driver", "580", "575"), ("new", "(absent)", 2)]
+    assert diff({"v": 1}, {"v": 1.0}) and not diff({"v": float("nan")}, {"v": float("nan")})

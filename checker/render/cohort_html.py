@@ -15,10 +15,14 @@ from collections import Counter
 from checker.core.findings import Status
 from checker.domain.point_metrics import metrics_for
 from checker.engine.catalogue import load_catalogue
-from checker.render import svg
+from checker.render import levels, svg
 from checker.render.view import uses_interactivity
 
 MAX_WORST = 3
+#: the index's verdict groups, most severe first (the filter's checkboxes and the header's counts)
+VERDICT_RANK = {"reject": 0, "flag": 1, "warning": 2, "pass": 3}
+VERDICT_WORDS = {"reject": "would be rejected", "flag": "accepted, flagged", "warning": "accepted, with warnings",
+                 "pass": "accepted"}
 
 
 def _slug(s: str, limit: int = 40) -> str:
@@ -84,7 +88,7 @@ def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
                 label = f"{sub.org + '/' if sub.org else ''}{_sub_id(sub)}/{system.name} {p.name}"
                 tip = (f"{label} · concurrency {svg.fmt_num(p.concurrency)}\nsystem TPS {svg.fmt_num(m.get('system_tps'))}"
                        f" · {'interactivity' if agentic else 'TPS/user'} {svg.fmt_num(x)}"
-                       + (" · has a failing check" if failing else ""))
+                       + (" · has an error, flag or warning" if failing else ""))
                 marks.append(svg.Mark(p.name, x, m.get("system_tps"), "unknown",
                                       p.offline if p.offline in ("dedicated", "elected") else "", failing, tip))
             label = f"{sub.org + ' / ' if sub.org else ''}{_sub_id(sub)} / {system.name}"
@@ -95,21 +99,24 @@ def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
 def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
     """The index page's view: rows, combined charts per model, cohort-level findings."""
     from checker import __version__
-    from checker.render.view import finding_row, ordered
+    from checker.render.view import finding_row, ordered, scoped
     from checker.engine.report import TOOL_NAME
 
     rows, by_model = [], {}
     for i, (rep, page) in enumerate(zip(reports, pages)):
         sub = rep.package.submissions[0]
         c = rep.counts()
+        lv = levels.from_severity_counts(c["by_status"], c["fail_by_severity"])
+        badge = levels.verdict(lv, rep.week0_reject)
         fails = sorted((f for f in rep.findings if f.status is Status.FAIL), key=lambda f: -f.severity.rank)
         rows.append({
             "i": i, "org": sub.org or "—", "name": _sub_id(sub), "rel": sub.rel, "page": page,
             "systems": [s.name for s in sub.systems],
             "models": sorted({cv.name for cv in sub.curves()}),
             "division": _division(sub), "verdict": rep.verdict, "week0_reject": rep.week0_reject,
+            "badge": badge, "vrank": VERDICT_RANK[badge["key"]], "problems": levels.problems(lv),
             "counts": c["by_status"], "sev": c["fail_by_severity"],
-            "worst": [{"rule": f.rule_id, "severity": f.severity.value, "subject": f.subject.label(),
+            "worst": [{"rule": f.rule_id, "level": levels.LEVEL_OF[f.severity.value], "subject": f.subject.label(),
                        "message": f.message if len(f.message) <= 160 else f.message[:159] + "…"}
                       for f in fails[:MAX_WORST]],
             "more": max(0, len(fails) - MAX_WORST),
@@ -135,7 +142,7 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
                        "svg": svg.overlay_chart(series, f"m{mi}-overlay",
                                                 f"Pareto curves for {model}, {len(series)} curves overlaid",
                                                 xlabel, "System TPS (tok/s)")})
-    verdicts = Counter(r["verdict"] for r in rows)
+    verdicts = Counter(r["badge"]["key"] for r in rows)
     base = cohort_report or (reports[0] if reports else None)
     others = [finding_row(i, f) for i, f in enumerate(cohort_level_findings(cohort_report))] if cohort_report else []
     return {
@@ -144,10 +151,13 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
         "generated_at": getattr(base, "generated_at", ""),
         "paths": sorted({p for r in reports for p in r.paths}) if cohort_report is None else list(cohort_report.paths),
         "rows": rows,
-        "verdicts": dict(sorted(verdicts.items())),
+        "verdicts": [(k, verdicts[k], VERDICT_WORDS[k]) for k in VERDICT_RANK if verdicts[k]],
         "week0_rejects": sum(1 for r in rows if r["week0_reject"]),
+        "checked": {"name": os.path.basename(os.path.normpath(base.paths[0])) if base is not None and base.paths
+                    else "cohort"},
         "charts": charts,
         "other_findings": ordered(others),
+        "other_scoped": scoped(others),
         "data": {"orgs": sorted({r["org"] for r in rows}), "divisions": sorted({r["division"] for r in rows}),
                  "models": sorted(by_model), "total": len(rows)},
     }

@@ -8,12 +8,15 @@ markup. Non-finite, missing or (on log axes) non-positive values are left out an
 """
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 from html import escape
 
 W, H = 640, 340
 ML, MR, MT, MB = 70, 18, 14, 52  # margins: left, right, top, bottom
+STRIP = 22  # the region-name strip above a concurrency chart's plotted area
+MARGIN_PX, GAP_PX = 24, 13  # the margin band's least width; C_max point to margin band, at least
 
 REGION_LABELS = {
     "low_latency": "Ultra low / low latency",
@@ -120,18 +123,47 @@ def log2_ticks(lo: float, hi: float) -> list[int]:
 
 
 class Axis:
-    """Maps data values to pixels; linear or log2."""
+    """Maps data values to pixels; linear or log2. ``stretch``: (from, to, min_px) data spans drawn at
+    least min_px wide (the 10 % margin above C_max), the rest shrinking to make room (x axis only)."""
 
-    def __init__(self, lo: float, hi: float, p0: float, p1: float, log: bool = False):
+    def __init__(self, lo: float, hi: float, p0: float, p1: float, log: bool = False, stretch=()):
         self.log = log
-        self.lo, self.hi = (math.log2(lo), math.log2(hi)) if log else (lo, hi)
+        f = math.log2 if log else float
+        self.lo, self.hi = f(lo), f(hi)
         if self.hi <= self.lo:
             self.hi = self.lo + 1
         self.p0, self.p1 = p0, p1
+        self.cuts, self.px = [self.lo, self.hi], [float(p0), float(p1)]
+        spans = [(f(a), f(b), px) for a, b, px in stretch if a > 0 or not log]
+        if spans and p1 > p0:
+            self._stretch([(a, b, px) for a, b, px in spans if self.lo <= a < b <= self.hi])
+
+    def _stretch(self, spans) -> None:
+        cuts = sorted({self.lo, self.hi, *(t for a, b, _px in spans for t in (a, b))})
+        scale = (self.p1 - self.p0) / (self.hi - self.lo)
+        widths = [(b - a) * scale for a, b in zip(cuts, cuts[1:])]
+        fixed = {}
+        for a, b, px in spans:
+            idx = [i for i, (x, y) in enumerate(zip(cuts, cuts[1:])) if a <= x and y <= b]
+            natural = sum(widths[i] for i in idx)
+            if 0 < natural < px:
+                for i in idx:
+                    fixed[i] = widths[i] * px / natural
+        free = (self.p1 - self.p0) - sum(fixed.values())
+        rest = sum(w for i, w in enumerate(widths) if i not in fixed)
+        if not fixed or rest <= 0 or free < 0.6 * (self.p1 - self.p0):
+            return  # nothing to widen, or widening would squash the rest of the axis: draw to scale
+        widths = [fixed.get(i, w * free / rest) for i, w in enumerate(widths)]
+        px = [float(self.p0)]
+        for w in widths:
+            px.append(px[-1] + w)
+        self.cuts, self.px = cuts, px
 
     def __call__(self, v: float) -> float:
         t = math.log2(v) if self.log else v
-        return round(self.p0 + (t - self.lo) / (self.hi - self.lo) * (self.p1 - self.p0), 2)
+        i = min(max(bisect.bisect_right(self.cuts, t) - 1, 0), len(self.cuts) - 2)
+        a, b = self.cuts[i], self.cuts[i + 1]
+        return round(self.px[i] + (t - a) / (b - a) * (self.px[i + 1] - self.px[i]), 2)
 
 
 def _domain(values: list[float], zero: bool = True) -> tuple[float, float]:
@@ -171,9 +203,9 @@ def _open(chart_id: str, title: str, desc: str, extra_class: str = "") -> list[s
     ]
 
 
-def _axes(xa: Axis, ya: Axis, xticks, yticks, xlabel: str, ylabel: str) -> list[str]:
+def _axes(xa: Axis, ya: Axis, xticks, yticks, xlabel: str, ylabel: str, top: float = MT) -> list[str]:
     out = ['<g class="axes" aria-hidden="true">']
-    x0, x1, y0, y1 = ML, W - MR, H - MB, MT
+    x0, x1, y0, y1 = ML, W - MR, H - MB, top
     for t in yticks:
         py = ya(t)
         if y1 - 0.5 <= py <= y0 + 0.5:
@@ -267,10 +299,29 @@ def pareto_chart(marks: list[Mark], chart_id: str, title: str, xlabel: str, ylab
 
 
 # ---------------------------------------------------------------- metric against concurrency (log2 x)
+def _band_labels(bands, xa) -> list[str]:
+    """Region names in the strip above the plot, centred on their band; one that would run into
+    its neighbour or out of the chart is left out (the band's tooltip and the legend still name it)."""
+    out, right = [], -math.inf
+    for region, lo, hi in bands:
+        x0, x1 = xa(max(lo - 0.5, 0.5)), xa(hi + 0.5)
+        text = REGION_SHORT.get(region, region)
+        half = len(text) * 3.6 + 2  # ~7.2 px per character at 11 px
+        cx = min(max((x0 + x1) / 2, ML + half), W - MR - half)
+        if cx - half < right:
+            continue
+        right = cx + half
+        out.append(f'<text x="{cx:.2f}" y="{MT + 12}" text-anchor="middle">{_e(text)}</text>')
+    return out
+
+
 def concurrency_chart(marks: list[Mark], chart_id: str, title: str, ylabel: str, bands=None) -> str:
     """A metric (Y, linear) against concurrency (X, log2), with region bands and the margin hatched.
 
-    ``bands`` is a list of (region, start, end) inclusive integer ranges (empty ones skipped).
+    ``bands`` is a list of (region, start, end) inclusive integer ranges (empty ones skipped). Region
+    names sit in a strip above the plotted area, so no point covers them; the margin band is drawn at
+    least MARGIN_PX wide and starts a marker's width right of C_max, so the C_max point stays in its
+    own region.
     """
     plotted = [m for m in marks if finite(m.x) and m.x > 0 and finite(m.y)]
     if not plotted:
@@ -279,7 +330,10 @@ def concurrency_chart(marks: list[Mark], chart_id: str, title: str, ylabel: str,
     xs = [m.x for m in plotted] + [b[2] + 0.5 for b in bands] + [max(b[1] - 0.5, 0.5) for b in bands]
     xlo, xhi = min(xs) / 1.4, max(xs) * 1.4
     ylo, yhi = _domain([m.y for m in plotted])
-    xa, ya = Axis(xlo, xhi, ML, W - MR, log=True), Axis(ylo, yhi, H - MB, MT)
+    stretch = [(lo - 1, lo - 0.5, GAP_PX) for r, lo, hi in bands if r == "margin" and lo > 1]
+    stretch += [(lo - 0.5, hi + 0.5, MARGIN_PX) for r, lo, hi in bands if r == "margin"]
+    top = MT + STRIP if bands else MT
+    xa, ya = Axis(xlo, xhi, ML, W - MR, log=True, stretch=stretch), Axis(ylo, yhi, H - MB, top)
     cid = _e(chart_id)
     desc = (f"{len(plotted)} points on a log2 concurrency axis"
             + (", shaded by computed region" if bands else "") + ". The numbers are in the table below.")
@@ -291,10 +345,10 @@ def concurrency_chart(marks: list[Mark], chart_id: str, title: str, ylabel: str,
         fill = f' fill="url(#{cid}-hatch)"' if region == "margin" else ""
         out.append(f'<g class="band rg-{_e(region)}"><title>{_e(REGION_LABELS.get(region, region))}: '
                    f'{lo:,}–{hi:,}</title><rect x="{x0}" y="{MT}" width="{max(x1 - x0, 0.5):.2f}" '
-                   f'height="{H - MB - MT}"{fill}/>'
-                   f'<text x="{(x0 + x1) / 2:.2f}" y="{MT + 12}" text-anchor="middle">'
-                   f'{_e(REGION_SHORT.get(region, region))}</text></g>')
-    out += _axes(xa, ya, log2_ticks(xlo, xhi), nice_ticks(ylo, yhi), "Concurrency (log scale)", ylabel)
+                   f'height="{H - MB - MT}"{fill}/></g>')
+    if bands:
+        out.append('<g class="band-labels" aria-hidden="true">' + "".join(_band_labels(bands, xa)) + "</g>")
+    out += _axes(xa, ya, log2_ticks(xlo, xhi), nice_ticks(ylo, yhi), "Concurrency (log scale)", ylabel, top)
     for m in sorted(plotted, key=lambda m: (m.failing, m.x)):
         out.append(_mark(m, xa(m.x), ya(m.y)))
     out.append("</svg>")

@@ -14,11 +14,18 @@ from typing import Any
 
 from checker.core.findings import Finding, Status, json_safe, point_sort_key
 from checker.domain.point_metrics import metrics_for
-from checker.engine.catalogue import load_catalogue
 from checker.domain.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
-from checker.render import svg
+from checker.engine.catalogue import load_catalogue
+from checker.render import levels, page, svg
 
 STATUS_RANK = {"FAIL": 0, "SKIP": 1, "PASS": 2}
+
+#: the points table opens with these (a run folder's digest), then the other metrics in registry order
+KEY_METRICS = ("region_computed", "system_tps", "tps_per_user", "ttft_p90_ms", "tpot_p90_ms", "duration_s",
+               "concurrency")
+
+#: metrics whose values are words (left-aligned in the points table)
+TEXT_METRICS = ("region_declared", "region_computed", "offline")
 
 #: point metric key -> data-path keys whose FAIL marks that cell (a rule may also set extra={"metric": key})
 METRIC_FIELDS = {
@@ -49,6 +56,7 @@ def finding_row(i: int, f: Finding) -> dict:
     return {
         "i": i,
         "status": f.status.value,
+        "level": levels.level_of(f.status.value, f.severity.value),
         "srank": STATUS_RANK[f.status.value],
         "severity": f.severity.value,
         "rank": f.severity.rank,
@@ -78,6 +86,18 @@ def _default_severity(rule_id: str) -> str | None:
 def ordered(rows: list[dict]) -> list[dict]:
     """FAIL first, most severe first, then the report's subject order."""
     return sorted(rows, key=lambda r: (r["srank"], -r["rank"] if r["status"] == "FAIL" else 0, r["i"]))
+
+
+def scoped(rows: list[dict]) -> dict:
+    """A section's findings split for the page: problems shown, reviewer-relevant skips collapsed, the
+    rest counted (passes and not-applicable skips are listed only in "all findings")."""
+    rows = ordered(rows)
+    fails = [r for r in rows if r["status"] == "FAIL"]
+    skips = [r for r in rows if r["status"] == "SKIP" and r["reason"] != "not-applicable"]
+    passed = sum(1 for r in rows if r["status"] == "PASS")
+    reasons = Counter(r["reason"] or "no reason given" for r in skips)
+    return {"fails": fails, "skips": skips, "skip_reasons": sorted(reasons.items()), "passed": passed,
+            "na": len(rows) - len(fails) - len(skips) - passed}
 
 
 def _context(report):
@@ -128,6 +148,20 @@ def uses_interactivity(curve) -> bool:
     return any(p.summary is not None and svg.finite(p.summary.e2e_avg_interactivity) for p in curve.points)
 
 
+def point_checks(fails: list[Finding]) -> list[dict]:
+    """One entry per failing rule, most severe first: {"level": "error", "rule": id}."""
+    seen: dict[str, Finding] = {}
+    for f in sorted(fails, key=lambda f: (-f.severity.rank, f.rule_id)):
+        seen.setdefault(f.rule_id, f)
+    return [{"level": levels.LEVEL_OF[f.severity.value], "rule": rid} for rid, f in seen.items()]
+
+
+def ordered_metrics(metrics: list) -> list:
+    """(key, label, unit) rows: the run-folder digest first (KEY_METRICS order), then the rest."""
+    first = {k: i for i, k in enumerate(KEY_METRICS)}
+    return sorted(metrics, key=lambda m: (first.get(m[0], len(first)), metrics.index(m)))
+
+
 def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> dict:
     m = metrics_for(point, ctx, load_catalogue().point_metrics)
     c = point.concurrency
@@ -142,7 +176,8 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> d
     x = m.get("tps_per_user")
     if agentic:
         x = getattr(summ, "e2e_avg_interactivity", None) if summ is not None else None
-    verdict = ("FAIL: " + ", ".join(sorted({f.rule_id for f in fails}))) if fails else "no failures"
+    checks = point_checks(fails)
+    verdict = "; ".join(f"{c['level']}: {c['rule']}" for c in checks) if checks else "no errors, flags or warnings"
     cells = {k: svg.fmt_num(v) if not isinstance(v, str) else v for k, v in m.items()}
     tip = (f"{point.name} · concurrency {svg.fmt_num(c)} · region {svg.REGION_LABELS.get(region, region)}"
            + (f" (declared {m.get('region_declared')})" if m.get("region_declared") else "")
@@ -158,6 +193,7 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> d
         "marked": _marked_cells(fails),
         "failing": bool(fails),
         "n_fail": len(fails),
+        "checks": checks,
         "verdict": verdict,
         "x_text": svg.fmt_num(x),
         "mark": svg.Mark(point.name, x, m.get("system_tps"), region, offline, bool(fails), tip),
@@ -207,7 +243,9 @@ def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str) -> dict
         "legend": [(r, svg.REGION_LABELS[r], svg.region_swatch(r))
                    for r in list(REGION_ORDER) + ["offline", "out_of_range", "unknown"] if r in present],
         "findings": ordered(rows),
+        "scoped": scoped(rows),
         "n_fail": sum(1 for r in rows if r["status"] == "FAIL"),
+        "problems": levels.problems(levels.level_counts(rows)),
         "n_failing_points": sum(1 for p in pviews if p["failing"]),
         "series_marks": [p["mark"] for p in pviews],
     }
@@ -237,23 +275,36 @@ def build_view(report, back_link: str | None = None) -> dict:
         for yi, system in enumerate(sub.systems):
             curves = [curve_view(c, ctx, by_key, rows_by_key, f"s{si}-y{yi}-c{ci}") for ci, c in enumerate(system.curves)]
             own = [r for r in rows_by_key.get((sub.name, system.name, "", ""), [])]
+            every = [r for r in rows if r["key"][:2] == (sub.name, system.name)]
             systems.append({"name": system.name, "anchor": f"s{si}-y{yi}", "curves": curves,
-                            "findings": ordered(own), "n_fail": sum(1 for r in own if r["status"] == "FAIL")
-                            + sum(c["n_fail"] for c in curves)})
+                            "findings": ordered(own), "scoped": scoped(own),
+                            "n_fail": sum(1 for r in every if r["status"] == "FAIL"),
+                            "problems": levels.problems(levels.level_counts(every))})
         own = [r for r in rows if r["key"][0] == sub.name and not r["key"][1]]
         sub_rows = [r for r in rows if r["key"][0] == sub.name]
         subs.append({"name": sub.name, "org": sub.org, "rel": sub.rel, "anchor": f"s{si}", "systems": systems,
-                     "findings": ordered(own), "counts": _counts(sub_rows)})
-    others = [r for r in rows if not r["key"][0]]
+                     "findings": ordered(own), "scoped": scoped(own), "counts": _counts(sub_rows),
+                     "levels": levels.level_counts(sub_rows)})
+    run_folders = []
+    for ri, rf in enumerate(getattr(pkg, "run_folders", []) or []):
+        rf_rows = rows_by_key.get(("", "", "", rf.name), [])
+        run_folders.append(page.run_folder_digest(rf, rf_rows, f"rf{ri}")
+                           | {"findings": ordered(rf_rows), "scoped": scoped(rf_rows)})
+    rf_names = {rf["name"] for rf in run_folders}
+    others = [r for r in rows if not r["key"][0] and not (r["key"][3] in rf_names and not any(r["key"][1:3]))]
     counts = report.counts()
+    lv = levels.from_severity_counts(counts["by_status"], counts["fail_by_severity"])
     families = sorted({r["family"] for r in rows if r["family"]})
-    rules_used = Counter(r["rule"] for r in rows if r["status"] == "FAIL")
+    by_rule: dict = {}
+    for r in rows:
+        by_rule.setdefault(r["rule"], []).append(r)
     catalogue = [{
         "id": r.id, "title": r.title, "family": r.family, "severity": r.severity.value, "scope": r.scope,
         "clause": r.clause, "official": r.official, "summary": r.summary, "what": r.section("What it checks"),
-        "why": r.section("Why"), "fix": r.section("How to fix"), "fails": rules_used.get(r.id, 0),
+        "why": r.section("Why"), "fix": r.section("How to fix"),
+        "problems": levels.problems(levels.level_counts(by_rule.get(r.id, []))),
     } for r in sorted(report.rules, key=lambda r: r.id)]
-    metrics = [(k, label, unit) for k, label, unit, _f in load_catalogue().point_metrics]
+    metrics = ordered_metrics([(k, label, unit) for k, label, unit, _f in load_catalogue().point_metrics])
     return {
         "tool": {"name": TOOL_NAME, "version": __version__},
         "policy": {"edition": report.policy_edition, "version": report.policy_version,
@@ -262,14 +313,25 @@ def build_view(report, back_link: str | None = None) -> dict:
         "generated_at": report.generated_at,
         "verdict": report.verdict,
         "week0_reject": report.week0_reject,
+        "badge": levels.verdict(lv, report.week0_reject),
+        "levels": lv,
+        "problems": levels.problems(lv),
+        "level_meaning": levels.MEANING,
+        "checked": page.checked(report),
         "fail_on": report.fail_on,
+        "exit_code": report.exit_code(),
         "counts": counts,
         "findings": ordered(rows),
         "submissions": subs,
         "other_findings": ordered(others),
+        "other_scoped": scoped(others),
+        "run_folders": run_folders,
+        "digest_columns": page.DIGEST_COLUMNS,
         "metrics": metrics,
+        "text_metrics": TEXT_METRICS,
         "own_region": not any(k == "region_computed" for k, _l, _u in metrics),  # until the region family adds it
-        "catalogue": catalogue,
+        "catalogue": [c for c in catalogue if c["problems"]],
+        "catalogue_rest": [c for c in catalogue if not c["problems"]],
         "back_link": back_link,
         "data": {
             "statuses": ["FAIL", "SKIP", "PASS"],

@@ -87,7 +87,8 @@ def test_self_contained_and_csp(failing):
 
 def test_header_sections_and_catalogue(failing):
     html = render("html", failing)
-    assert 'class="verdict FAILED"' in html and "would REJECT" in html
+    assert 'class="verdict v-reject">Would be rejected<' in html
+    assert "Week-0 automated check rejects it" in html
     assert "policy v1.0" in html and "<code>failing</code>" in html
     for rid in ("src-readme", "result-summary-present", "point-dirname-concurrency"):
         assert f'id="rule-{rid}"' in html and f'href="#rule-{rid}"' in html
@@ -148,7 +149,7 @@ def test_hostile_cohort_folder(tmp_path):
     p = parse(index)
     assert [t for t, _ in p.tags].count("script") == 2
     assert not any(k.startswith("on") for _t, a in p.tags for k in a) and "img" not in [t for t, _ in p.tags]
-    assert index.count('data-verdict="FAILED"') == 2 and index.count('data-verdict="PASSED"') == 1
+    assert index.count('data-verdict="reject"') == 2 and index.count('data-verdict="pass"') == 1
     assert index.count('<svg class="chart overlay"') == 2  # llama3_1-8b and the hostile model name
     assert "Pareto curves: llama3_1-8b" in index
     # each page holds exactly its submission's findings
@@ -223,4 +224,110 @@ def test_cohort_from_per_submission_reports(tmp_path):
     index = files["index.html"]
     assert index.index('href="001-alpha-a.html"') < index.index('href="002-zeta-b.html"')
     assert index.count('<svg class="chart overlay"') == 1 and "2 curves overlaid" in index
-    assert 'data-verdict="PASSED"' in index and "Cohort-level findings" not in index
+    assert 'data-verdict="pass"' in index and "Cohort-level findings" not in index
+
+
+def _check(tmp_path, patch):
+    from casefixtures import materialise
+
+    return run_check([materialise({"base": "valid", "patch": patch}, str(tmp_path))])
+
+
+def _header(html):
+    return re.search(r"<header>.*?</header>", html, re.S).group(0)
+
+
+def test_a_flag_and_a_warning_read_as_accepted_not_failed(tmp_path):
+    """The issue's case: a package the Week-0 check accepts (one flag, one warning) got a red FAILED badge."""
+    report = _check(tmp_path, [{"set": {"file": "{curve}/r64/point.yaml", "path": ["concurrency"], "value": 65}}])
+    assert report.verdict == "FAILED" and not report.week0_reject  # --fail-on flag: exit status 1
+    html = render("html", report)
+    head = _header(html)
+    assert '<span class="verdict v-flag">Would be accepted</span>' in head
+    assert "The Week-0 automated check accepts it; 1 flag for a reviewer, 1 warning (advice)." in head
+    assert "FAIL" not in re.sub(r"<[^>]+>", "", head) and "exit status 1 with --fail-on flag" in head
+    # the warn-level finding is a warning in every badge, summary and row
+    assert '<span class="lv-warning" title="advice: nothing is rejected or flagged">1 warning</span>' in head
+    assert '<span class="badge lv-flag">1 flag</span><span class="badge lv-warning">1 warning</span>' in html
+    assert '<td class="lv-warning">warning</td><td>warn</td>' in html
+    assert '<div class="lv-flag">flag <a href="#rule-point-config-agreement">' in html
+    assert '<div class="lv-warning">warning <a href="#rule-point-dirname-concurrency">' in html
+    assert 'class="badge FAIL"' not in html and ">FAIL<" not in html
+
+
+def test_warning_only_package_is_accepted_with_advice(tmp_path):
+    report = _check(tmp_path, [{"write": {"file": "notes.txt", "text": "x\n"}}])
+    head = _header(render("html", report))
+    assert '<span class="verdict v-warning">Would be accepted</span>' in head
+    assert "The Week-0 automated check accepts it, 1 warning (advice)." in head
+
+
+def test_page_is_titled_for_what_was_checked(failing):
+    from casefixtures import REAL_RUNS
+
+    html = render("html", failing)
+    assert "<title>failing — would be rejected · endpoints-checker</title>" in html
+    assert '<h1><span class="kind">Submission</span> failing</h1>' in html
+    html = render("html", run_check([os.path.join(REAL_RUNS, "var_concurrency_allchunks")], options={"jobs": 1}))
+    assert "<title>var_concurrency_allchunks — would be accepted · endpoints-checker</title>" in html
+    assert '<h1><span class="kind">Run folder</span> var_concurrency_allchunks</h1>' in html
+
+
+def test_run_folder_metrics_digest(tmp_path):
+    """system TPS, TTFT p90, TPOT p90, region and duration per run folder, flat layout included."""
+    import shutil
+
+    from casefixtures import REAL_RUNS, make_writable
+
+    flat = tmp_path / "flat_run"
+    shutil.copytree(os.path.join(REAL_RUNS, "var_concurrency_allchunks"), flat)
+    make_writable(str(flat))
+    os.rename(flat / "performance" / "result_summary.json", flat / "result_summary.json")
+    paths = [os.path.join(REAL_RUNS, "var_concurrency_allchunks"), os.path.join(REAL_RUNS, "echo_accuracy_only"),
+             str(flat)]
+    html = render("html", run_check(paths, options={"jobs": 1}))
+    table = re.search(r'<table class="data digest">.*?</table>', html, re.S).group(0)
+    heads = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', table)
+    assert heads[:7] == ["Run folder", "Checks", "System TPS (tok/s)", "TTFT p90 (ms)", "TPOT p90 (ms)",
+                         "Region (declared)", "Duration (s)"]
+    rows = {re.search(r">([\w_]+)</a></th>", r).group(1): re.findall(r"<td[^>]*>(.*?)</td>", r)
+            for r in re.findall(r"<tr[^>]*><th scope=\"row\">.*?</tr>", table, re.S)}
+    assert rows["var_concurrency_allchunks"][1:6] == ["6,348", "65.09", "1.02", "—", "19.97"]
+    assert rows["flat_run"][1:6] == ["6,348", "65.09", "1.02", "—", "19.97"]
+    assert rows["echo_accuracy_only"][1:6] == ["—", "—", "—", "—", "—"]  # an accuracy-only run has no numbers
+    assert 'class="badge lv-flag">3 flags<' in "".join(rows["var_concurrency_allchunks"])
+    assert '<span class="ok">passed</span>' in rows["echo_accuracy_only"][0]
+
+
+def test_points_table_scrolls_in_its_box_with_the_checks_first(failing):
+    html = render("html", failing)
+    box = re.search(r'<div class="scroll" role="region"[^>]*>\s*<table class="data points">.*?</table>\s*</div>',
+                    html, re.S)
+    assert box, "the points table scrolls inside its own box"
+    heads = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', box.group(0))
+    assert heads[:2] == ["Point", "Checks"]
+    digest = ["System TPS (tok/s)", "TPS/user (tok/s)", "TTFT p90 (ms)", "Duration (s)", "Concurrency"]
+    assert [heads.index(h) for h in digest] == sorted(heads.index(h) for h in digest) < [heads.index("Offline")] * 5
+    row = re.search(r'<tr class="failing"><th scope="row">r64</th><td class="checks">(.*?)</td>', html, re.S).group(1)
+    assert row.index("point-config-agreement") < row.index("point-dirname-concurrency")  # flag before warning
+
+
+def test_findings_open_filtered_to_problems_with_skips_collapsed(failing):
+    html = render("html", failing)
+    form = re.search(r'<form class="filters".*?</form>', html, re.S).group(0)
+    assert re.findall(r'name="status" value="(\w+)"( checked)?>', form) == [("FAIL", " checked"), ("SKIP", ""),
+                                                                           ("PASS", "")]
+    assert "<details class=\"skips\" open" not in html
+    skips = re.findall(r'<details class="skips"><summary>(\d+) checks? skipped \(([^)]*)\)</summary>(.*?)</details>',
+                       html, re.S)
+    assert skips and all(re.findall(r'<tr data-status="(\w+)"', body) == ["SKIP"] * int(n) for n, _r, body in skips)
+    assert any("missing-input" in reasons for _n, reasons, _b in skips)
+    # section tables before "all findings" hold only the problems
+    main = html[html.index("<main>"):html.index('<section id="findings"')]
+    outside = re.sub(r'<details class="skips">.*?</details>', "", main, flags=re.S)
+    assert set(re.findall(r'<tr data-status="(\w+)"', outside)) == {"FAIL"}
+    # the catalogue: rules with a problem first, the others in a closed <details>
+    rules = html[html.index('<section id="rules"'):]
+    rest = re.search(r'<details id="rules-rest"><summary>The other (\d+) rules</summary>(.*?)</details>', rules, re.S)
+    assert 'id="rule-src-readme"' in rules[:rules.index("rules-rest")]
+    assert 'id="rule-src-readme"' not in rest.group(2) and int(rest.group(1)) == rest.group(2).count('class="rule"')

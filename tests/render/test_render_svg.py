@@ -80,3 +80,47 @@ def test_fmt_num():
     assert svg.fmt_num(0.01234) == "0.0123" and svg.fmt_num(float("nan")) == "nan" and svg.fmt_num(True) == "True"
     assert svg.tick_label(1500) == "1.5k" and svg.tick_label(2_000_000) == "2M" and svg.tick_label(0.5) == "0.5"
     assert not math.isnan(svg.Axis(1, 1, 0, 100)(1))
+
+
+def test_region_names_clear_of_points_and_cmax_clear_of_the_margin():
+    """Region names sit above the plotted area; the C_max point (ringed: failing) stays left of the margin band,
+    which is drawn at least MARGIN_PX wide although 10 % is a few pixels on a log axis."""
+    import re
+
+    bands = [("low_latency", 1, 1), ("low_concurrency", 2, 8), ("med_concurrency", 9, 128),
+             ("high_concurrency", 129, 1024), ("margin", 1025, 1127)]
+    marks = [svg.Mark("r1", 1, 30.0, "low_latency"), svg.Mark("r8", 8, 40.0, "low_concurrency"),
+             svg.Mark("r64", 64, 130.0, "med_concurrency"), svg.Mark("r256", 256, 400.0, "high_concurrency"),
+             svg.Mark("r1024", 1024, 997.5, "high_concurrency", failing=True),
+             svg.Mark("r1100", 1100, 990.0, "margin")]
+    out = svg.concurrency_chart(marks, "q", "t", "TTFT p90 (ms)", bands)
+    labels = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="middle">(\w+)</text>',
+                        re.search(r'<g class="band-labels".*?</g>', out).group(0))
+    assert [t for _x, _y, t in labels] == ["LL", "Low", "Med", "High", "Margin"]
+    label_bottom = max(float(y) for _x, y, _t in labels) + 2
+    extents = sorted((float(x) - len(t) * 3.6, float(x) + len(t) * 3.6) for x, _y, t in labels)
+    assert all(a[1] <= b[0] for a, b in zip(extents, extents[1:])), "region names overlap"
+    tops = []  # the highest pixel of each point's marker
+    for g in re.findall(r'<g class="pt [^"]*">.*?</g>', out):
+        ys = [float(v) for v in re.findall(r'\b(?:cy|y)="([\d.]+)"', g)]
+        ys += [float(p.split(",")[1]) for pts in re.findall(r'points="([^"]+)"', g) for p in pts.split()]
+        ys += [float(y) for y in re.findall(r'[ML][\d.]+ ([\d.]+)', g)]
+        tops.append(min(ys))
+    ring = re.search(r'<circle class="ring" cx="([\d.]+)" cy="([\d.]+)" r="10"/>', out)
+    cx, cy = float(ring.group(1)), float(ring.group(2))
+    assert cy - 11 > label_bottom, "the top point's ring reaches into the region names"
+    margin = re.search(r'<g class="band rg-margin">.*?<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"', out)
+    x0, width = float(margin.group(1)), float(margin.group(2))
+    assert width >= svg.MARGIN_PX - 0.01
+    assert cx + 11 <= x0, "the C_max point's ring overlaps the margin band"
+    assert len(tops) == len(marks) and min(tops) - 5 > label_bottom, "a point covers the region names"
+
+
+def test_stretched_axis_is_monotone_and_keeps_its_ends():
+    a = svg.Axis(0.7, 18715, 70, 622, log=True, stretch=[(1024, 1024.5, 13), (1024.5, 1126.5, 24)])
+    xs = [0.7, 1, 2, 64, 1000, 1024, 1024.5, 1100, 1126.5, 2048, 18715]
+    px = [a(x) for x in xs]
+    assert px == sorted(px) and px[0] == 70 and px[-1] == 622
+    assert a(1126.5) - a(1024.5) >= 24 - 0.01 and a(1024.5) - a(1024) >= 13 - 0.01
+    plain = svg.Axis(0.7, 18715, 70, 622, log=True)
+    assert abs(plain(64) - svg.Axis(0.7, 18715, 70, 622, log=True, stretch=[(1, 1, 10)])(64)) < 1e-9

@@ -1,8 +1,22 @@
-/* endpoints-checker report: filters, sort and URL-hash state for the table marked data-filter-table.
-   Progressive enhancement only: the page is complete without this script. No network, no eval;
+/* endpoints-checker report: filters, sort and URL-hash state for the table marked data-filter-table
+   (opening on the checkboxes' defaults: errors, flags and warnings); a link into a closed <details>
+   opens it. Progressive enhancement only: without this script every row shows. No network, no eval;
    option labels are set with textContent. */
 (function () {
   "use strict";
+  /* a link to a rule or section inside a closed <details> (the rule catalogue, skipped checks) opens it */
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id && id.indexOf("f:") !== 0 ? document.getElementById(id) : null;
+    if (!el) { return; }
+    var opened = false;
+    for (var d = el.parentElement; d; d = d.parentElement) {
+      if (d.tagName === "DETAILS" && !d.open) { d.open = true; opened = true; }
+    }
+    if (opened) { el.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", reveal);
+  reveal();
   var form = document.querySelector("form.filters");
   var table = document.querySelector("table[data-filter-table]");
   if (!form || !table) { return; }
@@ -13,12 +27,14 @@
   var texts = rows.map(function (r) { return r.textContent.toLowerCase(); });
   var counter = document.getElementById("filter-count");
   var empty = document.getElementById("filter-empty");
+  var clean = document.getElementById("filter-clean");
   var sortState = null;
   /* rows carry status, severity and rule; the family comes from the rule (kept out of every row to keep
      the page small), and status/severity sort by rank, not alphabetically */
   var familyOf = data.rule_family || {};
   var severityOf = data.rule_severity || {};
-  var RANK = { 0: { FAIL: 0, SKIP: 1, PASS: 2 }, 1: { reject: 5, "reject-points": 6, flag: 7, warn: 8 } };
+  var RANK = { 0: { error: 0, flag: 1, warning: 2, skipped: 3, passed: 4 },
+    1: { reject: 5, "reject-points": 6, flag: 7, warn: 8 } };
 
   Array.prototype.forEach.call(form.querySelectorAll("select[data-options]"), function (sel) {
     (data[sel.getAttribute("data-options")] || []).forEach(function (v) {
@@ -27,7 +43,9 @@
     });
   });
 
-  function state() {
+  /* the filter state; a checkbox group is left out when it is as the page set it (so the link stays
+     short), unless ``full`` asks for every group (what apply() filters by) */
+  function state(full) {
     var s = {}; var checks = {};
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name) { return; }
@@ -37,8 +55,9 @@
       } else if (el.value) { s[el.name] = el.value; }
     });
     Object.keys(checks).forEach(function (k) {
-      var all = form.querySelectorAll('input[type=checkbox][name="' + k + '"]').length;
-      if (checks[k].length !== all) { s[k] = checks[k].join(","); }
+      var dflt = Array.prototype.filter.call(form.querySelectorAll('input[type=checkbox][name="' + k + '"]'),
+        function (el) { return el.defaultChecked; }).map(function (el) { return el.value; });
+      if (full || checks[k].join(",") !== dflt.join(",")) { s[k] = checks[k].join(","); }
     });
     if (sortState) { s.sort = sortState.col + ":" + sortState.dir; }
     return s;
@@ -48,7 +67,7 @@
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name) { return; }
       if (el.type === "checkbox") {
-        el.checked = !(el.name in s) || s[el.name].split(",").indexOf(el.value) >= 0;
+        el.checked = el.name in s ? s[el.name].split(",").indexOf(el.value) >= 0 : el.defaultChecked;
       } else if (el.tagName === "SELECT") {
         var ok = Array.prototype.some.call(el.options, function (o) { return o.value === (s[el.name] || ""); });
         el.value = ok ? (s[el.name] || "") : "";
@@ -62,7 +81,7 @@
   }
 
   function apply() {
-    var s = state(); var shown = 0;
+    var s = state(true); var shown = 0; var link = state(false);
     var q = (s.q || "").toLowerCase();
     rows.forEach(function (r, i) {
       var ok = true;
@@ -79,10 +98,12 @@
       if (ok) { shown += 1; }
     });
     if (counter) { counter.textContent = "Showing " + shown + " of " + rows.length; }
-    if (empty) { empty.hidden = shown !== 0; }
+    var isDefault = Object.keys(link).every(function (k) { return k === "sort"; });
+    if (empty) { empty.hidden = shown !== 0 || (isDefault && !!clean); }
+    if (clean) { clean.hidden = shown !== 0 || !isDefault; }
     sortRows();
     var params = new URLSearchParams();
-    Object.keys(s).sort().forEach(function (k) { params.set(k, s[k]); });
+    Object.keys(link).sort().forEach(function (k) { params.set(k, link[k]); });
     var h = params.toString();
     var target = h ? "#f:" + h : location.pathname + location.search;
     if ((h ? "#f:" + h : "") !== location.hash && (h || location.hash.indexOf("#f:") === 0)) {

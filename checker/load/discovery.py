@@ -19,7 +19,7 @@ from checker.load.placement import excluded, is_repository_entry, is_repository_
 from checker.load.planned import PlannedSet, configs_in, read_config
 from checker.load.run_folder_files import load_run_folder
 
-POINT_DIR_RE = re.compile(r"^r(\d+)$")
+POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory
 
 #: files read at each point, by name -> kind
 POINT_FILES = {
@@ -99,7 +99,7 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
     options = options or Options()
     pkg = Package.model_construct(
         paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[],
-        assemblies=[], plan=None,
+        assemblies=[], plan=None, refused=[],
     )
     planned: list = []
     for path in paths:
@@ -130,7 +130,7 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
             pkg.submissions.append(load_submission(path, display, options, org=""))
         else:
             before = len(pkg.unusable_paths)
-            _discover_children(pkg, path, display, options)
+            _discover_children(pkg, path, display, options, root_real=os.path.realpath(path))
             cfgs = configs_in(path, display, options.max_bytes) if len(pkg.unusable_paths) > before else []
             if cfgs:  # a directory of client configs: nothing else was found there
                 del pkg.unusable_paths[before:]
@@ -150,7 +150,10 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
     return pkg
 
 
-def _discover_children(pkg: Package, path: str, display: str, options: Options, depth: int = 0) -> None:
+def _discover_children(pkg: Package, path: str, display: str, options: Options, depth: int = 0,
+                       root_real: str = "") -> None:
+    """An organisation or cohort directory: its submissions and run folders (never one reached through a
+    symlink leaving ``root_real``, the PATH given: each such entry is refused and reported)."""
     entries, err = _scandir(path, options.exclude)
     if err is not None:
         pkg.unusable_paths.append((display, err.message))
@@ -167,6 +170,11 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
         if why:
             pkg.junk.append((cdisplay, why))
             continue
+        if root_real and e.is_symlink():
+            problem = entry_problem(child, root_real)
+            if problem is not None:
+                pkg.refused.append((Subject(), cdisplay, problem))
+                continue
         if not _isdir(child):
             if mirror.is_archive(e.name) and _isfile(child):
                 from checker.load.mirror_discovery import add_archive
@@ -183,7 +191,7 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
             pkg.submissions.append(load_submission(child, cdisplay, options, org=org))
         elif depth == 0:
             before = len(pkg.submissions) + len(pkg.run_folders)
-            _discover_children(pkg, child, cdisplay, options, depth + 1)
+            _discover_children(pkg, child, cdisplay, options, depth + 1, root_real)
             if len(pkg.submissions) + len(pkg.run_folders) == before:
                 leftovers.append((cdisplay, "directory holding no submission or run folder"))
         else:

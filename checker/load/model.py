@@ -201,6 +201,7 @@ class Package(BaseModel):
     assemblies: list = []
     #: client configs pre-flighted before the runs (checker.load.planned.PlannedSet), or None
     plan: Any = None
+    refused: list = []  # [(Subject, display path, LoadError)] entries of an organisation/cohort directory refused
 
     @property
     def subject(self) -> Subject:

@@ -16,6 +16,9 @@ from typing import Any
 
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 10_000
+#: characters of scalar text aliases may expand to (a node budget alone lets 9,000 aliases of one
+#: 700 KiB string through: 6 GB for whoever walks the values)
+MAX_ALIAS_CHARS = 1 << 20
 MAX_INT_DIGITS = 64
 
 _INT_RE = re.compile(r"^[-+]?[0-9]+$")
@@ -129,7 +132,8 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
     positions: dict[tuple, tuple[int, int]] = {}
     anchors: dict[str, tuple[Any, int]] = {}
     alias_nodes = 0
-    # stack entries: [container, path, pending_key, key_pos, node_count, anchor, is_map, seen_keys]
+    alias_chars = 0
+    # stack entries: [container, path, pending_key, key_pos, node_count, anchor, is_map, seen_keys, chars]
     stack: list[list] = []
     root: Any = None
     have_root = False
@@ -141,7 +145,9 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
                 mark = ev.start_mark
                 line, col = mark.line + 1, mark.column + 1
                 size = 1
+                chars = 0
                 if cls is events_mod.ScalarEvent:
+                    chars = len(ev.value)
                     if ev.tag and ev.tag not in ("!", "tag:yaml.org,2002:str"):
                         value = _tagged(ev.tag, ev.value, line, col)
                     elif ev.style in (None, "") and ev.implicit[0]:
@@ -149,12 +155,21 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
                     else:
                         value = ev.value
                     if ev.anchor:
-                        anchors[ev.anchor] = (value, 1)
+                        anchors[ev.anchor] = (value, 1, chars)
                 elif cls is events_mod.AliasEvent:
                     if ev.anchor not in anchors:
                         raise YamlLoadError("parse-error", f"unknown alias *{ev.anchor}", line, col)
-                    value, size = anchors[ev.anchor]
+                    value, size, chars = anchors[ev.anchor]
                     alias_nodes += size
+                    alias_chars += chars
+                    if alias_chars > MAX_ALIAS_CHARS:
+                        raise YamlLoadError(
+                            "alias-budget",
+                            f"YAML aliases expand to more than {MAX_ALIAS_CHARS} characters of text "
+                            f"(alias *{ev.anchor[:40]})",
+                            line,
+                            col,
+                        )
                     if alias_nodes > MAX_ALIAS_NODES:
                         raise YamlLoadError(
                             "alias-budget",
@@ -172,7 +187,7 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
                         raise YamlLoadError("parse-error", f"unsupported YAML tag {ev.tag[:60]!r}", line, col)
                     container: Any = {} if is_map else []
                     path = _child_path(stack, line, col)
-                    stack.append([container, path, _NOKEY, None, 1, ev.anchor, is_map, None])
+                    stack.append([container, path, _NOKEY, None, 1, ev.anchor, is_map, None, 0])
                     if want_positions:
                         positions[path] = (line, col)
                     continue
@@ -182,16 +197,16 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
                     if want_positions:
                         positions[()] = (line, col)
                     continue
-                _attach(stack, value, size, line, col, positions, want_positions)
+                _attach(stack, value, size, chars, line, col, positions, want_positions)
             elif cls is events_mod.MappingEndEvent or cls is events_mod.SequenceEndEvent:
-                container, path, pending, _kp, count, anchor, _m, _s = stack.pop()
+                container, path, pending, _kp, count, anchor, _m, _s, chars = stack.pop()
                 if anchor:
-                    anchors[anchor] = (container, count)
+                    anchors[anchor] = (container, count, chars)
                 if not stack:
                     root, have_root = container, True
                 else:
                     line, col = positions.get(path, (None, None)) if want_positions else (None, None)
-                    _attach(stack, container, count, line, col, positions, want_positions, is_container=True)
+                    _attach(stack, container, count, chars, line, col, positions, want_positions, is_container=True)
             elif cls is events_mod.DocumentStartEvent:
                 docs += 1
                 if docs > 1:
@@ -249,10 +264,11 @@ def _child_path(stack: list, line: int, col: int) -> tuple:
     return top[1] + (len(top[0]),)
 
 
-def _attach(stack, value, size, line, col, positions, want_positions, is_container=False):
+def _attach(stack, value, size, chars, line, col, positions, want_positions, is_container=False):
     top = stack[-1]
     container = top[0]
     top[4] += size
+    top[8] += chars
     if top[6]:  # mapping
         if top[2] is _NOKEY:
             if is_container:

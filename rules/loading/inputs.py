@@ -11,6 +11,9 @@ from checker.core.rule import Fail, Pass, rule
 
 
 def _refusals(pkg, code: str):
+    for subject, entry, err in getattr(pkg, "refused", None) or ():
+        if err.code == code:
+            yield subject, entry, err, ""
     for sub in pkg.submissions:
         for subject, entry, err in sub.refused:
             if err.code == code:

@@ -110,9 +110,10 @@ def _umask() -> int:
     return mask
 
 
-def write_file(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole: a temporary file beside it renamed over it (an existing symlink
-    is followed to its file); a device or FIFO is written in place without ever blocking on the open."""
+def write_file(path: str, data) -> None:
+    """Write ``data`` (bytes, or an iterable of bytes) to ``path`` whole: a temporary file beside it renamed
+    over it (an existing symlink is followed to its file); a device or FIFO is written in place without ever
+    blocking on the open."""
     if path == "":
         raise OSError(0, "an empty path is not a file name")
     real = os.path.realpath(path)
@@ -178,11 +179,12 @@ def append_file(path: str, data: bytes) -> None:
         os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
+def _write_all(fd: int, data) -> None:
+    for piece in ((data,) if isinstance(data, (bytes, bytearray)) else data):
+        view = memoryview(piece)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
 
 
 def write_stdout(fmt: str, text: str) -> None:
@@ -217,10 +219,21 @@ def _silence_stdout() -> None:
         pass
 
 
-def _render(fmt: str, report, options: dict) -> str:
+def _render(fmt: str, report, options: dict):
+    """The rendered text: a str, or for JSON an iterator of pieces (streamed, see json_report)."""
+    if fmt == "json":
+        from checker.render.json_report import render_chunks
+
+        return render_chunks(report)
     from checker.render import render
 
     return render(fmt, report, **options)
+
+
+def _encoded(fmt: str, text, encoding: str | None = "utf-8"):
+    if isinstance(text, str):
+        return encode_output(fmt, text, encoding)
+    return (encode_output(fmt, piece, encoding) for piece in text)
 
 
 def _render_json_fallback(report) -> str:
@@ -256,27 +269,35 @@ def emit(report, pairs: list[tuple[str, str]], options: dict, is_dir_output) -> 
             continue
         opts = dict(options) if out == "-" else {**options, "tty": False}
         try:
-            text = _render(fmt, report, opts)
-        except Exception as exc:  # noqa: BLE001  (one renderer never loses the others)
-            done.problems.append(f"internal error: the {fmt} report for {where} could not be rendered "
-                                 f"({_describe(exc)})")
-            if fmt != "json":
-                continue
             try:
-                text = _render_json_fallback(report)
-            except Exception:  # noqa: BLE001
-                continue
-        try:
-            if out == "-":
-                if text:
-                    write_stdout(fmt, text)
-            else:
-                write_file(out, encode_output(fmt, text))
+                _write_target(fmt, out, _render(fmt, report, opts))
+            except OSError:
+                raise
+            except Exception as exc:  # noqa: BLE001  (one renderer never loses the others)
+                done.problems.append(f"internal error: the {fmt} report for {where} could not be rendered "
+                                     f"({_describe(exc)})")
+                if fmt != "json":
+                    continue
+                try:
+                    text = _render_json_fallback(report)
+                except Exception:  # noqa: BLE001
+                    continue
+                _write_target(fmt, out, text)
+            if out != "-":
                 done.written.append((fmt, out))
         except OSError as exc:
             done.problems.append(f"cannot write the {fmt} report to {where}: {_describe(exc)}")
     _step_summary(report, done)
     return done
+
+
+def _write_target(fmt: str, out: str, text) -> None:
+    if out == "-":
+        text = text if isinstance(text, str) else "".join(text)  # whole before the first byte goes out
+        if text:
+            write_stdout(fmt, text)
+    else:
+        write_file(out, _encoded(fmt, text))
 
 
 def _emit_cohort(report, outdir: str, done: Emitted) -> None:

@@ -96,6 +96,7 @@ class Curve(Node):
 
     points: list[Point] = []
     duplicate_points: list = []  # [(concurrency, [dir names])]
+    excess_points: list = []  # r<N> directories beyond discovery.MAX_POINTS_PER_CURVE: named, never loaded
 
     @property
     def system(self) -> "System":

@@ -20,6 +20,10 @@ MAX_ALIAS_NODES = 10_000
 #: 700 KiB string through: 6 GB for whoever walks the values)
 MAX_ALIAS_CHARS = 1 << 20
 MAX_INT_DIGITS = 64
+#: positions kept for file:line:col (a node past them reports its nearest recorded parent): the first
+#: MAX_LIST_POSITIONS items of each list, MAX_POSITIONS in all, so an 8 MiB list costs kilobytes
+MAX_LIST_POSITIONS = 1024
+MAX_POSITIONS = 1 << 18
 
 _INT_RE = re.compile(r"^[-+]?[0-9]+$")
 _OCT_RE = re.compile(r"^0o[0-7]+$")
@@ -133,7 +137,8 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
     anchors: dict[str, tuple[Any, int]] = {}
     alias_nodes = 0
     alias_chars = 0
-    # stack entries: [container, path, pending_key, key_pos, node_count, anchor, is_map, seen_keys, chars]
+    # stack entries: [container, path, pending_key, key_pos, node_count, anchor, is_map, seen_keys, chars,
+    #                 record: positions of its children are kept]
     stack: list[list] = []
     root: Any = None
     have_root = False
@@ -187,8 +192,10 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
                         raise YamlLoadError("parse-error", f"unsupported YAML tag {ev.tag[:60]!r}", line, col)
                     container: Any = {} if is_map else []
                     path = _child_path(stack, line, col)
-                    stack.append([container, path, _NOKEY, None, 1, ev.anchor, is_map, None, 0])
-                    if want_positions:
+                    record = want_positions and len(positions) < MAX_POSITIONS and (
+                        not stack or (stack[-1][9] and (stack[-1][6] or len(stack[-1][0]) < MAX_LIST_POSITIONS)))
+                    stack.append([container, path, _NOKEY, None, 1, ev.anchor, is_map, None, 0, record])
+                    if record:
                         positions[path] = (line, col)
                     continue
                 # a complete node (scalar or alias): attach it
@@ -199,7 +206,7 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
                     continue
                 _attach(stack, value, size, chars, line, col, positions, want_positions)
             elif cls is events_mod.MappingEndEvent or cls is events_mod.SequenceEndEvent:
-                container, path, pending, _kp, count, anchor, _m, _s, chars = stack.pop()
+                container, path, pending, _kp, count, anchor, _m, _s, chars, _r = stack.pop()
                 if anchor:
                     anchors[anchor] = (container, count, chars)
                 if not stack:
@@ -287,10 +294,10 @@ def _attach(stack, value, size, chars, line, col, positions, want_positions, is_
         else:
             key = top[2]
             container[key] = value
-            if want_positions and not is_container:
+            if top[9] and not is_container and len(positions) < MAX_POSITIONS:
                 positions[top[1] + (key,)] = (line, col)
             top[2] = _NOKEY
     else:
-        if want_positions and not is_container:
+        if top[9] and not is_container and len(container) < MAX_LIST_POSITIONS and len(positions) < MAX_POSITIONS:
             positions[top[1] + (len(container),)] = (line, col)
         container.append(value)

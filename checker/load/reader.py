@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,7 @@ class LoadedFile:
     model: Any = None  # typed pydantic model when the kind has one
     field_errors: list = field(default_factory=list)  # model validation problems (FieldProblem)
     spellings: list = field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
+    _located: dict | None = None  # large JSON files: path -> position, found by walking the text
 
     @property
     def ok(self) -> bool:
@@ -68,6 +70,8 @@ class LoadedFile:
         """1-based (line, column) of the value at ``path``, or of its nearest existing parent."""
         if self.error is not None and not path:
             return self.error.line, self.error.column
+        if self._positions is None and self.is_json and self.text is not None and len(self.text) > LOCATE_JSON_ABOVE:
+            return self._json_position(tuple(path))
         if self._positions is None:
             self._positions = {}
             if self.text is not None:
@@ -84,6 +88,25 @@ class LoadedFile:
                 return (1, 1) if self.exists else (None, None)
             path = path[:-1]
 
+    def _json_position(self, path: tuple) -> tuple[int | None, int | None]:
+        """A large JSON file: walk to ``path`` in the text, skipping siblings at the C decoder's speed
+        (a full position map would cost a Python object per value: about 250 bytes each)."""
+        if self._located is None:
+            self._located = {}
+        cache = self._located
+        while True:
+            if path in cache:
+                return cache[path]
+            idx = locate_json(self.text, path)
+            if idx is not None:
+                text = self.text
+                pos = (text.count("\n", 0, idx) + 1, idx - (text.rfind("\n", 0, idx) + 1) + 1)
+                cache[path] = pos
+                return pos
+            if not path:
+                return (1, 1)
+            path = path[:-1]
+
     def get(self, *path: Any, default: Any = None) -> Any:
         """Raw value lookup by path; ``default`` when absent or the file did not load."""
         cur = self.data
@@ -97,6 +120,59 @@ class LoadedFile:
             else:
                 return default
         return cur
+
+
+#: a JSON file longer than this (characters) finds a position by walking its text, not by a position map
+LOCATE_JSON_ABOVE = 256 * 1024
+_JSON_DECODER = json.JSONDecoder()
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def locate_json(text: str, path: tuple) -> int | None:
+    """Index in ``text`` (a JSON document already parsed and checked) where the value at ``path`` starts,
+    or None when there is no such value. Skipped values are decoded by the C scanner and dropped."""
+    from json.decoder import scanstring
+
+    ws = _WS.match
+    n = len(text)
+    try:
+        idx = ws(text, 0).end()
+        for step in path:
+            if idx >= n:
+                return None
+            c = text[idx]
+            if c == "{" and isinstance(step, str):
+                idx = ws(text, idx + 1).end()
+                while True:
+                    if idx >= n or text[idx] != '"':
+                        return None
+                    key, idx = scanstring(text, idx + 1)
+                    idx = ws(text, idx).end() + 1  # the colon
+                    idx = ws(text, idx).end()
+                    if key == step:
+                        break
+                    _, idx = _JSON_DECODER.raw_decode(text, idx)
+                    idx = ws(text, idx).end()
+                    if idx >= n or text[idx] != ",":
+                        return None
+                    idx = ws(text, idx + 1).end()
+            elif c == "[" and isinstance(step, int) and not isinstance(step, bool) and step >= 0:
+                idx = ws(text, idx + 1).end()
+                for _ in range(step):
+                    if idx >= n or text[idx] == "]":
+                        return None
+                    _, idx = _JSON_DECODER.raw_decode(text, idx)
+                    idx = ws(text, idx).end()
+                    if idx >= n or text[idx] != ",":
+                        return None
+                    idx = ws(text, idx + 1).end()
+                if idx >= n or text[idx] == "]":
+                    return None
+            else:
+                return None
+        return idx
+    except (ValueError, RecursionError):
+        return None
 
 
 def missing(kind: str, rel: str, abspath: str) -> LoadedFile:

@@ -19,6 +19,12 @@ from hypothesis import strategies as st
 from casefixtures import FIXTURES, PLACEHOLDERS, apply_patch
 
 CURVE = PLACEHOLDERS["{curve}"]
+#: HOSTILE_SCALE=20 make test: twenty times the examples of every generator (a deeper search, same tests)
+SCALE = max(1, int(os.environ.get("HOSTILE_SCALE", "1") or 1))
+
+
+def examples(n: int) -> int:
+    return n * SCALE
 VALID = os.path.join(FIXTURES, "valid")
 REAL_RUNS = os.path.join(FIXTURES, "real-runs")
 FORMATS = ("json", "text", "html", "markdown", "sarif", "junit", "github")
@@ -67,12 +73,22 @@ hostile_values = st.recursive(
 ) | st.sampled_from(["DEEP-80", "DEEP-100000", "LIST-20000"])
 
 
+class RawJSON:
+    """A value written as raw JSON text (too deep for json.dumps to build): see ``dump_json``."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self):
+        return f"RawJSON({len(self.text)} chars)"
+
+
 def realise(value):
     """Turn the placeholder markers of ``hostile_values`` into their (big) values."""
     if value == "DEEP-80":
         return deep(80)
     if value == "DEEP-100000":
-        return deep(100_000)
+        return RawJSON(deep_json_text(100_000))
     if value == "LIST-20000":
         return list(range(20_000))
     return value
@@ -80,19 +96,21 @@ def realise(value):
 
 def dump_json(value) -> str:
     """JSON text of any generated value: NaN/Infinity as Python writes them, lone surrogates as \\udcxx
-    escapes (ensure_ascii), deep values without recursion."""
-    if isinstance(value, list) and value and _depth(value) > 500:
-        levels = _depth(value)
-        return "[" * levels + "null" + "]" * levels
-    return json.dumps(value, ensure_ascii=True)
+    escapes (ensure_ascii), ``RawJSON`` spliced in as written."""
+    raws: list = []
 
+    def default(o):
+        if isinstance(o, RawJSON):
+            raws.append(o.text)
+            return f"@@raw{len(raws) - 1}@@"
+        raise TypeError(type(o).__name__)
 
-def _depth(v) -> int:
-    d = 0
-    while isinstance(v, (list, dict)) and v:
-        v = v[0] if isinstance(v, list) else next(iter(v.values()))
-        d += 1
-    return d
+    if isinstance(value, RawJSON):
+        return value.text
+    text = json.dumps(value, ensure_ascii=True, default=default)
+    for i, raw in enumerate(raws):
+        text = text.replace(f'"@@raw{i}@@"', raw, 1)
+    return text
 
 
 def dump_yaml(value) -> str:

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import assert_valid_report
-from hostile_gen import CURVE, EXT, FORMATS, VALID, copy_valid, hostile_str, nasty_text, run_cli
+from hostile_gen import CURVE, EXT, FORMATS, VALID, copy_valid, examples, hostile_str, nasty_text, run_cli
 
 _REPORT = None
 
@@ -50,7 +50,7 @@ def _hostile_report(strings: list[str]):
     return dataclasses.replace(rep, findings=out, paths=[VALID + strings[0]], json_cache={})
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(st.lists(hostile_str, min_size=1, max_size=4))
 def test_every_format_carries_every_string(tmp_path, strings):
@@ -80,7 +80,7 @@ def test_every_format_carries_every_string(tmp_path, strings):
     assert not [n for n in os.listdir(d) if n.endswith(".part")]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(nasty_text | st.text(max_size=20), max_size=6), st.sampled_from(["utf-8", "ascii", "latin-1"]))
 def test_encode_output_is_total_and_json_stays_json(strings, encoding):
     """Any text in any format and target encoding: bytes come out; JSON still parses, to the visible form."""

@@ -14,6 +14,7 @@ import shutil
 import sys
 import threading
 
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 from casefixtures import FIXTURES, PLACEHOLDERS, apply_patch
@@ -25,6 +26,14 @@ SCALE = max(1, int(os.environ.get("HOSTILE_SCALE", "1") or 1))
 
 def examples(n: int) -> int:
     return n * SCALE
+
+
+def slow(n: int):
+    """Settings for a generator whose every example checks a whole tree: ``n`` examples (times
+    HOSTILE_SCALE), no deadline, and no shrinking (a failing example is reported as generated: shrinking
+    whole-tree checks can take many minutes)."""
+    return settings(max_examples=examples(n), deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 VALID = os.path.join(FIXTURES, "valid")
 REAL_RUNS = os.path.join(FIXTURES, "real-runs")
 FORMATS = ("json", "text", "html", "markdown", "sarif", "junit", "github")

@@ -14,17 +14,16 @@ import shutil
 import tempfile
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import assert_valid_report
 from hostile_gen import (REAL_RUNS, VALID, data_paths, deep_json_text, dump_json, examples, hostile_values,
-                         internal_errors, realise, run_cli, set_path)
+                         internal_errors, realise, run_cli, set_path, slow)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POLICY = os.path.join(REPO, "rules", "policy", "v1.0")
-SLOW = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                      HealthCheck.function_scoped_fixture])
+SLOW = slow(25)
 
 _BASE = None
 

@@ -14,11 +14,11 @@ import os
 import stat
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import assert_valid_report
-from hostile_gen import CURVE, EXT, FORMATS, VALID, copy_valid, examples, hostile_str, nasty_text, run_cli
+from hostile_gen import CURVE, EXT, FORMATS, VALID, copy_valid, examples, hostile_str, nasty_text, run_cli, slow
 
 _REPORT = None
 
@@ -50,8 +50,7 @@ def _hostile_report(strings: list[str]):
     return dataclasses.replace(rep, findings=out, paths=[VALID + strings[0]], json_cache={})
 
 
-@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@slow(12)
 @given(st.lists(hostile_str, min_size=1, max_size=4))
 def test_every_format_carries_every_string(tmp_path, strings):
     """Each format renders and writes; JSON and SARIF stay valid JSON with surrogates as visible text."""

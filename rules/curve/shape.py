@@ -307,7 +307,8 @@ def point_count(curve, ctx):
 def point_cap(curve, ctx):
     """The curve has at most 32 points, the Offline point included.
 
-    What it checks: the number of r<N> directories is at most 32.
+    What it checks: the number of r<N> directories is at most 32. The checker loads the 64 lowest
+    (2048 per submission); any further r<N> directories are named here, once, and fail.
     Why: R§5.6 and R§9.1: points beyond 32 are rejected.
     How to fix: Remove submitter's-choice points until at most 32 remain.
     """

@@ -296,3 +296,27 @@ def test_big_list_positions_are_bounded():
     assert len(data["a"]) == 5000
     assert len(positions) <= MAX_LIST_POSITIONS + 3
     assert positions[("b",)] == (2, 4)
+
+
+yaml_docs = st.recursive(
+    st.none() | st.booleans() | st.integers(-10 ** 6, 10 ** 6) | st.text(alphabet="abc xyz:-#", max_size=6),
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(alphabet="abcdef", min_size=1, max_size=4), c,
+                                                        max_size=4), max_leaves=25)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(yaml_docs, st.booleans())
+def test_yaml_locator_agrees_with_the_position_map(doc, flow):
+    """Large YAML files find a position by parsing only up to it: the same line:col as the full map."""
+    import yaml
+
+    from checker.load.yaml_reader import YamlLoadError, locate_yaml, parse_yaml
+
+    text = yaml.safe_dump({"root": doc, "after": 1}, default_flow_style=flow)
+    try:
+        _, positions = parse_yaml(text)
+    except YamlLoadError:
+        return
+    for path, pos in positions.items():
+        assert locate_yaml(text, path) == pos, path
+    assert locate_yaml(text, ("no such key",)) is None

@@ -79,20 +79,13 @@ def _read(source: str) -> object:
     from checker.load.reader import read_file
 
     path = os.path.abspath(source)
-    lf = read_file("baseline", source, path, "/", MAX_BASELINE_BYTES)  # the user's own file: any symlink is fine
+    # the user's own file (any symlink is fine); a report's size grows with its findings: the byte cap bounds it
+    lf = read_file("baseline", source, path, "/", MAX_BASELINE_BYTES, max_values=None, as_json=True)
     if not lf.exists:
         raise BaselineError(f"cannot read baseline {source}: file not found")
     if lf.error is not None:
         where = f" (line {lf.error.line})" if lf.error.line else ""
         raise BaselineError(f"cannot read baseline {source}: {lf.error.message}{where}")
-    if not lf.is_json:  # any name: a report is JSON whatever it is called
-        from checker.load.reader import LoadedFile, _parse_json_into
-
-        lf2 = LoadedFile(kind="baseline", rel=source, abspath=path, exists=True)
-        _parse_json_into(lf2, lf.text if lf.text is not None else "")
-        if lf2.error is not None:
-            raise BaselineError(f"cannot read baseline {source}: {lf2.error.message}")
-        return lf2.data
     return lf.data
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checker.load import yaml_reader as yamlread
-from checker.load.yaml_reader import MAX_DEPTH, MAX_INT_DIGITS, YamlLoadError
+from checker.load.yaml_reader import MAX_DEPTH, MAX_INT_DIGITS, MAX_VALUES, YamlLoadError
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 
@@ -70,8 +70,8 @@ class LoadedFile:
         """1-based (line, column) of the value at ``path``, or of its nearest existing parent."""
         if self.error is not None and not path:
             return self.error.line, self.error.column
-        if self._positions is None and self.is_json and self.text is not None and len(self.text) > LOCATE_JSON_ABOVE:
-            return self._json_position(tuple(path))
+        if self._positions is None and self.text is not None and len(self.text) > LOCATE_ABOVE:
+            return self._located_position(tuple(path))
         if self._positions is None:
             self._positions = {}
             if self.text is not None:
@@ -88,19 +88,22 @@ class LoadedFile:
                 return (1, 1) if self.exists else (None, None)
             path = path[:-1]
 
-    def _json_position(self, path: tuple) -> tuple[int | None, int | None]:
-        """A large JSON file: walk to ``path`` in the text, skipping siblings at the C decoder's speed
-        (a full position map would cost a Python object per value: about 250 bytes each)."""
+    def _located_position(self, path: tuple) -> tuple[int | None, int | None]:
+        """A large file: find ``path`` alone instead of mapping every value (about 250 bytes each). JSON
+        walks the text, skipping siblings at the C decoder's speed; YAML parses only up to the value."""
         if self._located is None:
             self._located = {}
         cache = self._located
+        text = self.text
         while True:
             if path in cache:
                 return cache[path]
-            idx = locate_json(self.text, path)
-            if idx is not None:
-                text = self.text
-                pos = (text.count("\n", 0, idx) + 1, idx - (text.rfind("\n", 0, idx) + 1) + 1)
+            if self.is_json:
+                idx = locate_json(text, path)
+                pos = None if idx is None else (text.count("\n", 0, idx) + 1, idx - (text.rfind("\n", 0, idx) + 1) + 1)
+            else:
+                pos = yamlread.locate_yaml(text, path)
+            if pos is not None:
                 cache[path] = pos
                 return pos
             if not path:
@@ -122,8 +125,8 @@ class LoadedFile:
         return cur
 
 
-#: a JSON file longer than this (characters) finds a position by walking its text, not by a position map
-LOCATE_JSON_ABOVE = 256 * 1024
+#: a file longer than this (characters) finds each position on its own, never by a map of every value
+LOCATE_ABOVE = 256 * 1024
 _JSON_DECODER = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")
 
@@ -213,8 +216,10 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadedFile:
-    """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised."""
+def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES,
+              max_values: int | None = MAX_VALUES, as_json: bool | None = None) -> LoadedFile:
+    """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised. ``max_values``
+    bounds the values (nodes) one file may hold (None: only the byte cap bounds them)."""
     lf = LoadedFile(kind=kind, rel=rel, abspath=abspath)
     try:
         st = os.lstat(abspath)
@@ -249,14 +254,14 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     if text is None:
         return lf
     lf.text = text
-    lf.is_json = abspath.endswith(".json")
+    lf.is_json = abspath.endswith(".json") if as_json is None else as_json
     if lf.is_json:
-        _parse_json_into(lf, text)
+        _parse_json_into(lf, text, max_values)
     else:
         # positions are recovered lazily (like JSON's): most files never need one, and skipping the
         # map makes parsing ~20 % cheaper
         try:
-            lf.data, _ = yamlread.parse_yaml(text, want_positions=False)
+            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=max_values)
         except YamlLoadError as exc:
             if exc.code == "duplicate-key":  # re-read with positions so the message names the first line
                 try:
@@ -355,7 +360,7 @@ def _pairs_hook(pairs: list) -> dict:
     return d
 
 
-def _parse_json_into(lf: LoadedFile, text: str) -> None:
+def _parse_json_into(lf: LoadedFile, text: str, max_values: int | None = MAX_VALUES) -> None:
     try:
         data = json.loads(text, object_pairs_hook=_pairs_hook)
     except _DupKey as exc:
@@ -377,7 +382,7 @@ def _parse_json_into(lf: LoadedFile, text: str) -> None:
         lf.error = LoadError(code, f"integer too long: {msg[:120]}" if code != "parse-error" else msg[:200])
         lf.text = None
         return
-    problem = check_tree(data)
+    problem = check_tree(data, max_values)
     if problem is not None:
         lf.error = problem
         lf.text = None
@@ -388,11 +393,17 @@ def _parse_json_into(lf: LoadedFile, text: str) -> None:
 _INT_BITS = int("9" * MAX_INT_DIGITS).bit_length()
 
 
-def check_tree(data: Any) -> LoadError | None:
-    """Iteratively enforce the depth and integer-length limits on an already parsed JSON tree."""
+def check_tree(data: Any, max_values: int | None = MAX_VALUES) -> LoadError | None:
+    """Iteratively enforce the depth, integer-length and value-count limits on an already parsed JSON tree."""
     stack = [(data, 0)]
+    values = 1
+    limit = max_values if max_values is not None else float("inf")
     while stack:
         node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            values += len(node)
+            if values > limit:
+                return LoadError("file-too-large", f"more than {max_values} values (the limit per file)")
         if isinstance(node, dict):
             if depth >= MAX_DEPTH:
                 return LoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels")

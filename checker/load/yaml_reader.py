@@ -20,6 +20,9 @@ MAX_ALIAS_NODES = 10_000
 #: 700 KiB string through: 6 GB for whoever walks the values)
 MAX_ALIAS_CHARS = 1 << 20
 MAX_INT_DIGITS = 64
+#: values (scalars, aliases, lists, mappings) one file may hold: far beyond any submission file (a
+#: result summary holds about 800), and it keeps a file's parse under a second and ~50 MB
+MAX_VALUES = 250_000
 #: positions kept for file:line:col (a node past them reports its nearest recorded parent): the first
 #: MAX_LIST_POSITIONS items of each list, MAX_POSITIONS in all, so an 8 MiB list costs kilobytes
 MAX_LIST_POSITIONS = 1024
@@ -128,15 +131,50 @@ def _tagged(tag: str, text: str, line: int, col: int) -> Any:
     raise YamlLoadError("parse-error", f"unsupported YAML tag {tag[:60]!r}", line, col)
 
 
-def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
+class _Found(Exception):
+    def __init__(self, pos):
+        super().__init__()
+        self.pos = pos
+
+
+class _Finder(dict):
+    """A position map that stops the parse as soon as one path is recorded (``locate_yaml``)."""
+
+    def __init__(self, target: tuple):
+        super().__init__()
+        self.target = target
+
+    def __setitem__(self, key, value):
+        if key == self.target:
+            raise _Found(value)
+        dict.__setitem__(self, key, value)
+
+
+def locate_yaml(text: str, path: tuple) -> tuple[int, int] | None:
+    """(line, column) of the value at ``path`` in an already loaded YAML text, parsing only up to it
+    (a large file need not be parsed whole, nor its position map built, for one finding); None when the
+    path has no recorded position."""
+    try:
+        _root, positions = parse_yaml(text, _positions=_Finder(tuple(path)))
+    except _Found as found:
+        return found.pos
+    except YamlLoadError:
+        return None
+    return None
+
+
+def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None = None,
+               max_values: int | None = MAX_VALUES) -> tuple[Any, dict]:
     """Parse one YAML document into plain values and a {path: (line, col)} map (1-based)."""
     from ruamel.yaml.error import YAMLError
 
     events_mod = _events()
-    positions: dict[tuple, tuple[int, int]] = {}
+    positions: dict[tuple, tuple[int, int]] = {} if _positions is None else _positions
     anchors: dict[str, tuple[Any, int]] = {}
     alias_nodes = 0
     alias_chars = 0
+    values = 0
+    limit = max_values if max_values is not None else float("inf")
     # stack entries: [container, path, pending_key, key_pos, node_count, anchor, is_map, seen_keys, chars,
     #                 record: positions of its children are kept]
     stack: list[list] = []
@@ -149,6 +187,10 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
             if cls is events_mod.ScalarEvent or cls is events_mod.AliasEvent or cls in _STARTS:
                 mark = ev.start_mark
                 line, col = mark.line + 1, mark.column + 1
+                values += 1
+                if values > limit:
+                    raise YamlLoadError("file-too-large", f"more than {max_values} values (the limit per file)",
+                                        line, col)
                 size = 1
                 chars = 0
                 if cls is events_mod.ScalarEvent:

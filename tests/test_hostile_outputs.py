@@ -341,3 +341,26 @@ def test_crash_in_the_check_exits_2_with_a_json_report(tmp_path, monkeypatch):
     assert_valid_report(doc)
     assert doc["summary"]["exit_code"] == 2
     assert [f for f in doc["findings"] if f["status"] == "FAIL" and "KeyError" in f["message"]]
+
+
+def test_dev_stdout_and_dev_null_are_written_in_place(tmp_path):
+    """/dev/stdout (a pipe or a redirected file) and /dev/null are written where they are: never replaced
+    by a renamed temporary file, never a temporary file in /dev."""
+    import subprocess
+    import sys
+
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    cmd = [sys.executable, "-m", "checker", "check", VALID, "-f", "json", "-o", "/dev/stdout"]
+    piped = subprocess.run(cmd, capture_output=True, timeout=60, cwd=repo)
+    assert piped.returncode == 0, piped.stderr
+    assert_valid_report(json.loads(piped.stdout))
+    target = tmp_path / "redirected.json"
+    with open(target, "wb") as fh:
+        assert subprocess.run(cmd, stdout=fh, timeout=60, cwd=repo).returncode == 0
+    assert_valid_report(json.loads(target.read_text()))
+    before = os.stat("/dev/null")
+    rc, _, stderr, *_ = run_cli(["check", VALID, "-f", "json", "-o", "/dev/null"])
+    assert rc == 0, stderr
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and (before.st_ino, before.st_rdev) == (after.st_ino, after.st_rdev)
+    assert not [n for n in os.listdir("/dev") if n.endswith(".part")]

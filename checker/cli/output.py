@@ -112,20 +112,20 @@ def _umask() -> int:
 
 def write_file(path: str, data) -> None:
     """Write ``data`` (bytes, or an iterable of bytes) to ``path`` whole: a temporary file beside it renamed
-    over it (an existing symlink is followed to its file); a device or FIFO is written in place without ever
-    blocking on the open."""
+    over it (an existing symlink is followed to its file). A device or FIFO, or a name of the process's own
+    descriptors (``/dev/stdout``, ``/proc/self/fd/1``), is written in place, never blocking on the open."""
     if path == "":
         raise OSError(0, "an empty path is not a file name")
-    real = os.path.realpath(path)
     try:
-        st = os.stat(real)
+        st = os.stat(path)
     except FileNotFoundError:
         st = None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise OSError(0, "is a directory")
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        _write_special(real, data)
+    if st is not None and (not stat.S_ISREG(st.st_mode) or _names_a_descriptor(path)):
+        _write_special(path, data, truncate=stat.S_ISREG(st.st_mode))
         return
+    real = os.path.realpath(path)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(real) or ".", prefix="." + os.path.basename(real)[:100] + ".",
                                suffix=".part")
     try:
@@ -143,8 +143,15 @@ def write_file(path: str, data) -> None:
         raise
 
 
-def _write_special(path: str, data: bytes, append: bool = False) -> None:
-    flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | (os.O_APPEND if append else 0)
+def _names_a_descriptor(path: str) -> bool:
+    """/dev/stdout, /dev/fd/N, /proc/self/fd/N: the file behind an open descriptor, written where it is."""
+    a = os.path.abspath(path)
+    return a.startswith(("/dev/", "/proc/"))
+
+
+def _write_special(path: str, data, append: bool = False, truncate: bool = False) -> None:
+    flags = (os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | (os.O_APPEND if append else 0)
+             | (os.O_TRUNC if truncate and not append else 0))
     try:
         fd = os.open(path, flags)
     except OSError as exc:

@@ -48,7 +48,8 @@ def _write(text: str | bytes) -> str:
 #: raw texts every option file kind gets: nesting, size, encoding, syntax, YAML tricks
 RAW_TEXTS = [
     deep_json_text(100_000), deep_json_text(100_000, "dict"), deep_json_text(65), "", "null", "[]", "42", '"x"',
-    "{}", "\ufeff{}", b"\xff\xfe\x00{", "{" * 10 + "}", '{"a": 1, "a": 2}', "a: &a [x]\nb: [" + ", ".join(["*a"] * 20000) + "]",
+    "{}", "\ufeff{}", b"\xff\xfe\x00{", "{" * 10 + "}", '{"a": 1, "a": 2}',
+    "a: &a [x]\nb: [" + ", ".join(["*a"] * 20000) + "]",
     '{"n": ' + "9" * 5000 + "}", "NaN", '{"x": Infinity}', "\x00\x00\x00", "x: !!python/object:os.system ls\n",
     "--- a\n--- b\n", '{"s": "' + "\\ud800" * 10 + '"}',
 ]

@@ -161,7 +161,8 @@ def test_sparse_run_folder_through_the_cli(tmp_path):
 # sample_idx_map.json
 
 
-idx_values = hostile_scalars | st.sampled_from([10 ** 5000, -(10 ** 70), 10 ** 63]) | st.lists(st.integers(), max_size=2)
+idx_values = (hostile_scalars | st.sampled_from([10 ** 5000, -(10 ** 70), 10 ** 63])
+              | st.lists(st.integers(), max_size=2))
 idx_docs = st.dictionaries(st.sampled_from(["performance", "accuracy", "\udcff", "x" * 200]),
                            st.dictionaries(st.text(max_size=8), idx_values, max_size=5) | hostile_values, max_size=3)
 

@@ -208,7 +208,8 @@ def entry_problem(abspath: str, root_real: str) -> LoadError | None:
     # the entry is no symlink, but a directory on its way may be (a run folder's performance/ -> /etc)
     parent_real = os.path.realpath(os.path.dirname(abspath))
     if not _inside(parent_real, root_real):
-        return LoadError("symlink-escape", f"a directory on its path resolves outside the checked root (to {parent_real[:200]})")
+        return LoadError("symlink-escape",
+                         f"a directory on its path resolves outside the checked root (to {parent_real[:200]})")
     return None
 
 

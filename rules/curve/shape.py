@@ -326,7 +326,8 @@ def point_cap(curve, ctx):
         choice = [p.name for p in curve.points if raw_region(p) == "submitters_choice"]
         return Fail(f"{n} points, at most {cap} allowed (Offline included): the {n - cap} point(s) beyond the cap "
                     f"are rejected; submitter's-choice points: {', '.join(choice) or 'none'}{unchecked}",
-                    file=curve.rel, observed=n, expected=f"<= {cap}", fix=f"Remove {n - cap} submitter's-choice point(s).")
+                    file=curve.rel, observed=n, expected=f"<= {cap}",
+                    fix=f"Remove {n - cap} submitter's-choice point(s).")
     if excess:
         return Fail(f"{n} points{unchecked}", file=curve.rel, observed=n, expected=f"<= {len(curve.points)}",
                     fix="Remove point directories until every one can be checked.")

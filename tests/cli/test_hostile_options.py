@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from casefixtures import REPO
 from conftest import assert_valid_report
 from hostile_gen import (REAL_RUNS, VALID, data_paths, deep_json_text, dump_json, examples, hostile_values,
                          internal_errors, realise, run_cli, set_path, slow)
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POLICY = os.path.join(REPO, "rules", "policy", "v1.0")
 SLOW = slow(25)
 

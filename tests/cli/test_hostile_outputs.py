@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from casefixtures import REPO
 from conftest import assert_valid_report
 from hostile_gen import CURVE, EXT, FORMATS, VALID, copy_valid, examples, hostile_str, nasty_text, run_cli, slow
 
@@ -235,7 +236,7 @@ def test_stdout_to_dev_full_is_exit_2(tmp_path):
     with open("/dev/full", "wb") as full:
         proc = subprocess.run([sys.executable, "-m", "checker", "check", VALID, "-f", "json"], stdout=full,
                               stderr=subprocess.PIPE, text=True, timeout=60,
-                              cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                              cwd=REPO)
     assert proc.returncode == 2, proc.stderr
     assert "standard output" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -349,7 +350,7 @@ def test_dev_stdout_and_dev_null_are_written_in_place(tmp_path):
     import subprocess
     import sys
 
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    repo = REPO
     cmd = [sys.executable, "-m", "checker", "check", VALID, "-f", "json", "-o", "/dev/stdout"]
     piped = subprocess.run(cmd, capture_output=True, timeout=60, cwd=repo)
     assert piped.returncode == 0, piped.stderr

@@ -23,7 +23,7 @@ from hostile_gen import (REAL_RUNS, VALID, data_paths, deep_json_text, dump_json
                          internal_errors, realise, run_cli, set_path, slow)
 
 POLICY = os.path.join(REPO, "rules", "policy", "v1.0")
-SLOW = slow(25)
+SLOW = slow(15)
 
 _BASE = None
 

@@ -69,7 +69,7 @@ def _check_all_outputs(paths: list[str], out_dir: str):
     return rep
 
 
-@slow(30)
+@slow(20)
 @given(st.lists(st.sampled_from(PACKAGE_FILES), min_size=1, max_size=3, unique=True), st.data())
 def test_package_fields(tmp_path, files, data):
     d = tempfile.mkdtemp(dir=tmp_path)
@@ -81,7 +81,7 @@ def test_package_fields(tmp_path, files, data):
     assert rep.exit_code() in (0, 1)
 
 
-@slow(20)
+@slow(12)
 @given(st.sampled_from(["var_poisson_perf", "echo_accuracy_only", "var_concurrency_allchunks"]),
        st.lists(st.sampled_from(RUN_FILES), min_size=1, max_size=2, unique=True), st.data())
 def test_run_folder_fields(tmp_path, run, files, data):

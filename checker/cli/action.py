@@ -47,10 +47,13 @@ def main(env: dict | None = None) -> int:
     rc = subprocess.run(cmd, env=env).returncode
     gh_out = env.get("GITHUB_OUTPUT")
     if gh_out:
-        with open(gh_out, "a", encoding="utf-8") as fh:
-            fh.write(f"exit-code={rc}\n")
-            for fmt, path in outputs.items():
-                fh.write(f"{fmt}={path}\n")
+        from checker.cli.output import append_file, encode_output
+
+        lines = f"exit-code={rc}\n" + "".join(f"{fmt}={path}\n" for fmt, path in outputs.items())
+        try:  # never blocks on a FIFO without a reader; a failure is a warning, the check's code stands
+            append_file(gh_out, encode_output("text", lines))
+        except OSError as exc:
+            print(f"warning: cannot append to GITHUB_OUTPUT {gh_out}: {exc.strerror or exc}", file=sys.stderr)
     return rc
 
 

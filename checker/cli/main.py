@@ -17,6 +17,11 @@ import click  # noqa: E402
 
 from checker import __version__
 
+#: option bounds (docs/robustness.md): beyond them a value is a usage error, never an overflow deep inside
+MAX_FILE_SIZE = 1 << 30  # --max-file-size: a YAML/JSON file is read whole, so 1 GiB at most
+MAX_JOBS = 256  # --jobs
+MAX_TIMEOUT = 1_000_000  # --timeout, seconds (about 11.6 days; SIGALRM takes a C int)
+
 FORMATS = ["auto", "text", "json", "html", "markdown", "sarif", "junit", "github"]
 
 
@@ -34,6 +39,8 @@ def _pair_outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> list[tu
     formats = list(formats)
     outputs = list(outputs)
     for i, out in enumerate(outputs):
+        if out == "" or "\0" in out:
+            raise InputError(f"-o {out!r} names no file: give a path, or '-' for standard output")
         if i < len(formats):
             pairs.append((formats[i], out))
         elif _is_dir_output(out):
@@ -95,7 +102,7 @@ def main() -> None:
 @click.option("--statistics", is_flag=True, help="Text: count the problems per rule.")
 @click.option("--policy", "policy_dir", type=click.Path(file_okay=False), default=None,
               help="Use this policy directory instead of the bundled rules/policy/v1.0.")
-@click.option("--max-file-size", type=click.IntRange(1), default=8 * 1024 * 1024, show_default=True,
+@click.option("--max-file-size", type=click.IntRange(1, MAX_FILE_SIZE), default=8 * 1024 * 1024, show_default=True,
               help="Refuse YAML/JSON files larger than this many bytes.")
 @click.option("--seed-sets", "seed_sets", metavar="FILE", envvar="MLPERF_ENDPOINTS_SEED_SETS", show_envvar=True,
               default=None, help="Seed-set registry replacing the bundled seed_sets.yaml (published `cohort:` "
@@ -116,7 +123,7 @@ def main() -> None:
                    "system_desc.json).")
 @click.option("--write-bundle", "write_bundle", type=click.Path(file_okay=False), default=None, metavar="OUT",
               help="Run folders: also write the assembled bundle to OUT (a new or empty directory outside the inputs).")
-@click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N",
+@click.option("-j", "--jobs", type=click.IntRange(1, MAX_JOBS), default=None, metavar="N",
               help="Worker processes: submissions of a cohort, run-folder audits (default: the core count; "
                    "1 = serial).")
 @click.option("--waivers", "waivers", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -128,7 +135,7 @@ def main() -> None:
               help="The cohort under review: every point's target_cohort must match it.")
 @click.option("--today", default=None, metavar="YYYY-MM-DD", envvar="ENDPOINTS_CHECKER_TODAY",
               help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
-@click.option("--timeout", type=click.IntRange(0), default=600, show_default=True, metavar="SECONDS",
+@click.option("--timeout", type=click.IntRange(0, MAX_TIMEOUT), default=600, show_default=True, metavar="SECONDS",
               help="Per-submission time limit in worker processes (0 = none); a submission over it is a FAIL.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
               help="Where submissions and run-folder audits run: local worker processes (default) or a Dask "
@@ -158,18 +165,23 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
     if cohort:
         options["cohort"] = cohort
-    report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
-                  jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new, today=today, timeout=timeout,
-                  assemble=assemble, write_bundle=write_bundle,
-                  executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler)
-    _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
+    try:
+        report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
+                      jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
+                      today=today, timeout=timeout, assemble=assemble, write_bundle=write_bundle,
+                      executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler)
+    except (click.ClickException, click.exceptions.Exit, click.Abort):
+        raise
+    except Exception as exc:  # noqa: BLE001  (a bug: exit 2, still write the JSON report)
+        report = _crashed_report(paths, fail_on, exc)
+    emitted = _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
     _tell_bundle(report, write_bundle)
-    if report.input_error:
+    if report.input_error and report.package is not None:
         for p in report.package.missing_paths:
             click.echo(f"error: path does not exist: {p}", err=True)
         for p, why in report.package.unusable_paths:
             click.echo(f"error: nothing to check at {p}: {why}", err=True)
-    sys.exit(report.exit_code())
+    sys.exit(report.exit_code() if emitted else 2)
 
 
 def _check_assembly(paths, point_file, assemble, write_bundle) -> None:
@@ -226,7 +238,7 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
     try:
         config = RunConfig.of(select=_split(select), ignore=_split(ignore), fail_on=fail_on, policy_dir=policy_dir,
                               max_bytes=max_file_size, policy_overrides=overrides, options=options,
-                              jobs=jobs or default_jobs(), audit_jobs=jobs, progress=sys.stderr.isatty(),
+                              jobs=jobs or default_jobs(), audit_jobs=jobs, progress=_isatty(sys.stderr),
                               keep_packages=any(fmt not in simple for fmt, _ in pairs),
                               prerender_json=any(fmt == "json" for fmt, _ in pairs), **kw)
         return run_pipeline(list(paths), config)
@@ -239,6 +251,36 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
         if isinstance(exc, (WaiverError, BaselineError)):
             raise InputError(str(exc)) from exc
         raise
+
+
+def _crashed_report(paths, fail_on, exc: BaseException):
+    """The report of a check that raised (a bug): one FAIL naming the error, exit code 2."""
+    from checker.cli.output import warn
+    from checker.core.findings import Finding, Severity, Status, Subject
+    from checker.engine.catalogue import all_rules
+    from checker.engine.report import Report
+
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    why = f"internal error: {type(exc).__name__}" + (f": {text}" if text else "")
+    warn(f"error: the check did not complete ({why}); please report this to the endpoints-checker maintainers")
+    if os.environ.get("ENDPOINTS_CHECKER_DEBUG"):
+        import traceback
+
+        traceback.print_exception(exc)
+    finding = Finding(rule_id="submission-checked", status=Status.FAIL, severity=Severity.REJECT, subject=Subject(),
+                      message=f"the check did not complete ({why}); the report holds no other findings",
+                      family="cohort", title="Every submission was checked", clause="R§9.1",
+                      reason="rule-error", fix="Report this to the endpoints-checker maintainers.")
+    return Report(findings=[finding], rules=all_rules(), paths=list(paths), policy_edition="unknown",
+                  policy_version="unknown", fail_on=fail_on, input_error=True)
+
+
+def _isatty(stream) -> bool:
+    """False for a closed stream (None when the process started without it)."""
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events) -> dict:
@@ -255,48 +297,26 @@ def _split(values) -> list[str]:
     return [t.strip() for v in values for t in v.split(",") if t.strip()]
 
 
-def _emit(report, pairs, text_options: dict) -> None:
-    """Write every output; with -o FILE the written paths and (unless text is on stdout) the verdict go to stderr."""
-    from checker.render import render, resolve_auto
+def _emit(report, pairs, text_options: dict) -> bool:
+    """Write every output (checker.cli.output): each problem is one error line on stderr; with -o FILE the
+    written paths and (unless text is on stdout) the verdict go to stderr. True when every output was written."""
+    from checker.cli.output import emit, warn
+    from checker.render import resolve_auto
 
-    written, text_on_stdout = [], False
-    for fmt, out in pairs:
-        if fmt == "auto":
-            fmt = resolve_auto()
-        if out == "-":
-            text_on_stdout = text_on_stdout or fmt == "text"
-            text = render(fmt, report, **text_options)
-            if text:
-                sys.stdout.write(text)
-                sys.stdout.flush()
-            continue
+    done = emit(report, pairs, text_options, _is_dir_output)
+    for fmt, out in done.written:
+        warn(f"wrote {out} ({fmt})")
+    text_on_stdout = any(out == "-" and (resolve_auto() if fmt == "auto" else fmt) == "text" for fmt, out in pairs)
+    if done.written and not text_on_stdout:
         try:
-            if fmt == "html" and _is_dir_output(out):
-                from checker.render.cohort_html import write_cohort
+            from checker.render.words import verdict_line
 
-                write_cohort(report, out)
-            else:
-                text = render(fmt, report, tty=False, **text_options)
-                with open(out, "w", encoding="utf-8") as fh:
-                    fh.write(text)
-        except OSError as exc:
-            raise InputError(f"cannot write {out}: {exc.strerror or exc}") from None
-        written.append((fmt, out))
-    for fmt, out in written:
-        click.echo(f"wrote {out} ({fmt})", err=True)
-    if written and not text_on_stdout:
-        from checker.render.words import verdict_line
-
-        click.echo(verdict_line(report), err=True)
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if summary and os.environ.get("GITHUB_ACTIONS") == "true":
-        from checker.render.github import step_summary
-
-        try:
-            with open(summary, "a", encoding="utf-8") as fh:
-                fh.write(step_summary(report))
-        except OSError as exc:
-            click.echo(f"warning: cannot append to GITHUB_STEP_SUMMARY: {exc}", err=True)
+            warn(verdict_line(report))
+        except Exception as exc:  # noqa: BLE001  (the verdict line is a courtesy; the reports are written)
+            done.problems.append(f"internal error: the verdict line could not be rendered ({type(exc).__name__})")
+    for line in done.problems:
+        warn(f"error: {line}")
+    return done.ok
 
 
 @main.command("rules")

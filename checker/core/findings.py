@@ -134,9 +134,11 @@ class Finding:
 
 
 def point_sort_key(name: str) -> tuple:
-    """Sort r8 before r16; anything else after, by name."""
-    if len(name) > 1 and name[0] == "r" and name[1:].isdigit():
-        return (0, int(name[1:]), name)
+    """Sort r8 before r16; anything else after, by name. Names are data: only ASCII digits count
+    (``r²`` or ``r١`` sort as plain names), and a number too long to matter sorts after every other."""
+    digits = name[1:]
+    if len(name) > 1 and name[0] == "r" and digits.isascii() and digits.isdigit():
+        return (0, int(digits) if len(digits) <= 18 else 1 << 62, name)
     return (1, 0, name)
 
 

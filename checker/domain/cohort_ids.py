@@ -14,8 +14,9 @@ from typing import Any
 
 MIN_YEAR = 1
 MAX_YEAR = 9999
-_EXACT = re.compile(r"^(\d{4})-(\d{2})-C([01])$")
-_LOOSE = re.compile(r"^\s*(\d{1,4})\s*-\s*(\d{1,2})\s*-\s*([Cc])(\d+)\s*$")
+# ASCII digits only (re.ASCII): a full-width "２０２６" is not the year 2026
+_EXACT = re.compile(r"^(\d{4})-(\d{2})-C([01])$", re.ASCII)
+_LOOSE = re.compile(r"^\s*(\d{1,4})\s*-\s*(\d{1,2})\s*-\s*([Cc])(\d+)\s*$", re.ASCII)
 EXAMPLE = "2026-11-C0"
 
 

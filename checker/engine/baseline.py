@@ -6,15 +6,15 @@ finding "unchanged". The baseline is any earlier JSON report of this tool (schem
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from dataclasses import dataclass
 
 from checker.core.findings import Finding, Status, Subject
-from checker.render.common import fingerprint
+from checker.render.common import fingerprint, fingerprint_key
 
-MAX_BASELINE_BYTES = 512 * 1024 * 1024
+#: the largest baseline read (a JSON report: about 1 KiB per finding); read by the bounded reader, so
+#: nesting, huge integers, special files and encodings are refused the way a package file is
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
 
 
 class BaselineError(ValueError):
@@ -27,36 +27,98 @@ class Baseline:
     failing: dict  # fingerprint -> the previous finding's dict (FAIL findings only)
 
 
+def _models():
+    """The part of the report schema a baseline is read by (strict: a NaN message or a list subject is refused)."""
+    global _MODELS
+    if _MODELS is None:
+        from typing import Optional, Union
+
+        from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr
+
+        class _Subject(BaseModel):
+            model_config = ConfigDict(extra="forbid", strict=True)
+            submission: StrictStr = ""
+            system: StrictStr = ""
+            model: StrictStr = ""
+            point: StrictStr = ""
+            entry: StrictStr = ""
+
+        class _Location(BaseModel):
+            model_config = ConfigDict(extra="allow", strict=True)
+            file: StrictStr
+            line: Optional[StrictInt] = None
+            column: Optional[StrictInt] = None
+            path: list[Union[StrictStr, StrictInt, StrictFloat, StrictBool, None]] = []
+
+        class _Finding(BaseModel):
+            model_config = ConfigDict(extra="allow", strict=True)
+            rule_id: StrictStr
+            status: StrictStr
+            severity: StrictStr = ""
+            family: StrictStr = ""
+            subject: _Subject = _Subject()
+            message: StrictStr = ""
+            location: Optional[_Location] = None
+
+        _MODELS = _Finding
+    return _MODELS
+
+
+_MODELS = None
+
+
 def dict_fingerprint(d: dict) -> str:
     """``fingerprint`` of a finding dict from an earlier JSON report (same key, same hash)."""
     s = d.get("subject") or {}
     subject = Subject(*(str(s.get(k, "")) for k in ("submission", "system", "model", "point", "entry")))
     path = "/".join(str(p) for p in ((d.get("location") or {}).get("path") or ()))
-    key = "|".join([str(d.get("rule_id", "")), subject.label(), path])
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return fingerprint_key("|".join([str(d.get("rule_id", "")), subject.label(), path]))
+
+
+def _read(source: str) -> object:
+    from checker.load.reader import read_file
+
+    path = os.path.abspath(source)
+    # the user's own file (any symlink is fine); a report's size grows with its findings: the byte cap bounds it
+    lf = read_file("baseline", source, path, "/", MAX_BASELINE_BYTES, max_values=None, as_json=True)
+    if not lf.exists:
+        raise BaselineError(f"cannot read baseline {source}: file not found")
+    if lf.error is not None:
+        where = f" (line {lf.error.line})" if lf.error.line else ""
+        raise BaselineError(f"cannot read baseline {source}: {lf.error.message}{where}")
+    return lf.data
 
 
 def load_baseline(source: str | dict) -> Baseline:
+    from pydantic import ValidationError
+
     if isinstance(source, dict):
         doc, name = source, "<baseline>"
     else:
         name = source
-        try:
-            if os.path.getsize(source) > MAX_BASELINE_BYTES:
-                raise BaselineError(f"baseline {source} is larger than {MAX_BASELINE_BYTES} bytes")
-            with open(source, encoding="utf-8") as fh:
-                doc = json.load(fh)
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            if isinstance(exc, BaselineError):
-                raise
-            raise BaselineError(f"cannot read baseline {source}: {exc}") from exc
+        doc = _read(source)
     if not isinstance(doc, dict) or not isinstance(doc.get("findings"), list) \
-            or not str(doc.get("schema_version", "")).startswith("1."):
+            or not isinstance(doc.get("schema_version"), str) or not doc["schema_version"].startswith("1."):
         raise BaselineError(f"baseline {name} is not an endpoints-checker JSON report (schema 1.x)")
+    model = _models()
     failing = {}
-    for d in doc["findings"]:
-        if isinstance(d, dict) and d.get("status") == "FAIL":
-            failing.setdefault(dict_fingerprint(d), d)
+    for i, d in enumerate(doc["findings"]):
+        if not isinstance(d, dict):
+            raise BaselineError(f"baseline {name}: findings[{i}] is not an object")
+        if d.get("status") != "FAIL":
+            continue
+        try:
+            f = model.model_validate(d)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise BaselineError(f"baseline {name}: findings[{i}].{where}: {err['msg']}") from None
+        clean = {"rule_id": f.rule_id, "severity": f.severity, "family": f.family,
+                 "subject": f.subject.model_dump(), "message": f.message}
+        if f.location is not None:
+            clean["location"] = {"file": f.location.file, "line": f.location.line, "column": f.location.column,
+                                 "path": list(f.location.path)}
+        failing.setdefault(dict_fingerprint(clean), clean)
     return Baseline(file=name, failing=failing)
 
 

@@ -20,6 +20,8 @@ from typing import Any, Callable, Sequence
 
 from checker.engine.progress import Progress
 
+#: SIGALRM takes a C unsigned int: a longer limit is no limit in practice (the CLI refuses it anyway)
+MAX_ALARM_SECONDS = (1 << 31) - 1
 DIED = "the worker process died while checking this item (killed by a signal, out of memory or exited)"
 
 
@@ -66,7 +68,7 @@ def _with_limit(fn: Callable, timeout: int, item: Any) -> Any:
     if not timeout or not hasattr(signal, "SIGALRM"):
         return fn(item)
     old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(int(timeout))
+    signal.alarm(min(int(timeout), MAX_ALARM_SECONDS))
     try:
         return fn(item)
     finally:

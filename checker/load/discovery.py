@@ -19,7 +19,7 @@ from checker.load.placement import excluded, is_repository_entry, is_repository_
 from checker.load.planned import PlannedSet, configs_in, read_config
 from checker.load.run_folder_files import load_run_folder
 
-POINT_DIR_RE = re.compile(r"^r(\d+)$")
+POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory
 
 #: files read at each point, by name -> kind
 POINT_FILES = {
@@ -32,6 +32,17 @@ POINT_FILES = {
 }
 
 
+
+#: the checker's bounds on a package's shape (docs/robustness.md): the rules allow 32 points per curve
+#: (R§5.6), so twice that many are loaded and checked and the rest are named once by point-cap; at most
+#: MAX_JUNK_PER_DIR unexpected entries of one directory are reported one by one
+MAX_POINTS_PER_CURVE = 64
+MAX_JUNK_PER_DIR = 100
+#: the rules give no maximum for these, so the bounds are generous; beyond them directories are named once
+#: (a file-too-large refusal of the directory holding them) and never loaded
+MAX_SYSTEMS_PER_SUBMISSION = 256
+MAX_CURVES_PER_SUBMISSION = 256
+MAX_POINTS_PER_SUBMISSION = 2048
 
 JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thumbs.db", "desktop.ini"}
 
@@ -99,7 +110,7 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
     options = options or Options()
     pkg = Package.model_construct(
         paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[],
-        assemblies=[], plan=None,
+        assemblies=[], plan=None, refused=[],
     )
     planned: list = []
     for path in paths:
@@ -130,7 +141,7 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
             pkg.submissions.append(load_submission(path, display, options, org=""))
         else:
             before = len(pkg.unusable_paths)
-            _discover_children(pkg, path, display, options)
+            _discover_children(pkg, path, display, options, root_real=os.path.realpath(path))
             cfgs = configs_in(path, display, options.max_bytes) if len(pkg.unusable_paths) > before else []
             if cfgs:  # a directory of client configs: nothing else was found there
                 del pkg.unusable_paths[before:]
@@ -147,10 +158,14 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
             for c in planned:
                 c.name = c.rel
         pkg.plan = PlannedSet(configs=planned, display=common)
+    pkg.junk = cap_entries(pkg.junk)
     return pkg
 
 
-def _discover_children(pkg: Package, path: str, display: str, options: Options, depth: int = 0) -> None:
+def _discover_children(pkg: Package, path: str, display: str, options: Options, depth: int = 0,
+                       root_real: str = "") -> None:
+    """An organisation or cohort directory: its submissions and run folders (never one reached through a
+    symlink leaving ``root_real``, the PATH given: each such entry is refused and reported)."""
     entries, err = _scandir(path, options.exclude)
     if err is not None:
         pkg.unusable_paths.append((display, err.message))
@@ -167,6 +182,11 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
         if why:
             pkg.junk.append((cdisplay, why))
             continue
+        if root_real and e.is_symlink():
+            problem = entry_problem(child, root_real)
+            if problem is not None:
+                pkg.refused.append((Subject(), cdisplay, problem))
+                continue
         if not _isdir(child):
             if mirror.is_archive(e.name) and _isfile(child):
                 from checker.load.mirror_discovery import add_archive
@@ -183,7 +203,7 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
             pkg.submissions.append(load_submission(child, cdisplay, options, org=org))
         elif depth == 0:
             before = len(pkg.submissions) + len(pkg.run_folders)
-            _discover_children(pkg, child, cdisplay, options, depth + 1)
+            _discover_children(pkg, child, cdisplay, options, depth + 1, root_real)
             if len(pkg.submissions) + len(pkg.run_folders) == before:
                 leftovers.append((cdisplay, "directory holding no submission or run folder"))
         else:
@@ -294,6 +314,7 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
         _load_src(sub, os.path.join(abspath, "src"), root_real, options)
     if sub.results_state == "ok":
         _load_results(sub, os.path.join(abspath, "results"), os.path.join(display, "results"), root_real, options)
+    sub.junk = cap_entries(sub.junk)
     return sub
 
 
@@ -336,6 +357,7 @@ def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, 
         sub.refused.append((sub.subject, "results/", err))
         sub.results_state = "error"
         return
+    skipped: list[str] = []
     for e in entries:
         p = os.path.join(results, e.name)
         why = junk_reason(e.name)
@@ -350,11 +372,15 @@ def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, 
             continue
         if not _dir_entry_ok(p, root_real, sub.subject, f"results/{e.name}", sub.refused):
             continue
+        if len(sub.systems) >= MAX_SYSTEMS_PER_SUBMISSION:
+            skipped.append(e.name)
+            continue
         system = System.model_construct(name=e.name, rel=os.path.join(rdisplay, e.name), abspath=p,
                                         dir_error=None, junk=[], power=None, curves=[])
         system._parent = sub
         sub.systems.append(system)
         _load_system(sub, system, root_real, options)
+    _refuse_excess(sub.refused, sub.subject, "results/", skipped, "system", MAX_SYSTEMS_PER_SUBMISSION)
 
 
 def _load_system(sub: Submission, system: System, root_real: str, options: Options) -> None:
@@ -372,6 +398,7 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
                     if "system_power.json" in names else LoadedFile(kind="power", rel=power_rel, abspath=power_abs))
     if system.power.error is not None and system.power.error.code != "parse-error":
         sub.refused.append((system.subject, "system_power.json", system.power.error))
+    skipped: list[str] = []
     for e in entries:
         if e.name == "system_power.json":
             continue
@@ -388,11 +415,16 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
             continue
         if not _dir_entry_ok(p, root_real, system.subject, e.name, sub.refused):
             continue
+        if sum(len(s.curves) for s in sub.systems) >= MAX_CURVES_PER_SUBMISSION:
+            skipped.append(e.name)
+            continue
         curve = Curve.model_construct(name=e.name, rel=os.path.join(system.rel, e.name), abspath=p,
-                                      dir_error=None, junk=[], points=[], duplicate_points=[])
+                                      dir_error=None, junk=[], points=[], duplicate_points=[], excess_points=[])
         curve._parent = system
         system.curves.append(curve)
         _load_curve(sub, curve, root_real, options)
+    system.junk = cap_entries(system.junk)
+    _refuse_excess(sub.refused, system.subject, "", skipped, "model", MAX_CURVES_PER_SUBMISSION)
 
 
 def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options) -> None:
@@ -402,6 +434,7 @@ def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options)
         sub.refused.append((curve.subject, "", err))
         return
     by_n: dict[int, list[str]] = {}
+    candidates = []
     for e in entries:
         p = os.path.join(curve.abspath, e.name)
         why = junk_reason(e.name)
@@ -413,18 +446,46 @@ def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options)
             what = "directory" if _isdir(p) else "file"
             curve.junk.append((e.name, f"a {what} whose name is not r<N> (N = the point's concurrency)"))
             continue
-        if not _dir_entry_ok(p, root_real, curve.subject, e.name, sub.refused):
+        n = int(m.group(1)) if len(m.group(1)) <= 18 else None
+        candidates.append((n if n is not None else 1 << 62, e.name, n, p))
+    # the lowest MAX_POINTS_PER_CURVE concurrencies are loaded (fewer once the submission has loaded
+    # MAX_POINTS_PER_SUBMISSION); the rest are named once (point-cap)
+    candidates.sort()
+    room = max(0, min(MAX_POINTS_PER_CURVE, MAX_POINTS_PER_SUBMISSION - sum(len(c.points) for c in sub.curves())))
+    curve.excess_points = [name for _k, name, _n, _p in candidates[room:]]
+    for _key, name, n, p in candidates[:room]:
+        if not _dir_entry_ok(p, root_real, curve.subject, name, sub.refused):
             continue
         if not _isdir(p):
-            curve.junk.append((e.name, "a file named like a point directory"))
+            curve.junk.append((name, "a file named like a point directory"))
             continue
-        n = int(m.group(1)) if len(m.group(1)) <= 18 else None
-        point = Point.model_construct(name=e.name, rel=os.path.join(curve.rel, e.name), abspath=p,
+        point = Point.model_construct(name=name, rel=os.path.join(curve.rel, name), abspath=p,
                                       dir_error=None, junk=[], dir_concurrency=n, files={})
         point._parent = curve
         curve.points.append(point)
         if n is not None:
-            by_n.setdefault(n, []).append(e.name)
+            by_n.setdefault(n, []).append(name)
         _load_point_files(point, point.files, root_real, options, sub.refused)
+        point.junk = cap_entries(point.junk)
     curve.points.sort(key=lambda p: (p.dir_concurrency if p.dir_concurrency is not None else 1 << 62, p.name))
     curve.duplicate_points = [(n, names) for n, names in sorted(by_n.items()) if len(names) > 1]
+    curve.junk = cap_entries(curve.junk)
+
+
+def _refuse_excess(refused: list, subject: Subject, entry: str, names: list, what: str, limit: int) -> None:
+    """Directories beyond a bound: one refusal naming them (a few by name), never one per directory."""
+    if not names:
+        return
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    refused.append((subject, entry, LoadError(
+        "file-too-large", f"{len(names)} {what} director{'y' if len(names) == 1 else 'ies'} beyond the checker's "
+                          f"limit of {limit} per submission were not checked: {shown}")))
+
+
+def cap_entries(entries: list, limit: int = MAX_JUNK_PER_DIR) -> list:
+    """At most ``limit`` unexpected entries of one directory one by one, then one line for the rest."""
+    if len(entries) <= limit:
+        return entries
+    rest = len(entries) - limit
+    return entries[:limit] + [(f"(and {rest} more entries)", f"{rest} further unexpected entries in this directory, "
+                                                             "not listed one by one")]

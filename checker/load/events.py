@@ -31,6 +31,10 @@ MAX_LINE_BYTES = 64 << 20  # a longer "line" is counted as a problem and skipped
 MAX_TIMESTAMP_NS = 1 << 62  # a larger (or negative) timestamp_ns makes the line malformed
 MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
 RECENT_DONE = 1 << 16  # completed samples remembered for late first-chunk events
+#: a run of NUL bytes this long ends the audit (a zero-filled or sparse tail: JSON lines never hold a
+#: raw NUL); what came before it is audited as usual and the stop is a counted problem
+MAX_NUL_RUN = 64 << 10
+_NUL_RUN = b"\0" * MAX_NUL_RUN
 
 
 def audit_events(path: str, root_real: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> EventsAudit:
@@ -55,6 +59,20 @@ def audit_stream(fh, path: str = "", chunk_bytes: int = CHUNK_BYTES) -> EventsAu
     except Exception as exc:  # noqa: BLE001  (a bug here must not stop the whole check)
         audit.error = f"internal error while auditing: {type(exc).__name__}: {str(exc)[:200]}"
     return audit
+
+
+def _cut_nul_run(chunk: bytes, nul_tail: int) -> tuple[bytes, int, int | None]:
+    """(the part of ``chunk`` to audit, NUL bytes now ending what was read, where a run of MAX_NUL_RUN NUL
+    bytes starts relative to ``chunk`` or None): ``nul_tail`` NUL bytes ended the previous chunks, so a
+    run is found across chunk boundaries (its start is then negative)."""
+    lead = len(chunk) - len(chunk.lstrip(b"\0"))
+    if nul_tail + lead >= MAX_NUL_RUN:
+        return b"", 0, -nul_tail
+    cut = chunk.find(_NUL_RUN)
+    if cut >= 0:
+        return chunk[:cut], 0, cut
+    trail = len(chunk) - len(chunk.rstrip(b"\0"))
+    return chunk, (nul_tail + trail if trail == len(chunk) else trail), None
 
 
 class _Auditor:
@@ -94,10 +112,19 @@ class _Auditor:
         pending_len = 0
         overlong = False  # the current line passed MAX_LINE_BYTES: dropped, counted, not decoded
         first = True
-        while True:
+        nul_tail = 0  # NUL bytes at the end of what was read so far
+        stop = False
+        while not stop:
             chunk = fh.read(chunk_bytes)
             if not chunk:
                 break
+            if b"\0" in chunk:
+                chunk, nul_tail, run_start = _cut_nul_run(chunk, nul_tail)
+                if run_start is not None:
+                    stop = True
+                    a.stopped_at_byte = a.bytes_read + run_start
+            else:
+                nul_tail = 0
             a.bytes_read += len(chunk)
             if first:  # a UTF-8 byte-order mark before the first line is read as if absent (and noted)
                 first = False
@@ -132,16 +159,20 @@ class _Auditor:
             a.add_problem("line-too-long", self.line_no)
         elif pending:
             rest = b"".join(pending)
+            if stop:  # the NUL bytes before the run belong to it, not to a last line
+                rest = rest.rstrip(b"\0")
             if rest.strip():
                 self._tail(rest)
         a.lines = self.line_no
+        if stop:
+            a.add_problem("nul-run", self.line_no + 1)
         self._finish()
 
     def _tail(self, raw: bytes) -> None:
         """A last line without a newline: decoded if complete, else a truncated last line."""
         try:
             self.dec.decode(raw)
-        except (self.msgspec.DecodeError, self.msgspec.ValidationError):
+        except (self.msgspec.DecodeError, self.msgspec.ValidationError, RecursionError):
             self.line_no += 1
             self.a.lines = self.line_no
             self.a.truncated_last_line = True
@@ -150,14 +181,17 @@ class _Auditor:
         self._feed([raw])
         self.a.add_problem("no-final-newline", self.line_no)
 
-    def _bad_line(self, raw: bytes, line: int) -> None:
+    def _bad_line(self, raw: bytes, line: int, exc: Exception | None = None) -> None:
+        if isinstance(exc, RecursionError):
+            self.a.add_problem("nesting-too-deep", line)
+            return
         self.a.add_problem("blank-line" if not raw.strip() else "malformed-line", line)
 
     def _feed(self, lines: list) -> None:
         """Decode and account for each line; the hot loop, so everything it touches is local."""
         a = self.a
         decode = self.dec.decode
-        errors = (self.msgspec.DecodeError, self.msgspec.ValidationError)
+        errors = (self.msgspec.DecodeError, self.msgspec.ValidationError, RecursionError)
         inflight = self.inflight
         ttft_append = self.ttft.append
         lat_append = self.lat.append
@@ -169,8 +203,8 @@ class _Auditor:
             line += 1
             try:
                 ev = decode(raw)
-            except errors:
-                self._bad_line(raw, line)
+            except errors as exc:
+                self._bad_line(raw, line, exc)
                 continue
             t = ev.event_type
             if t == "sample.recv_non_first":  # most lines: counted per phase, not ordered
@@ -304,13 +338,13 @@ class _Auditor:
     def _prompt(self, raw: bytes) -> str | None:
         try:
             data = self.data_dec.decode(raw).data
-        except (self.msgspec.DecodeError, self.msgspec.ValidationError):
-            return None
-        if isinstance(data, list) and len(data) > 1:
-            if isinstance(data[1], str):
-                return data[1]
-            if len(data) > 3 and data[3] is not None:
-                return repr(data[3])
+            if isinstance(data, list) and len(data) > 1:
+                if isinstance(data[1], str):
+                    return data[1]
+                if len(data) > 3 and data[3] is not None:
+                    return repr(data[3])
+        except (self.msgspec.DecodeError, self.msgspec.ValidationError, RecursionError, ValueError):
+            return None  # the line itself decoded (its data is not needed to account for it)
         return None
 
     def _other(self, ev, t: str, ts: int, line: int) -> None:

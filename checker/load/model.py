@@ -96,6 +96,7 @@ class Curve(Node):
 
     points: list[Point] = []
     duplicate_points: list = []  # [(concurrency, [dir names])]
+    excess_points: list = []  # r<N> directories beyond discovery.MAX_POINTS_PER_CURVE: named, never loaded
 
     @property
     def system(self) -> "System":
@@ -201,6 +202,7 @@ class Package(BaseModel):
     assemblies: list = []
     #: client configs pre-flighted before the runs (checker.load.planned.PlannedSet), or None
     plan: Any = None
+    refused: list = []  # [(Subject, display path, LoadError)] entries of an organisation/cohort directory refused
 
     @property
     def subject(self) -> Subject:

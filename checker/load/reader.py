@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from typing import Any
 
 from checker.load import yaml_reader as yamlread
-from checker.load.yaml_reader import MAX_DEPTH, MAX_INT_DIGITS, YamlLoadError
+from checker.load.yaml_reader import MAX_DEPTH, MAX_INT_DIGITS, MAX_VALUES, YamlLoadError
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 
@@ -59,6 +60,7 @@ class LoadedFile:
     model: Any = None  # typed pydantic model when the kind has one
     field_errors: list = field(default_factory=list)  # model validation problems (FieldProblem)
     spellings: list = field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
+    _located: dict | None = None  # large JSON files: path -> position, found by walking the text
 
     @property
     def ok(self) -> bool:
@@ -68,6 +70,8 @@ class LoadedFile:
         """1-based (line, column) of the value at ``path``, or of its nearest existing parent."""
         if self.error is not None and not path:
             return self.error.line, self.error.column
+        if self._positions is None and self.text is not None and len(self.text) > LOCATE_ABOVE:
+            return self._located_position(tuple(path))
         if self._positions is None:
             self._positions = {}
             if self.text is not None:
@@ -84,6 +88,28 @@ class LoadedFile:
                 return (1, 1) if self.exists else (None, None)
             path = path[:-1]
 
+    def _located_position(self, path: tuple) -> tuple[int | None, int | None]:
+        """A large file: find ``path`` alone instead of mapping every value (about 250 bytes each). JSON
+        walks the text, skipping siblings at the C decoder's speed; YAML parses only up to the value."""
+        if self._located is None:
+            self._located = {}
+        cache = self._located
+        text = self.text
+        while True:
+            if path in cache:
+                return cache[path]
+            if self.is_json:
+                idx = locate_json(text, path)
+                pos = None if idx is None else (text.count("\n", 0, idx) + 1, idx - (text.rfind("\n", 0, idx) + 1) + 1)
+            else:
+                pos = yamlread.locate_yaml(text, path)
+            if pos is not None:
+                cache[path] = pos
+                return pos
+            if not path:
+                return (1, 1)
+            path = path[:-1]
+
     def get(self, *path: Any, default: Any = None) -> Any:
         """Raw value lookup by path; ``default`` when absent or the file did not load."""
         cur = self.data
@@ -97,6 +123,59 @@ class LoadedFile:
             else:
                 return default
         return cur
+
+
+#: a file longer than this (characters) finds each position on its own, never by a map of every value
+LOCATE_ABOVE = 256 * 1024
+_JSON_DECODER = json.JSONDecoder()
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def locate_json(text: str, path: tuple) -> int | None:
+    """Index in ``text`` (a JSON document already parsed and checked) where the value at ``path`` starts,
+    or None when there is no such value. Skipped values are decoded by the C scanner and dropped."""
+    from json.decoder import scanstring
+
+    ws = _WS.match
+    n = len(text)
+    try:
+        idx = ws(text, 0).end()
+        for step in path:
+            if idx >= n:
+                return None
+            c = text[idx]
+            if c == "{" and isinstance(step, str):
+                idx = ws(text, idx + 1).end()
+                while True:
+                    if idx >= n or text[idx] != '"':
+                        return None
+                    key, idx = scanstring(text, idx + 1)
+                    idx = ws(text, idx).end() + 1  # the colon
+                    idx = ws(text, idx).end()
+                    if key == step:
+                        break
+                    _, idx = _JSON_DECODER.raw_decode(text, idx)
+                    idx = ws(text, idx).end()
+                    if idx >= n or text[idx] != ",":
+                        return None
+                    idx = ws(text, idx + 1).end()
+            elif c == "[" and isinstance(step, int) and not isinstance(step, bool) and step >= 0:
+                idx = ws(text, idx + 1).end()
+                for _ in range(step):
+                    if idx >= n or text[idx] == "]":
+                        return None
+                    _, idx = _JSON_DECODER.raw_decode(text, idx)
+                    idx = ws(text, idx).end()
+                    if idx >= n or text[idx] != ",":
+                        return None
+                    idx = ws(text, idx + 1).end()
+                if idx >= n or text[idx] == "]":
+                    return None
+            else:
+                return None
+        return idx
+    except (ValueError, RecursionError):
+        return None
 
 
 def missing(kind: str, rel: str, abspath: str) -> LoadedFile:
@@ -125,6 +204,12 @@ def entry_problem(abspath: str, root_real: str) -> LoadError | None:
         parent_real = os.path.realpath(os.path.dirname(abspath))
         if os.path.isdir(real) and _inside(parent_real, real):
             return LoadError("file-unreadable", "symlink cycle: points at one of its own parent directories")
+        return None
+    # the entry is no symlink, but a directory on its way may be (a run folder's performance/ -> /etc)
+    parent_real = os.path.realpath(os.path.dirname(abspath))
+    if not _inside(parent_real, root_real):
+        return LoadError("symlink-escape",
+                         f"a directory on its path resolves outside the checked root (to {parent_real[:200]})")
     return None
 
 
@@ -132,8 +217,10 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadedFile:
-    """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised."""
+def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES,
+              max_values: int | None = MAX_VALUES, as_json: bool | None = None) -> LoadedFile:
+    """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised. ``max_values``
+    bounds the values (nodes) one file may hold (None: only the byte cap bounds them)."""
     lf = LoadedFile(kind=kind, rel=rel, abspath=abspath)
     try:
         st = os.lstat(abspath)
@@ -168,14 +255,14 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     if text is None:
         return lf
     lf.text = text
-    lf.is_json = abspath.endswith(".json")
+    lf.is_json = abspath.endswith(".json") if as_json is None else as_json
     if lf.is_json:
-        _parse_json_into(lf, text)
+        _parse_json_into(lf, text, max_values)
     else:
         # positions are recovered lazily (like JSON's): most files never need one, and skipping the
         # map makes parsing ~20 % cheaper
         try:
-            lf.data, _ = yamlread.parse_yaml(text, want_positions=False)
+            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=max_values)
         except YamlLoadError as exc:
             if exc.code == "duplicate-key":  # re-read with positions so the message names the first line
                 try:
@@ -274,7 +361,7 @@ def _pairs_hook(pairs: list) -> dict:
     return d
 
 
-def _parse_json_into(lf: LoadedFile, text: str) -> None:
+def _parse_json_into(lf: LoadedFile, text: str, max_values: int | None = MAX_VALUES) -> None:
     try:
         data = json.loads(text, object_pairs_hook=_pairs_hook)
     except _DupKey as exc:
@@ -296,7 +383,7 @@ def _parse_json_into(lf: LoadedFile, text: str) -> None:
         lf.error = LoadError(code, f"integer too long: {msg[:120]}" if code != "parse-error" else msg[:200])
         lf.text = None
         return
-    problem = check_tree(data)
+    problem = check_tree(data, max_values)
     if problem is not None:
         lf.error = problem
         lf.text = None
@@ -307,11 +394,17 @@ def _parse_json_into(lf: LoadedFile, text: str) -> None:
 _INT_BITS = int("9" * MAX_INT_DIGITS).bit_length()
 
 
-def check_tree(data: Any) -> LoadError | None:
-    """Iteratively enforce the depth and integer-length limits on an already parsed JSON tree."""
+def check_tree(data: Any, max_values: int | None = MAX_VALUES) -> LoadError | None:
+    """Iteratively enforce the depth, integer-length and value-count limits on an already parsed JSON tree."""
     stack = [(data, 0)]
+    values = 1
+    limit = max_values if max_values is not None else float("inf")
     while stack:
         node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            values += len(node)
+            if values > limit:
+                return LoadError("file-too-large", f"more than {max_values} values (the limit per file)")
         if isinstance(node, dict):
             if depth >= MAX_DEPTH:
                 return LoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels")

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from checker.load.events_data import open_regular
+from checker.load.yaml_reader import MAX_INT_DIGITS
 
 FULL_DECODE_BYTES = 16 << 20
 CHUNK_BYTES = 1 << 20
@@ -112,6 +113,10 @@ def _scan(fh, out: IdxMap) -> None:
                 current = key.decode("utf-8", "replace")
                 phases.setdefault(current, [0, None])
             elif current is not None and val[-1:].isdigit():
+                if len(val.lstrip(b"-")) > MAX_INT_DIGITS:
+                    out.error = (f"not a {{phase: {{sample_uuid: row}}}} map: a row index of {len(val.lstrip(b'-'))} "
+                                 f"digits (limit {MAX_INT_DIGITS}) after {key[:40]!r}")
+                    return
                 entry = phases[current]
                 entry[0] += 1
                 n = int(val)

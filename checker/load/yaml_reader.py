@@ -16,7 +16,17 @@ from typing import Any
 
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 10_000
+#: characters of scalar text aliases may expand to (a node budget alone lets 9,000 aliases of one
+#: 700 KiB string through: 6 GB for whoever walks the values)
+MAX_ALIAS_CHARS = 1 << 20
 MAX_INT_DIGITS = 64
+#: values (scalars, aliases, lists, mappings) one file may hold: far beyond any submission file (a
+#: result summary holds about 800), and it keeps a file's parse under a second and ~50 MB
+MAX_VALUES = 250_000
+#: positions kept for file:line:col (a node past them reports its nearest recorded parent): the first
+#: MAX_LIST_POSITIONS items of each list, MAX_POSITIONS in all, so an 8 MiB list costs kilobytes
+MAX_LIST_POSITIONS = 1024
+MAX_POSITIONS = 1 << 18
 
 _INT_RE = re.compile(r"^[-+]?[0-9]+$")
 _OCT_RE = re.compile(r"^0o[0-7]+$")
@@ -121,15 +131,52 @@ def _tagged(tag: str, text: str, line: int, col: int) -> Any:
     raise YamlLoadError("parse-error", f"unsupported YAML tag {tag[:60]!r}", line, col)
 
 
-def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
+class _Found(Exception):
+    def __init__(self, pos):
+        super().__init__()
+        self.pos = pos
+
+
+class _Finder(dict):
+    """A position map that stops the parse as soon as one path is recorded (``locate_yaml``)."""
+
+    def __init__(self, target: tuple):
+        super().__init__()
+        self.target = target
+
+    def __setitem__(self, key, value):
+        if key == self.target:
+            raise _Found(value)
+        dict.__setitem__(self, key, value)
+
+
+def locate_yaml(text: str, path: tuple) -> tuple[int, int] | None:
+    """(line, column) of the value at ``path`` in an already loaded YAML text, parsing only up to it
+    (a large file need not be parsed whole, nor its position map built, for one finding); None when the
+    path has no recorded position."""
+    try:
+        _root, positions = parse_yaml(text, _positions=_Finder(tuple(path)))
+    except _Found as found:
+        return found.pos
+    except YamlLoadError:
+        return None
+    return None
+
+
+def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None = None,
+               max_values: int | None = MAX_VALUES) -> tuple[Any, dict]:
     """Parse one YAML document into plain values and a {path: (line, col)} map (1-based)."""
     from ruamel.yaml.error import YAMLError
 
     events_mod = _events()
-    positions: dict[tuple, tuple[int, int]] = {}
+    positions: dict[tuple, tuple[int, int]] = {} if _positions is None else _positions
     anchors: dict[str, tuple[Any, int]] = {}
     alias_nodes = 0
-    # stack entries: [container, path, pending_key, key_pos, node_count, anchor, is_map, seen_keys]
+    alias_chars = 0
+    values = 0
+    limit = max_values if max_values is not None else float("inf")
+    # stack entries: [container, path, pending_key, key_pos, node_count, anchor, is_map, seen_keys, chars,
+    #                 record: positions of its children are kept]
     stack: list[list] = []
     root: Any = None
     have_root = False
@@ -140,8 +187,14 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
             if cls is events_mod.ScalarEvent or cls is events_mod.AliasEvent or cls in _STARTS:
                 mark = ev.start_mark
                 line, col = mark.line + 1, mark.column + 1
+                values += 1
+                if values > limit:
+                    raise YamlLoadError("file-too-large", f"more than {max_values} values (the limit per file)",
+                                        line, col)
                 size = 1
+                chars = 0
                 if cls is events_mod.ScalarEvent:
+                    chars = len(ev.value)
                     if ev.tag and ev.tag not in ("!", "tag:yaml.org,2002:str"):
                         value = _tagged(ev.tag, ev.value, line, col)
                     elif ev.style in (None, "") and ev.implicit[0]:
@@ -149,12 +202,21 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
                     else:
                         value = ev.value
                     if ev.anchor:
-                        anchors[ev.anchor] = (value, 1)
+                        anchors[ev.anchor] = (value, 1, chars)
                 elif cls is events_mod.AliasEvent:
                     if ev.anchor not in anchors:
                         raise YamlLoadError("parse-error", f"unknown alias *{ev.anchor}", line, col)
-                    value, size = anchors[ev.anchor]
+                    value, size, chars = anchors[ev.anchor]
                     alias_nodes += size
+                    alias_chars += chars
+                    if alias_chars > MAX_ALIAS_CHARS:
+                        raise YamlLoadError(
+                            "alias-budget",
+                            f"YAML aliases expand to more than {MAX_ALIAS_CHARS} characters of text "
+                            f"(alias *{ev.anchor[:40]})",
+                            line,
+                            col,
+                        )
                     if alias_nodes > MAX_ALIAS_NODES:
                         raise YamlLoadError(
                             "alias-budget",
@@ -172,8 +234,10 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
                         raise YamlLoadError("parse-error", f"unsupported YAML tag {ev.tag[:60]!r}", line, col)
                     container: Any = {} if is_map else []
                     path = _child_path(stack, line, col)
-                    stack.append([container, path, _NOKEY, None, 1, ev.anchor, is_map, None])
-                    if want_positions:
+                    record = want_positions and len(positions) < MAX_POSITIONS and (
+                        not stack or (stack[-1][9] and (stack[-1][6] or len(stack[-1][0]) < MAX_LIST_POSITIONS)))
+                    stack.append([container, path, _NOKEY, None, 1, ev.anchor, is_map, None, 0, record])
+                    if record:
                         positions[path] = (line, col)
                     continue
                 # a complete node (scalar or alias): attach it
@@ -182,16 +246,16 @@ def parse_yaml(text: str, want_positions: bool = True) -> tuple[Any, dict]:
                     if want_positions:
                         positions[()] = (line, col)
                     continue
-                _attach(stack, value, size, line, col, positions, want_positions)
+                _attach(stack, value, size, chars, line, col, positions, want_positions)
             elif cls is events_mod.MappingEndEvent or cls is events_mod.SequenceEndEvent:
-                container, path, pending, _kp, count, anchor, _m, _s = stack.pop()
+                container, path, pending, _kp, count, anchor, _m, _s, chars, _r = stack.pop()
                 if anchor:
-                    anchors[anchor] = (container, count)
+                    anchors[anchor] = (container, count, chars)
                 if not stack:
                     root, have_root = container, True
                 else:
                     line, col = positions.get(path, (None, None)) if want_positions else (None, None)
-                    _attach(stack, container, count, line, col, positions, want_positions, is_container=True)
+                    _attach(stack, container, count, chars, line, col, positions, want_positions, is_container=True)
             elif cls is events_mod.DocumentStartEvent:
                 docs += 1
                 if docs > 1:
@@ -249,10 +313,11 @@ def _child_path(stack: list, line: int, col: int) -> tuple:
     return top[1] + (len(top[0]),)
 
 
-def _attach(stack, value, size, line, col, positions, want_positions, is_container=False):
+def _attach(stack, value, size, chars, line, col, positions, want_positions, is_container=False):
     top = stack[-1]
     container = top[0]
     top[4] += size
+    top[8] += chars
     if top[6]:  # mapping
         if top[2] is _NOKEY:
             if is_container:
@@ -271,10 +336,10 @@ def _attach(stack, value, size, line, col, positions, want_positions, is_contain
         else:
             key = top[2]
             container[key] = value
-            if want_positions and not is_container:
+            if top[9] and not is_container and len(positions) < MAX_POSITIONS:
                 positions[top[1] + (key,)] = (line, col)
             top[2] = _NOKEY
     else:
-        if want_positions and not is_container:
+        if top[9] and not is_container and len(container) < MAX_LIST_POSITIONS and len(positions) < MAX_POSITIONS:
             positions[top[1] + (len(container),)] = (line, col)
         container.append(value)

@@ -51,16 +51,29 @@ def encode_indented(v, ind: str = "") -> str:
 
 
 def render(report, **_options) -> str:
-    cache = getattr(report, "json_cache", None)
-    if not cache:
-        return json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return "".join(render_chunks(report))
+
+
+def render_chunks(report):
+    """The report as consecutive pieces of text: the findings are encoded one at a time and spliced in,
+    never one dict tree of the whole report (json's indenting encoder would hold every small piece of it
+    at once), so a writer holds one finding at a time."""
+    cache = getattr(report, "json_cache", None) or {}
     doc = report.to_dict(with_findings=False)
     doc["findings"] = _SLOT
     head = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    items = []
-    for f in report.findings:
-        hit = cache.get(id(f))
-        items.append(hit[1] if hit is not None and hit[0] is f else finding_json(f))
-    body = ("[\n    " + ",\n    ".join(t.replace("\n", "\n    ") for t in items) + "\n  ]") if items else "[]"
     # a JSON string never holds a raw newline, so this key at two spaces' indent is the top-level one
-    return head.replace(f'\n  "findings": "{_SLOT}"', f'\n  "findings": {body}', 1)
+    slot = f'\n  "findings": "{_SLOT}"'
+    cut = head.index(slot)
+    yield head[:cut] + '\n  "findings": '
+    if not report.findings:
+        yield "[]"
+    else:
+        sep = "[\n    "
+        for f in report.findings:
+            hit = cache.get(id(f))
+            text = hit[1] if hit is not None and hit[0] is f else finding_json(f)
+            yield sep + text.replace("\n", "\n    ")
+            sep = ",\n    "
+        yield "\n  ]"
+    yield head[cut + len(slot):]

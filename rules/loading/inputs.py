@@ -11,6 +11,9 @@ from checker.core.rule import Fail, Pass, rule
 
 
 def _refusals(pkg, code: str):
+    for subject, entry, err in getattr(pkg, "refused", None) or ():
+        if err.code == code:
+            yield subject, entry, err, ""
     for sub in pkg.submissions:
         for subject, entry, err in sub.refused:
             if err.code == code:
@@ -92,10 +95,12 @@ _declare(
 _declare(
     "file-too-large", "File size within the limit", "R§8.1",
     "every YAML/JSON file is within the size limit", "Remove the bulk: these files hold summaries, not logs.",
-    """A YAML or JSON file is larger than the loader's cap (8 MiB by default, --max-file-size).
+    """A YAML or JSON file is larger than the loader's cap (8 MiB by default, --max-file-size), or a
+    directory holds more systems or models than the checker loads.
 
     What it checks: the size of every point.yaml, system_desc.json, result_summary.json,
-    accuracy_results.json, config.yaml and system_power.json before it is read.
+    accuracy_results.json, config.yaml and system_power.json before it is read; and the number of
+    system and model directories of a submission (256 each: the rest are named once, never loaded).
     Why: those files are small summaries; a huge one is a mistake (a log pasted in) or an attack,
     and reading it costs memory (the official checker takes 12 s on a 20 MiB point.yaml).
     How to fix: Remove the bulk; raw logs belong in the run archive, not in the summary files.
@@ -125,10 +130,11 @@ _declare(
 _declare(
     "alias-budget", "YAML aliases within budget", "R§8.1",
     "YAML aliases expand to a bounded size", "Write the values out instead of aliasing them repeatedly.",
-    """YAML anchors and aliases expand to more than 10,000 nodes ("billion laughs").
+    """YAML anchors and aliases expand to more than 10,000 nodes or 1 Mi characters of text ("billion laughs").
 
-    What it checks: the total size of every alias expansion while parsing; the file is refused as
-    soon as the budget is exceeded, in milliseconds and without building the expansion.
+    What it checks: the total size of every alias expansion while parsing, in nodes and in the
+    characters of the scalars it repeats; the file is refused as soon as a budget is exceeded, in
+    milliseconds and without building the expansion.
     Why: an alias bomb in a typed field grows the official checker to 16 GB of memory.
     How to fix: Write the values out, or use aliases sparingly.
     """,

@@ -26,6 +26,8 @@ _PROBLEM_TEXT = {
     "tracking-started-twice": "start_performance_tracking while already tracking",
     "tracking-stopped-without-start": "stop_performance_tracking without a start",
     "tracking-never-stopped": "performance tracking never stopped",
+    "nesting-too-deep": "line(s) nested too deep to decode",
+    "nul-run": "run of NUL bytes (zero-filled or sparse tail): the audit stopped there",
 }
 _NOT_FAILING = {"no-final-newline"}
 #: problems that mean the log stops before the run ended: the run was killed, or the copy is short

@@ -259,6 +259,8 @@ def _resolve_shared(sub, value):
     """Return (ok, message) for a shared_src/shared_docs value."""
     if not isinstance(value, str) or not value.strip():
         return False, "is empty"
+    if "\0" in value:
+        return False, f"{value!r} holds a NUL character: no path can"
     if os.path.isabs(value) or value.startswith("~"):
         return False, f"{value!r} is absolute; it must be relative to the submission root"
     norm = os.path.normpath(value)

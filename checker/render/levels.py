@@ -6,8 +6,10 @@ failure; the big badge follows the Week-0 automated check (reject on any error),
 """
 from __future__ import annotations
 
-#: rule severity -> the word a FAIL of it is called on the page
-LEVEL_OF = {"reject": "error", "reject-points": "error", "flag": "flag", "warn": "warning"}
+from checker.render.words import LEVEL_WORD
+
+#: rule severity value -> the word a FAIL of it is called on the page (one definition: words.LEVEL_WORD)
+LEVEL_OF = {sev.value: word for sev, word in LEVEL_WORD.items()}
 LEVELS = ("error", "flag", "warning")
 PLURAL = {"error": "errors", "flag": "flags", "warning": "warnings", "skipped": "skipped", "passed": "passed"}
 #: what each level means, for the page's key and tooltips

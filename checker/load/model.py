@@ -152,12 +152,6 @@ class Curve(Node):
     def loaded_points(self) -> list[Point]:
         return [p for p in self.points if p.yaml is not None]
 
-    @property
-    def is_agentic(self) -> bool:
-        """Agentic by load pattern (RULES.md §4.1): every readable point uses agentic_inference."""
-        pats = [p.load_pattern for p in self.points if p.yaml is not None and not p.is_dedicated_offline]
-        return bool(pats) and all(x == "agentic_inference" for x in pats)
-
 
 class System(Node):
     __slots__ = ("power", "curves")

@@ -12,16 +12,17 @@ from checker.load.models.accuracy import point_accuracy
 from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.results import coverage
-from rules.accuracy.policy import bad_number, curve_model, entry_scale, exact, fmt, is_agentic
+from checker.domain.benchmark import curve_model, is_agentic
+from rules.accuracy.policy import bad_number, entry_scale, exact, fmt
 
 
 def _targets(point, ctx):
     """(model id, ModelTargets or None, skip Outcome or None) for a single-turn point."""
     curve = point.curve
-    mid = curve_model(curve, ctx)
+    mid = curve_model(curve, ctx.policy.get("models"))
     if mid is None:
         return None, None, Skip("benchmark model unknown (see model-name-valid)", reason="missing-input")
-    if is_agentic(curve, ctx):
+    if is_agentic(curve, ctx.policy.get("models")):
         return mid, None, Skip(f"{mid} is agentic: see agentic-accuracy-inline/-swebench", reason="not-applicable")
     t = ctx.policy.get("accuracy").models.get(mid)
     if t is None:
@@ -162,7 +163,7 @@ def accuracy_sample_count(point, ctx):
 
 
 def _agentic_targets(curve, ctx):
-    mid = curve_model(curve, ctx)
+    mid = curve_model(curve, ctx.policy.get("models"))
     return mid, (ctx.policy.get("accuracy").agentic.get(mid) if mid else None)
 
 
@@ -176,7 +177,7 @@ def agentic_accuracy(curve, ctx):
     "agentic accuracy passed" (checkers before v1.1.0.0 said nothing at all).
     How to fix: Use a checker/policy edition that defines targets for this model, or ask the WG.
     """
-    if not is_agentic(curve, ctx):
+    if not is_agentic(curve, ctx.policy.get("models")):
         return Skip("single-turn benchmark", reason="not-applicable")
     mid, t = _agentic_targets(curve, ctx)
     if t is None:
@@ -210,7 +211,7 @@ def agentic_accuracy_inline(point, ctx):
     How to fix: Enable inline accuracy in the client config and copy the run's accuracy file.
     """
     curve = point.curve
-    if not is_agentic(curve, ctx):
+    if not is_agentic(curve, ctx.policy.get("models")):
         return Skip("single-turn benchmark", reason="not-applicable")
     mid, t = _agentic_targets(curve, ctx)
     if t is None:
@@ -247,7 +248,7 @@ def agentic_accuracy_swebench(curve, ctx):
     Why: R§4.3 judges agentic SWE-bench on the mean of the four results.
     How to fix: Run the SWE-bench accuracy at one point per mandatory region and copy each file.
     """
-    if not is_agentic(curve, ctx):
+    if not is_agentic(curve, ctx.policy.get("models")):
         return Skip("single-turn benchmark", reason="not-applicable")
     mid, t = _agentic_targets(curve, ctx)
     if t is None:
@@ -305,7 +306,7 @@ def agentic_osl_range(point, ctx):
     How to fix: Serve with the reference sampling settings and output limits.
     """
     curve = point.curve
-    if not is_agentic(curve, ctx):
+    if not is_agentic(curve, ctx.policy.get("models")):
         return Skip("single-turn benchmark", reason="not-applicable")
     mid, t = _agentic_targets(curve, ctx)
     if t is None:
@@ -341,7 +342,7 @@ def _accuracy_metric(point, ctx):
 
 @point_metric("accuracy_inline", "Inline accuracy (agentic)", "%")
 def _inline_metric(point, ctx):
-    if not is_agentic(point.curve, ctx):
+    if not is_agentic(point.curve, ctx.policy.get("models")):
         return None
     _lf, acc = point_accuracy(point)
     mid, t = _agentic_targets(point.curve, ctx)

@@ -176,28 +176,6 @@ def show_exact(v: Fraction, decimals: int | None = None) -> str:
     return ("-" if neg else "") + digits + (dot + tail if tail else "")
 
 
-def curve_model(curve, ctx) -> str | None:
-    """Canonical benchmark model id of a curve: its directory name, else the points' model_name."""
-    models = ctx.policy.get("models")
-    mid = models.canonical(curve.name)
-    if mid is not None:
-        return mid
-    names = sorted({p.yaml.model_name for p in curve.points if p.yaml is not None and p.yaml.model_name})
-    for n in names:
-        mid = models.canonical(n)
-        if mid is not None:
-            return mid
-    return None
-
-
-def is_agentic(curve, ctx) -> bool:
-    """Agentic by the models policy when the model is known, else by load pattern."""
-    mid = curve_model(curve, ctx)
-    if mid is not None:
-        return ctx.policy.get("models").models[mid].type == "agentic"
-    return curve.is_agentic
-
-
 def entry_scale(values: list, accepted: list[int], threshold_scale: int) -> int:
     """Scale factor to bring an entry's on-scale values to the threshold scale.
 

@@ -10,6 +10,8 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from checker.domain.benchmark import is_agentic
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
@@ -125,11 +127,6 @@ def model_type(point, ctx) -> str | None:
     return models.models[mid].type if mid else None
 
 
-def is_agentic(point, ctx) -> bool:
-    """Agentic when the curve is (all points agentic_inference) or its model is an agentic benchmark."""
-    return bool(point.curve.is_agentic) or model_type(point, ctx) == "agentic"
-
-
 def minimum_duration(point, ctx) -> tuple[float | None, str]:
     """(minimum seconds, why) for this point: R§6.2 by `concurrency <= 32` vs above (policy data)."""
     d = ctx.policy.get("run_rules").durations
@@ -138,7 +135,7 @@ def minimum_duration(point, ctx) -> tuple[float | None, str]:
         return None, "the point's concurrency is unknown"
     if c <= d.ultra_low_max_concurrency:
         return d.ultra_low_min_s, f"concurrency {c} <= {d.ultra_low_max_concurrency} (Ultra Low)"
-    if is_agentic(point, ctx):
+    if is_agentic(point.curve, ctx.policy.get("models")):
         return d.agentic_above_min_s, f"agentic point, concurrency {c} > {d.ultra_low_max_concurrency}"
     what = "dedicated Offline point" if point.is_dedicated_offline else f"concurrency {c}"
     return d.above_min_s, f"{what} > {d.ultra_low_max_concurrency}"

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.procedure.policy import (NEEDS, dataset_pass_size, describe, is_agentic, is_int, is_number, minimum_duration,
+from checker.domain.benchmark import is_agentic
+from rules.procedure.policy import (NEEDS, dataset_pass_size, describe, is_int, is_number, minimum_duration,
                               model_type, stream_flag, usable)
 
 
@@ -227,7 +228,7 @@ def samples_whole_multiple(point, ctx):
     How to fix: Set `settings.runtime.n_samples_to_issue` to k x dataset size and let the run finish
     (a max-duration cap that cuts the issue phase short breaks the multiple).
     """
-    if is_agentic(point, ctx):
+    if is_agentic(point.curve, ctx.policy.get("models")):
         return Skip("agentic benchmark: how samples map to the dataset's trajectories is not published, so whole "
                     "passes cannot be read from the counters", reason="not-applicable")
     size, how = dataset_pass_size(point, ctx)

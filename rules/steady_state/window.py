@@ -9,13 +9,14 @@ from __future__ import annotations
 import math
 
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.procedure.policy import NEEDS, describe, is_agentic, is_int, is_number, minimum_duration
+from checker.domain.benchmark import is_agentic
+from rules.procedure.policy import NEEDS, describe, is_int, is_number, minimum_duration
 
 
 def _exempt(point, ctx) -> str | None:
     if point.is_dedicated_offline:
         return "dedicated Offline point"
-    if is_agentic(point, ctx):
+    if is_agentic(point.curve, ctx.policy.get("models")):
         return "agentic point"
     return None
 
@@ -44,7 +45,7 @@ def _passes(window) -> int | None:
 
 
 @rule(id="steady-state-valid", title="Steady state valid", clause="R§4.4", severity="warn",
-      scope="point", needs=("point_yaml", NEEDS), official=True)
+      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
 def steady_state_valid(point, ctx):
     """The `steady_state` block uses R§4.4's vocabulary and well-formed window numbers.
 

@@ -13,7 +13,8 @@ from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.results import coverage
 from checker.domain.benchmark import curve_model, is_agentic
-from rules.accuracy.policy import bad_number, entry_scale, exact, fmt
+from checker.core.values import show_number
+from rules.accuracy.policy import bad_number, entry_scale, exact
 
 
 def _targets(point, ctx):
@@ -118,9 +119,9 @@ def accuracy_gate(point, ctx):
         if r["problem"] is not None:
             bad.append(r["problem"] + f", threshold {t.describe()}")
         elif not t.meets(r["value"]):
-            bad.append(f"{m} = {fmt(float(r['value']))}{note} on {ds}, threshold {t.describe()}")
+            bad.append(f"{m} = {show_number(float(r['value']))}{note} on {ds}, threshold {t.describe()}")
         else:
-            shown.append(f"{m} {fmt(float(r['value']))}{note} {t.describe()}")
+            shown.append(f"{m} {show_number(float(r['value']))}{note} {t.describe()}")
             continue
         first_path = first_path or r["path"]
     observed = {m: (None if vals[m]["value"] is None else round(float(vals[m]["value"]), 6)) for m in targets.metrics}
@@ -231,9 +232,9 @@ def agentic_accuracy_inline(point, ctx):
     if problem is not None:
         return Fail(problem, file=lf, path=path, observed=None, expected=t.inline.describe())
     if not t.inline.meets(v):
-        return Fail(f"{mid}: inline accuracy {fmt(float(v))} on {e.name!r}, threshold {t.inline.describe()}", file=lf,
+        return Fail(f"{mid}: inline accuracy {show_number(float(v))} on {e.name!r}, threshold {t.inline.describe()}", file=lf,
                     path=path, observed=round(float(v), 6), expected=t.inline.describe())
-    return Pass(f"{mid}: inline accuracy {fmt(float(v))} {t.inline.describe()}")
+    return Pass(f"{mid}: inline accuracy {show_number(float(v))} {t.inline.describe()}")
 
 
 @rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve", needs=("policy:models", "policy:accuracy"), official=True)
@@ -273,9 +274,9 @@ def agentic_accuracy_swebench(curve, ctx):
         if problem is not None:
             return Fail(f"{p.name}: {problem}", file=lf, path=path, observed=None, expected=t.swebench.describe())
         values.append(v)
-        shown.append(f"{p.name} {fmt(float(v))}")
+        shown.append(f"{p.name} {show_number(float(v))}")
     mean = sum(values, Fraction(0)) / len(values)
-    msg = f"{mid}: SWE-bench mean {fmt(float(mean))} of {', '.join(shown)}, threshold {t.swebench.describe()}"
+    msg = f"{mid}: SWE-bench mean {show_number(float(mean))} of {', '.join(shown)}, threshold {t.swebench.describe()}"
     if not t.swebench.meets(mean):
         return Fail(msg, file=curve.rel, observed=round(float(mean), 6), expected=t.swebench.describe())
     return Pass(msg)
@@ -321,9 +322,9 @@ def agentic_osl_range(point, ctx):
     if why is not None:
         return Fail(f"mean output length per turn is {why}", file=lf, path=path, observed=v, expected=rng)
     if not t.osl_per_turn.meets(v):
-        return Fail(f"{mid}: mean output length per turn {fmt(v)} tokens, not {rng}", file=lf, path=path,
+        return Fail(f"{mid}: mean output length per turn {show_number(v)} tokens, not {rng}", file=lf, path=path,
                     observed=v, expected=rng)
-    return Pass(f"{mid}: mean output length per turn {fmt(v)} tokens, {rng}")
+    return Pass(f"{mid}: mean output length per turn {show_number(v)} tokens, {rng}")
 
 
 @point_metric("accuracy", "Accuracy (first gated metric)")

@@ -12,6 +12,7 @@ from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from checker.core.values import show_number
 from checker.load.models.accuracy import finite, is_number
 
 
@@ -126,17 +127,6 @@ class MetricsPolicy(_Strict):
 
 def _norm(s: str) -> str:
     return s.lower().replace("-", "").replace("_", "").replace(" ", "")
-
-
-def _fmt(v) -> str:
-    if isinstance(v, float) and v.is_integer() and abs(v) >= 1000:
-        return f"{int(v):,}"
-    if isinstance(v, float):
-        return f"{v:.6g}" if abs(v) < 1e6 else f"{v:,.1f}"
-    return str(v)
-
-
-fmt = _fmt
 
 
 def exact(v) -> Fraction:

@@ -7,10 +7,11 @@ point and need 7 points.
 """
 from __future__ import annotations
 
+from checker.core.values import file_value
 from checker.domain.benchmark import is_agentic
 from checker.domain.regions import REGION_LABELS, curve_regions, empty_region_note, span
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.curve.points import no_points, raw, regions_or_skip, where
+from rules.curve.points import no_points, regions_or_skip, where
 
 
 def _offline_points(curve, value: str) -> list:
@@ -180,7 +181,7 @@ def offline_ordering(curve, ctx):
 
 
 def raw_region(point):
-    return raw(point, "region")
+    return file_value(point, "point_yaml", "region")
 
 
 def _tps(point):

@@ -10,6 +10,7 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from checker.core.values import file_value, show
 from checker.domain.benchmark import is_agentic
 
 
@@ -80,23 +81,12 @@ def is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def describe(v: Any) -> str:
-    """A short description of an unusable value for a message."""
-    from checker.load.models import brief
-
-    if v is None:
-        return "null"
-    if isinstance(v, float) and not math.isfinite(v):
-        return "NaN" if math.isnan(v) else ("infinity" if v > 0 else "-infinity")
-    return brief(v)
-
-
 def number_problem(v: Any, allow_zero: bool = True) -> str | None:
     """Why ``v`` is not a usable non-negative finite number (None when it is)."""
     if not is_number(v):
-        return f"is {describe(v)}, not a number"
+        return f"is {show(v)}, not a number"
     if isinstance(v, float) and not math.isfinite(v):
-        return f"is {describe(v)}"
+        return f"is {show(v)}"
     if v < 0:
         return f"is negative ({v})"
     if v == 0 and not allow_zero:
@@ -105,13 +95,6 @@ def number_problem(v: Any, allow_zero: bool = True) -> str | None:
 
 
 # ---------------------------------------------------------------- point helpers
-
-def raw(point, kind: str, *path: Any, default: Any = None) -> Any:
-    lf = point.files.get(kind)
-    if lf is None or not lf.ok:
-        return default
-    return lf.get(*path, default=default)
-
 
 def usable(lf) -> bool:
     return lf is not None and lf.ok and isinstance(lf.data, dict)
@@ -194,10 +177,10 @@ def dataset_pass_size(point, ctx) -> tuple[int | None, str]:
 
 def stream_flag(point) -> tuple[Any, str]:
     """The recorded `stream_all_chunks` value and where it came from (evidence only)."""
-    v = raw(point, "point_yaml", "runtime_settings", "stream_all_chunks")
+    v = file_value(point, "point_yaml", "runtime_settings", "stream_all_chunks")
     if v is not None:
         return v, "point.yaml runtime_settings.stream_all_chunks"
-    v = raw(point, "config", "settings", "client", "stream_all_chunks")
+    v = file_value(point, "config", "settings", "client", "stream_all_chunks")
     if v is not None:
         return v, "config.yaml settings.client.stream_all_chunks"
     return None, "not recorded"

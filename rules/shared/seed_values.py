@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from checker.core.rule import Fail, Skip
+from checker.core.values import MISSING
 from rules.shared.binding import SEED_KEYS, U64_MAX
 
 RUNTIME = ("runtime_settings", "runtime")
 LEGACY_NAMES = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
 _INT_TEXT = re.compile(r"^\s*[+-]?\d+\s*$")
-MISSING = object()
 
 
 def seed_problem(raw: Any) -> str | None:
@@ -45,16 +45,6 @@ def seed_problem(raw: Any) -> str | None:
     return f"a {type(raw).__name__ if not isinstance(raw, (dict, list)) else ('mapping' if isinstance(raw, dict) else 'list')}, not an integer"
 
 
-def show(raw: Any) -> str:
-    if raw is MISSING:
-        return "missing"
-    if isinstance(raw, str):
-        return repr(raw if len(raw) <= 40 else raw[:40] + "...")
-    if isinstance(raw, (dict, list)):
-        return "a mapping" if isinstance(raw, dict) else "a list"
-    return str(raw) if not isinstance(raw, bool) else str(raw).lower()
-
-
 def evidence(raw: Any) -> Any:
     """JSON evidence for a raw value: ints stay exact ints; the missing marker becomes None."""
     return None if raw is MISSING else raw
@@ -72,32 +62,19 @@ class DeclaredSeed:
         return seed_problem(self.raw)
 
 
-def _get(lf, path: tuple) -> Any:
-    cur = lf.data
-    for p in path:
-        if not isinstance(cur, dict) or p not in cur:
-            return MISSING
-        cur = cur[p]
-    return cur
-
-
 def declared_seeds(lf) -> dict[str, DeclaredSeed]:
     """The three runtime seeds of a point.yaml, by v1.0 name (legacy spellings as a fallback)."""
     out = {}
     for key in SEED_KEYS:
         path = RUNTIME + (key,)
-        raw = _get(lf, path)
+        raw = lf.get(*path, default=MISSING)
         legacy = False
         if raw is MISSING and key in LEGACY_NAMES:
             alt = RUNTIME + (LEGACY_NAMES[key],)
-            if _get(lf, alt) is not MISSING:
-                raw, path, legacy = _get(lf, alt), alt, True
+            if lf.get(*alt, default=MISSING) is not MISSING:
+                raw, path, legacy = lf.get(*alt, default=MISSING), alt, True
         out[key] = DeclaredSeed(key, raw, path, legacy)
     return out
-
-
-def raw_value(lf, *path: Any) -> Any:
-    return _get(lf, tuple(path))
 
 
 def point_yaml(point):

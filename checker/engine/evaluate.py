@@ -84,7 +84,7 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
             if name in ctx.policy.reporters:
                 continue  # a registry with its own reporting rule: its readers SKIP naming that rule
             if not ctx.policy.available(name):
-                why = ctx.policy.problems.get(name)
+                why = ctx.policy.problem(name)
                 return Outcome("SKIP", f"policy not loaded: {name}.yaml" + (f" ({why.message})" if why else ""),
                                reason="missing-policy")
             continue

@@ -109,6 +109,7 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
                                max_bytes, config.keep_packages, config.prerender_json, exclude)
+    policy.load_all()  # once here, not once per forked worker
     co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
     findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
                                          config.timeout, encoded, executor)

@@ -19,7 +19,7 @@ from rules.shared.seed_values import no_point_yaml, point_yaml, registry_failure
 def _drafters(ctx):
     if ctx.policy.available("approved_drafters"):
         return ctx.policy.get("approved_drafters"), None
-    prob = ctx.policy.problems.get("approved_drafters")
+    prob = ctx.policy.problem("approved_drafters")
     why = f" ({prob.message})" if prob else ""
     return None, Skip(f"no approved-drafter list: the file cannot be used{why}; see drafter-list-registry",
                       reason="no-drafter-list")

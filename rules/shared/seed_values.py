@@ -98,7 +98,7 @@ def registry(ctx):
     """(SeedSetsPolicy, None) or (None, SKIP outcome) when the seed-set registry is unusable."""
     if ctx.policy.available("seed_sets"):
         return ctx.policy.get("seed_sets"), None
-    prob = ctx.policy.problems.get("seed_sets")
+    prob = ctx.policy.problem("seed_sets")
     why = f" ({prob.message})" if prob else ""
     return None, Skip(f"no seed-set registry: the seed-set file cannot be used{why}; see seed-set-registry",
                       reason="no-seed-set-registry")
@@ -119,7 +119,7 @@ def registry_source(ctx, name: str) -> str:
 def registry_failure(ctx, name: str, what: str, expected: str):
     """The FAIL of a registry rule whose file cannot be used: the problem and where it sits."""
     src = registry_source(ctx, name)
-    prob = ctx.policy.problems.get(name)
+    prob = ctx.policy.problem(name)
     msg = prob.message if prob else "not loaded"
     where = f"{prob.file}:{prob.line}" if prob and prob.line else (prob.file if prob else src)
     return Fail(f"the {what} cannot be used: {msg} ({where})", file=prob.file if prob else src,

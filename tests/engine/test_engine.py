@@ -174,3 +174,34 @@ def test_outcome_needs_skip_names_the_file(tmp_path):
 def test_outcome_helpers():
     o = Outcome("PASS", "x")
     assert o.status == "PASS" and o.entry == ""
+
+
+def test_policy_files_load_when_first_asked_for():
+    """Only index.yaml is read up front; a policy file is validated the first time a rule asks."""
+    from checker.engine.policy import load_policy
+
+    pol = load_policy()
+    assert pol.version != "unknown" and not pol.data and "models" in pol.pending
+    assert pol.get("models") is pol.data["models"] and "models" not in pol.pending
+    assert pol.problem("curve") is None and "curve" in pol.data
+    pol.load_all()
+    assert not pol.pending and not pol.problems
+
+
+def test_select_reads_only_the_policy_files_its_rules_need():
+    import checker.engine.pipeline as pipeline
+    from checker.engine.config import RunConfig
+
+    seen = {}
+    original = pipeline.load_policy
+
+    def spy(*a, **k):
+        seen["policy"] = pol = original(*a, **k)
+        return pol
+
+    pipeline.load_policy = spy
+    try:
+        pipeline.check([os.path.join(FIXTURES, "valid")], RunConfig.of(select=["point-dirname-concurrency"]))
+    finally:
+        pipeline.load_policy = original
+    assert "seed_sets" in seen["policy"].pending and "accuracy" in seen["policy"].pending

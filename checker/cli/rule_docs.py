@@ -107,9 +107,13 @@ def rule_pages(catalogue=None) -> dict[str, str]:
         from checker.engine.catalogue import load_catalogue
 
         catalogue = load_catalogue()
+    from checker.engine.catalogue import index_text
+
     pages = {f"{RULE_PAGES_DIR}/index.md": index_page(catalogue.families, catalogue.rules)}
     for fam in catalogue.families:
         pages[f"{RULE_PAGES_DIR}/{fam.name}.md"] = family_page(fam, [r for r in catalogue.rules if r.family == fam.name])
+    # every rule's metadata, what a --select run reads instead of importing the unselected families
+    pages["rules/index.json"] = index_text()
     return pages
 
 

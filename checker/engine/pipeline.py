@@ -15,7 +15,7 @@ from checker.load import mirror
 from checker.load.discovery import Options, discover
 from checker.core.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.engine.policy import load_policy
-from checker.engine.catalogue import all_rules, select_matches
+from checker.engine.catalogue import rules_for, select_matches
 from checker.engine.report import Report
 from checker.engine.config import RunConfig
 from checker.engine.evaluate import Context, evaluate, run_rules, unit_rules
@@ -36,7 +36,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     """Discover, evaluate (one package, or a cohort of units), apply waivers, compare, build the Report."""
     select, ignore = list(config.select) or None, list(config.ignore) or None
     fail_on = config.fail_on
-    rules = all_rules()  # registers policy models too
+    rules = rules_for(select, ignore)  # with --select, only the selected families are imported
     policy = load_policy(config.policy_dir, config.policy_overrides)
     ws = base = None
     if config.waivers is not None:

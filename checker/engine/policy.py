@@ -12,7 +12,7 @@ import os
 from functools import partial
 
 from checker.core.policy import DEFAULT_EDITION, Policy, PolicyProblem, PolicyUnavailable  # noqa: F401
-from checker.engine.catalogue import load_catalogue, policy_root
+from checker.engine.catalogue import family_table, policy_root
 from checker.load.reader import read_file
 
 
@@ -23,7 +23,7 @@ def default_policy_dir() -> str:
 def load_policy(directory: str | None = None, overrides: dict[str, str] | None = None) -> Policy:
     """Index every ``*.yaml`` in the policy directory (``overrides`` maps a name to a replacement file);
     ``index.yaml`` is read now, every other file the first time a rule asks for it."""
-    cat = load_catalogue()
+    cat = family_table()  # which family owns which file: no rule module is imported here
     directory = directory or default_policy_dir()
     pol = Policy(directory=directory, edition=os.path.basename(os.path.normpath(directory)),
                  reporters=dict(cat.policy_reporters))

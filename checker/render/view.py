@@ -16,7 +16,7 @@ from checker.core.findings import Finding, Status, json_safe, point_sort_key
 from checker.domain.benchmark import is_agentic, models_or_none
 from checker.domain.point_metrics import metrics_for
 from checker.domain.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
-from checker.engine.catalogue import load_catalogue
+from checker.engine.catalogue import complete_rules, load_catalogue
 from checker.render import levels, page, svg
 
 STATUS_RANK = {"FAIL": 0, "SKIP": 1, "PASS": 2}
@@ -304,7 +304,7 @@ def build_view(report, back_link: str | None = None) -> dict:
         "clause": r.clause, "official": r.official, "summary": r.summary, "what": r.section("What it checks"),
         "why": r.section("Why"), "fix": r.section("How to fix"),
         "problems": levels.problems(levels.level_counts(by_rule.get(r.id, []))),
-    } for r in sorted(report.rules, key=lambda r: r.id)]
+    } for r in sorted(complete_rules(report.rules), key=lambda r: r.id)]
     metrics = ordered_metrics([(k, label, unit) for k, label, unit, _f in load_catalogue().point_metrics])
     return {
         "tool": {"name": TOOL_NAME, "version": __version__},

@@ -107,7 +107,9 @@ def main() -> int:
         make_valid.build(pkgs["32 points"], make_valid.spread_points(32))
         official = official_exe()
         ours = ours_cmd()
-        floor = [sys.executable, os.path.join(HERE, "floor.py")]
+        # the floor runs on the interpreter and site-packages ours runs on (msgspec and PyYAML are dependencies)
+        py = os.path.join(os.path.dirname(ours[0]), "python")
+        floor = [py if os.path.exists(py) else sys.executable, os.path.join(HERE, "floor.py")]
         time_cmds({"warm": ours + ["--version"]}, runs=2)  # warm the bytecode cache
         load = os.getloadavg()
         rows = []

@@ -96,9 +96,12 @@ def test_report_bytes_match_stdlib(fs, sections, spliced):
 
 
 def test_real_report_matches_stdlib(tmp_path):
+    import os
+
+    from casefixtures import FIXTURES
     from checker.engine.pipeline import run_check
 
-    report = run_check(["fixtures/valid"])
+    report = run_check([os.path.join(FIXTURES, "valid")])
     assert render(report) == stdlib(report.to_dict()) + "\n"
 
 

@@ -12,7 +12,6 @@ from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from checker.core.values import show_number
 from checker.load.models.accuracy import finite, is_number
 
 

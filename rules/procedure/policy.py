@@ -158,7 +158,7 @@ def dataset_pass_size(point, ctx) -> tuple[int | None, str]:
         d = models.models[mid].performance_dataset
         size, label = d.size, f"{mid}'s dataset {d.name!r}"
         if name and not declares_models_dataset(ctx, mid, name):
-            label += f" (point.yaml declares {describe(name)}: see dataset-matches-model)"
+            label += f" (point.yaml declares {show(name)}: see dataset-matches-model)"
     else:
         if not name:
             return None, "the benchmark model is unknown and point.yaml declares no `dataset`"

@@ -92,9 +92,11 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     max_bytes, exclude = config.max_bytes, config.exclude
     events = bool(opts.get("events", True))
     plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude, events=events))
-    from checker.engine import assemble
+    assembling = False
+    if plan.run_folders:  # only run folders are ever assembled: the assembly code is imported for them alone
+        from checker.engine import assemble
 
-    assembling = assemble.wanted(plan, config)  # run folders checked as the bundle they become
+        assembling = assemble.wanted(plan, config)  # run folders checked as the bundle they become
     units = []
     if len(plan.submissions) + len(plan.run_folders) > 1 and not assembling:  # cohort machinery when needed
         from checker.engine import batches as co
@@ -118,13 +120,15 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
 
 def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling):
     """One package (or the bundle its run folders become): every rule, in this process."""
-    from checker.engine import assemble
-
     max_bytes, exclude = config.max_bytes, config.exclude
     pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True))))
     ctx = Context(package=pkg, policy=policy, options=opts)
     bundle_section = None
-    staged = assemble.build_view(pkg, paths, max_bytes, exclude) if assembling and pkg.run_folders else None
+    staged = None
+    if assembling and pkg.run_folders:
+        from checker.engine import assemble
+
+        staged = assemble.build_view(pkg, paths, max_bytes, exclude)
     try:
         if pkg.run_folders:
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,

@@ -69,7 +69,22 @@ def closest(key: str, known) -> str | None:
 
 
 def _submodel(annotation) -> tuple[type | None, bool]:
-    """(model class, is a list of it) behind an Optional[...] / list[Optional[...]] annotation."""
+    """(model class, is a list of it) behind an Optional[...] / list[Optional[...]] annotation.
+
+    Asked once per value of every file walked, for a few dozen distinct annotations: memoised."""
+    try:
+        return _SUBMODEL[annotation]
+    except KeyError:
+        out = _SUBMODEL[annotation] = _submodel_of(annotation)
+        return out
+    except TypeError:  # an unhashable annotation
+        return _submodel_of(annotation)
+
+
+_SUBMODEL: dict = {}
+
+
+def _submodel_of(annotation) -> tuple[type | None, bool]:
     args = [annotation]
     is_list = False
     for _ in range(4):

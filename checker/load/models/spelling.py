@@ -40,7 +40,21 @@ class Spelling:
     why: str  # "integral float", "YAML 1.1 boolean", "UTF-8 byte-order mark"
 
 
-def _kinds(annotation) -> set[str]:
+def _kinds(annotation) -> frozenset[str]:
+    """The scalar kinds an annotation accepts; asked once per value of every file walked: memoised."""
+    try:
+        return _KINDS[annotation]
+    except KeyError:
+        out = _KINDS[annotation] = frozenset(_kinds_of(annotation))
+        return out
+    except TypeError:  # an unhashable annotation
+        return frozenset(_kinds_of(annotation))
+
+
+_KINDS: dict = {}
+
+
+def _kinds_of(annotation) -> set[str]:
     out: set[str] = set()
     stack = [annotation]
     while stack:
@@ -64,7 +78,7 @@ def _kinds(annotation) -> set[str]:
 
 
 def _submodel(annotation):
-    from checker.load.models.keys import _submodel as sub
+    from checker.load.models.keys import _submodel as sub  # memoised there
 
     return sub(annotation)
 

@@ -72,13 +72,10 @@ def _submodel(annotation) -> tuple[type | None, bool]:
     """(model class, is a list of it) behind an Optional[...] / list[Optional[...]] annotation.
 
     Asked once per value of every file walked, for a few dozen distinct annotations: memoised."""
-    try:
-        return _SUBMODEL[annotation]
-    except KeyError:
-        out = _SUBMODEL[annotation] = _submodel_of(annotation)
-        return out
-    except TypeError:  # an unhashable annotation
-        return _submodel_of(annotation)
+    hit = _SUBMODEL.get(id(annotation))
+    if hit is None or hit[0] is not annotation:  # keyed by identity (typing's __hash__ is slow); the
+        hit = _SUBMODEL[id(annotation)] = (annotation, _submodel_of(annotation))  # entry keeps it alive
+    return hit[1]
 
 
 _SUBMODEL: dict = {}

@@ -42,13 +42,10 @@ class Spelling:
 
 def _kinds(annotation) -> frozenset[str]:
     """The scalar kinds an annotation accepts; asked once per value of every file walked: memoised."""
-    try:
-        return _KINDS[annotation]
-    except KeyError:
-        out = _KINDS[annotation] = frozenset(_kinds_of(annotation))
-        return out
-    except TypeError:  # an unhashable annotation
-        return frozenset(_kinds_of(annotation))
+    hit = _KINDS.get(id(annotation))
+    if hit is None or hit[0] is not annotation:  # keyed by identity (typing's __hash__ is slow); the
+        hit = _KINDS[id(annotation)] = (annotation, frozenset(_kinds_of(annotation)))  # entry keeps it alive
+    return hit[1]
 
 
 _KINDS: dict = {}
@@ -78,9 +75,10 @@ def _kinds_of(annotation) -> set[str]:
 
 
 def _submodel(annotation):
-    from checker.load.models.keys import _submodel as sub  # memoised there
+    global _submodel
+    from checker.load.models.keys import _submodel  # memoised there; imported here on first use
 
-    return sub(annotation)
+    return _submodel(annotation)
 
 
 def _plain_scalar(lf, path: tuple) -> bool:

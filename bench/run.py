@@ -1,12 +1,15 @@
 """Whole-process speed: endpoints-checker vs the official checker on the same packages.
 
 Builds fixtures/valid (8 points) and a 32-point curve in a temporary directory, then times each
-command N times as a separate process (what a user or CI pays, interpreter start-up included) and
-prints min/median wall time. The official checker (endpoints-submission-cli==1.5.3.0) is installed
+command N times as a separate process (what a user or CI pays, interpreter start-up included),
+interleaved, and prints median wall and CPU time. Beside the two checkers it times the floor
+(``bench/floor.py``): a fresh Python process that only reads and parses every file of the package
+with C loaders (msgspec, PyYAML's CSafeLoader). The official checker (endpoints-submission-cli==1.5.3.0) is installed
 into its own virtual environment, bench/.venv-official, the first time (set BENCH_NO_OFFICIAL=1 to
 skip it, or BENCH_OFFICIAL=/path/to/endpoints-submission-cli to use another install).
 
-Target (DEVELOPERS.md): the 32-point check takes at most half of the official tool's time.
+Target (issue 14): the 32-point check takes at most half of the official tool's time and at most
+twice the floor's.
 """
 from __future__ import annotations
 
@@ -69,15 +72,27 @@ def _env() -> dict:
     return env
 
 
-def time_cmd(cmd: list[str], runs: int = RUNS) -> tuple[float, float, int]:
-    walls = []
-    rc = 0
+def time_cmds(cmds: dict[str, list[str]], runs: int = RUNS) -> dict[str, dict]:
+    """Run every command ``runs`` times, interleaved (one of each per round, so a shared machine's load
+    falls on all alike); per command: median and min wall time, median CPU time (user + system, from
+    wait4) and the last exit code."""
+    walls: dict[str, list[float]] = {k: [] for k in cmds}
+    cpus: dict[str, list[float]] = {k: [] for k in cmds}
+    rcs: dict[str, int] = {}
     for _ in range(runs):
-        t0 = time.perf_counter()
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_env())
-        walls.append(time.perf_counter() - t0)
-        rc = p.returncode
-    return min(walls), statistics.median(walls), rc
+        for key, cmd in cmds.items():
+            t0 = time.perf_counter()
+            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_env())
+            _, status, usage = os.wait4(p.pid, 0)
+            walls[key].append(time.perf_counter() - t0)
+            cpus[key].append(usage.ru_utime + usage.ru_stime)
+            rcs[key] = os.waitstatus_to_exitcode(status)
+    return {k: {"median": statistics.median(walls[k]), "min": min(walls[k]), "cpu": statistics.median(cpus[k]),
+                "rc": rcs[k]} for k in cmds}
+
+
+def _cell(t: dict | None) -> str:
+    return f"{t['median']:6.3f} ({t['cpu']:5.3f})" if t else f"{'-':>14}"
 
 
 def main() -> int:
@@ -92,24 +107,35 @@ def main() -> int:
         make_valid.build(pkgs["32 points"], make_valid.spread_points(32))
         official = official_exe()
         ours = ours_cmd()
-        time_cmd(ours + ["--version"], runs=2)  # warm the bytecode cache
+        # the floor runs on the interpreter and site-packages ours runs on (msgspec and PyYAML are dependencies)
+        py = os.path.join(os.path.dirname(ours[0]), "python")
+        floor = [py if os.path.exists(py) else sys.executable, os.path.join(HERE, "floor.py")]
+        time_cmds({"warm": ours + ["--version"]}, runs=2)  # warm the bytecode cache
+        load = os.getloadavg()
         rows = []
         for label, path in pkgs.items():
-            o_min, o_med, o_rc = time_cmd(ours + ["check", path, "-q"])
-            rows.append((label, "endpoints-checker", o_min, o_med, o_rc))
-            j_min, j_med, j_rc = time_cmd(ours + ["check", path, "-f", "json", "-o", os.path.join(tmp, "r.json")])
-            rows.append((label, "endpoints-checker -f json", j_min, j_med, j_rc))
+            cmds = {"ours": ours + ["check", path, "-q"],
+                    "json": ours + ["check", path, "-f", "json", "-o", os.path.join(tmp, "r.json")],
+                    "floor": floor + [path]}
             if official:
-                f_min, f_med, f_rc = time_cmd([official, "check-submission", path, "-q"])
-                rows.append((label, "official 1.5.3.0", f_min, f_med, f_rc))
-        print(f"\n{'package':<18} {'tool':<28} {'min s':>7} {'median s':>9} {'rc':>3}")
-        for label, tool, mn, med, rc in rows:
-            print(f"{label:<18} {tool:<28} {mn:7.3f} {med:9.3f} {rc:>3}")
-        if official:
-            ours = next(r for r in rows if r[0] == "32 points" and r[1] == "endpoints-checker")
-            theirs = next(r for r in rows if r[0] == "32 points" and r[1] == "official 1.5.3.0")
-            ratio = ours[3] / theirs[3]
-            print(f"\n32-point ratio (ours / official, medians): {ratio:.2f} (target <= 0.50)")
+                cmds["official"] = [official, "check-submission", path, "-q"]
+            t = time_cmds(cmds)
+            rows.append((label, "text -q", t["ours"], t.get("official"), t["floor"]))
+            rows.append((label, "-f json -o", t["json"], t.get("official"), t["floor"]))
+        print(f"\nwhole processes, {RUNS} interleaved runs each; median wall s (median CPU s); "
+              f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
+        print(f"{'package':<17} {'ours':<11} {'endpoints-checker':>17} {'official 1.5.3.0':>16} {'floor':>14} "
+              f"{'/official':>9} {'/floor':>6} {'rc':>3}")
+        for label, mode, o, f, fl in rows:
+            r_off = f"{o['median'] / f['median']:9.2f}" if f else f"{'-':>9}"
+            print(f"{label:<17} {mode:<11} {_cell(o):>17} {_cell(f):>16} {_cell(fl):>14} {r_off} "
+                  f"{o['median'] / fl['median']:6.2f} {o['rc']:>3}")
+        o, f, fl = rows[2][2], rows[2][3], rows[2][4]
+        if f:
+            print(f"\n32-point ratio to the official tool (medians): {o['median'] / f['median']:.2f} wall, "
+                  f"{o['cpu'] / f['cpu']:.2f} CPU (target <= 0.50)")
+        print(f"32-point ratio to the floor (medians): {o['median'] / fl['median']:.2f} wall, "
+              f"{o['cpu'] / fl['cpu']:.2f} CPU (target <= 2.00)")
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

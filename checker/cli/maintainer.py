@@ -31,11 +31,11 @@ def main() -> None:
 @main.command()
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if a rule page is stale; write nothing.")
 def docs(check_only: bool) -> None:
-    """Regenerate the rule pages docs/rules/<family>.md (and their index) from the catalogue."""
-    from checker.cli.rule_docs import RULE_PAGES_DIR, update_rule_pages
+    """Regenerate the rule pages docs/rules/<family>.md (and their index), and rules/index.json."""
+    from checker.cli.rule_docs import RULE_PAGES_DIR, update_rule_index, update_rule_pages
 
     _checkout_file(os.path.join(REPO, "pyproject.toml"), "pyproject.toml")
-    changed = update_rule_pages(REPO, write=not check_only)
+    changed = update_rule_pages(REPO, write=not check_only) + update_rule_index(REPO, write=not check_only)
     where = os.path.relpath(os.path.join(REPO, RULE_PAGES_DIR))
     if check_only and changed:
         click.echo(f"{where}: stale: {', '.join(os.path.basename(p) for p in changed)}; run `make docs`", err=True)

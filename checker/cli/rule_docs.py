@@ -154,3 +154,25 @@ def update_rule_pages(root: str, write: bool = True) -> list[str]:
         for rel in to_remove:
             os.remove(os.path.join(root, rel))
     return to_write + to_remove
+
+
+def update_rule_index(root: str, write: bool = True) -> list[str]:
+    """Bring rules/index.json up to date (every rule's metadata, what a --select run reads instead of
+    importing the unselected families); return it when it was (or would be) written."""
+    import os
+
+    from checker.engine.catalogue import index_text
+
+    rel = "rules/index.json"
+    text = index_text()
+    path = os.path.join(root, rel)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            if fh.read() == text:
+                return []
+    except OSError:
+        pass
+    if write:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return [rel]

@@ -7,7 +7,7 @@ into a SKIP naming the file (fail closed, never a silent pass).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 DEFAULT_EDITION = "v1.0"
 
@@ -37,8 +37,22 @@ class Policy:
     overrides: dict[str, str] = field(default_factory=dict)  # name -> file that replaced the bundled one
     #: policy name -> id of the rule that reports its problems instead of policy-registry
     reporters: dict[str, str] = field(default_factory=dict)
+    #: policy name -> loader not run yet (``checker.engine.policy``): a file is read and validated the
+    #: first time a rule asks for it, so a run that needs few files (``--select``) builds few models
+    pending: dict[str, Callable[[], None]] = field(default_factory=dict, repr=False)
+
+    def _load(self, name: str) -> None:
+        load = self.pending.pop(name, None)
+        if load is not None:
+            load()
+
+    def load_all(self) -> None:
+        """Read and validate every file not loaded yet (what ``policy-registry`` reports on)."""
+        for name in sorted(self.pending):
+            self._load(name)
 
     def get(self, name: str) -> Any:
+        self._load(name)
         if name in self.problems:
             raise PolicyUnavailable(name, self.problems[name].message)
         if name not in self.data:
@@ -46,4 +60,10 @@ class Policy:
         return self.data[name]
 
     def available(self, name: str) -> bool:
+        self._load(name)
         return name in self.data and name not in self.problems
+
+    def problem(self, name: str) -> PolicyProblem | None:
+        """Why ``name`` cannot be used (None when it loaded)."""
+        self._load(name)
+        return self.problems.get(name)

@@ -4,15 +4,23 @@
 its rule modules (``MODULES``) and the policy files it owns (``POLICIES``). The catalogue imports
 exactly those, collects every function carrying ``@rule`` metadata in definition order, and gives
 each rule its family's name. Nothing is registered by import side effects.
+
+A check that selects rules (``--select``) imports only the families holding a selected rule
+(``rules_for``): every other rule is known from ``rules/index.json`` (its metadata, written by
+``make docs`` and held equal to the code by tests/test_engine.py) and SKIPs as deselected without
+its module being imported. ``complete_rules`` swaps such index entries for the real rules where a
+renderer needs their documentation.
 """
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable
 
+from checker.core.findings import Severity
 from checker.core.rule import Rule
 
 
@@ -56,6 +64,39 @@ def _import_attr(ref: str) -> Any:
     return getattr(importlib.import_module(mod), attr)
 
 
+@dataclass
+class FamilyTable:
+    """The families and the policy files they own: what ``rules/*/__init__.py`` say, no rule imported."""
+
+    families: list[Family]
+    #: policy name -> "rules.<package>.<module>:Class" (imported on first use)
+    policy_models: dict[str, str]
+    policy_reporters: dict[str, str]
+
+    def policy_model(self, name: str) -> Any:
+        """The pydantic model of a policy file, or None when no family owns that file."""
+        ref = self.policy_models.get(name)
+        if ref is None:
+            return None
+        return _import_attr(ref)
+
+
+@lru_cache(maxsize=None)
+def family_table() -> FamilyTable:
+    import rules
+
+    families = [_family(p) for p in rules.FAMILIES]
+    policy_models = dict(getattr(rules, "SHARED_POLICIES", {}))
+    reporters: dict[str, str] = {}
+    for fam in families:
+        for n, ref in fam.policies.items():
+            if n in policy_models:
+                raise ValueError(f"policy {n!r} is owned by two families")
+            policy_models[n] = ref
+        reporters.update(fam.reporters)
+    return FamilyTable(families, policy_models, reporters)
+
+
 def _family(package: str) -> Family:
     pkg = importlib.import_module(f"rules.{package}")
     return Family(
@@ -69,40 +110,131 @@ def _family(package: str) -> Family:
     )
 
 
+def _family_rules(fam: Family) -> tuple[list[Rule], list]:
+    """Import one family's rule modules: its rules in definition order, and its point metrics."""
+    from checker.domain.point_metrics import collect
+
+    out: list[Rule] = []
+    metrics: list = []
+    for modname in fam.modules:
+        mod = importlib.import_module(f"rules.{fam.package}.{modname}")
+        metrics.extend(collect(vars(mod)))
+        for obj in list(vars(mod).values()):
+            spec = getattr(obj, "__rule__", None)
+            if spec is None or getattr(obj, "__module__", None) != mod.__name__:
+                continue
+            out.append(spec.bind(fam.name, obj))
+    return out, metrics
+
+
+def _by_id(rules: list[Rule]) -> dict[str, Rule]:
+    by_id: dict[str, Rule] = {}
+    for r in rules:
+        if r.id in by_id:
+            raise ValueError(f"duplicate rule id {r.id!r}")
+        by_id[r.id] = r
+    return by_id
+
+
 @lru_cache(maxsize=None)
 def load_catalogue() -> Catalogue:
-    import rules
+    from checker.domain.point_metrics import BUILTIN_METRICS
 
-    families = [_family(p) for p in rules.FAMILIES]
-    policy_models = dict(getattr(rules, "SHARED_POLICIES", {}))
-    from checker.domain.point_metrics import BUILTIN_METRICS, collect
-
-    reporters: dict[str, str] = {}
+    table = family_table()
     metrics = list(BUILTIN_METRICS)
     out: list[Rule] = []
-    by_id: dict[str, Rule] = {}
-    for fam in families:
-        for n, ref in fam.policies.items():
-            if n in policy_models:
-                raise ValueError(f"policy {n!r} is owned by two families")
-            policy_models[n] = ref
-        reporters.update(fam.reporters)
-        for modname in fam.modules:
-            mod = importlib.import_module(f"rules.{fam.package}.{modname}")
-            metrics.extend(collect(vars(mod)))
-            for obj in list(vars(mod).values()):
-                spec = getattr(obj, "__rule__", None)
-                if spec is None or getattr(obj, "__module__", None) != mod.__name__:
-                    continue
-                if spec.id in by_id:
-                    raise ValueError(f"duplicate rule id {spec.id!r}")
-                r = spec.bind(fam.name, obj)
-                by_id[r.id] = r
-                out.append(r)
+    for fam in table.families:
+        fam_rules, fam_metrics = _family_rules(fam)
+        out.extend(fam_rules)
+        metrics.extend(fam_metrics)
+    by_id = _by_id(out)
     keys = [m[0] for m in metrics]
     if len(keys) != len(set(keys)):
         raise ValueError(f"a point metric is declared twice: {sorted(k for k in keys if keys.count(k) > 1)}")
-    return Catalogue(families, out, by_id, policy_models, reporters, metrics)
+    return Catalogue(table.families, out, by_id, table.policy_models, table.policy_reporters, metrics)
+
+
+# --- the rule index: every rule's metadata without importing its module -------------------------
+
+INDEX_FIELDS = ("id", "title", "clause", "severity", "scope", "needs", "official", "after_waivers")
+
+
+def index_path() -> str:
+    import rules
+
+    return os.path.join(os.path.dirname(os.path.abspath(rules.__file__)), "index.json")
+
+
+def index_text() -> str:
+    """``rules/index.json`` as ``make docs`` writes it: per family, each rule's metadata and home."""
+    cat = load_catalogue()
+    fams = []
+    for fam in cat.families:
+        entries = []
+        for r in cat.rules:
+            if r.family == fam.name:
+                e = {k: getattr(r, k) for k in INDEX_FIELDS}
+                e["severity"] = r.severity.value
+                e["needs"] = list(r.needs)
+                e["function"] = f"{r.func.__module__}:{r.func.__name__}"
+                entries.append(e)
+        fams.append((fam, entries))
+    one = lambda v: json.dumps(v, ensure_ascii=False)  # noqa: E731 - one rule per line: readable diffs
+    parts = [f' {{"package": {one(fam.package)}, "family": {one(fam.name)}, "rules": [\n'
+             + ",\n".join("  " + one(e) for e in entries) + "]}" for fam, entries in fams]
+    return '{"version": 1, "families": [\n' + ",\n".join(parts) + "]}\n"
+
+
+class _Deferred:
+    """The function of a rule known from the index: imported the first time it is called."""
+
+    def __init__(self, ref: str):
+        self.ref = ref
+        self.__module__, _, self.__name__ = ref.partition(":")
+
+    def __call__(self, *args: Any, **kw: Any) -> Any:
+        return _import_attr(self.ref)(*args, **kw)
+
+
+@lru_cache(maxsize=None)
+def _index() -> dict | None:
+    try:
+        with open(index_path(), encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return None
+
+
+def rules_for(select: Iterable[str] | None, ignore: Iterable[str] | None = None) -> list[Rule]:
+    """The rules of one check, in catalogue order. With ``select``, only the families holding a
+    selected rule are imported; the others' rules come from the index (they SKIP as deselected,
+    so their functions are never called). Without an index, or without ``select``: every rule."""
+    select, ignore = list(select or ()), list(ignore or ())
+    idx = _index()
+    table = family_table()
+    if not select or idx is None or [f["package"] for f in idx["families"]] != [f.package for f in table.families]:
+        return all_rules()
+    out: list[Rule] = []
+    for fam, entry in zip(table.families, idx["families"]):
+        stubs = [Rule(id=e["id"], title=e["title"], clause=e["clause"], family=fam.name,
+                      severity=Severity(e["severity"]), scope=e["scope"], func=_Deferred(e["function"]),
+                      needs=tuple(e["needs"]), official=e["official"], doc="", after_waivers=e["after_waivers"])
+                 for e in entry["rules"]]
+        if any(select_matches(r, select) and not (ignore and select_matches(r, ignore)) for r in stubs):
+            out.extend(_family_rules(fam)[0])
+        else:
+            out.extend(stubs)
+    _by_id(out)
+    return out
+
+
+def complete_rules(rules_: list[Rule]) -> list[Rule]:
+    """The same rules with every index entry swapped for the real rule (its documentation, its
+    module): for renderers that print rule docs."""
+    if all(not isinstance(r.func, _Deferred) for r in rules_):
+        return list(rules_)
+    cat = load_catalogue()
+    return [cat.rule(r.id) or r if isinstance(r.func, _Deferred) else r for r in rules_]
 
 
 def all_rules() -> list[Rule]:

@@ -65,18 +65,30 @@ def _input_file(obj: Any, kind: str) -> LoadedFile | None:
     return None
 
 
+def _split_needs(rule: Rule) -> tuple:
+    """``rule.needs`` as ((is_policy, name), ...), computed once per rule."""
+    key = (rule.id, rule.needs)
+    out = _NEEDS.get(key)
+    if out is None:
+        out = _NEEDS[key] = tuple((True, n.split(":", 1)[1]) if n.startswith("policy:") else (False, n)
+                                  for n in rule.needs)
+    return out
+
+
+_NEEDS: dict = {}
+
+
 def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
-    for need in rule.needs:
-        if need.startswith("policy:"):
-            name = need.split(":", 1)[1]
+    for is_policy, name in _split_needs(rule):
+        if is_policy:
             if name in ctx.policy.reporters:
                 continue  # a registry with its own reporting rule: its readers SKIP naming that rule
             if not ctx.policy.available(name):
-                why = ctx.policy.problems.get(name)
+                why = ctx.policy.problem(name)
                 return Outcome("SKIP", f"policy not loaded: {name}.yaml" + (f" ({why.message})" if why else ""),
                                reason="missing-policy")
             continue
-        lf = _input_file(obj, need)
+        lf = _input_file(obj, name)
         if lf is None:
             continue
         if not lf.exists:
@@ -91,8 +103,11 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
 _MODELLED = {"point_yaml", "result_summary", "system_desc"}
 
 
+_STATUS = {s.value: s for s in Status}
+
+
 def _to_finding(rule: Rule, subject: Subject, out: Outcome) -> Finding:
-    status = Status(out.status)
+    status = _STATUS.get(out.status) or Status(out.status)
     loc = None
     f = out.file
     if isinstance(f, LoadedFile):
@@ -134,6 +149,8 @@ def evaluate(rule: Rule, obj: Any, ctx: Context, selected: bool = True) -> list[
         return [_to_finding(rule, subject, pre)]
     try:
         result = rule.func(obj, ctx)
+        if type(result) is Outcome:  # the usual case: one outcome, one finding
+            return [_to_finding(rule, subject, result)]
         outs = result if isinstance(result, list) else [result]
         if not outs or not all(isinstance(o, Outcome) for o in outs):
             raise TypeError(f"rule returned {type(result).__name__}, not an Outcome")
@@ -162,9 +179,13 @@ def unit_rules(rules) -> list:
 def run_rules(rules: Iterable[Rule], pkg: Package, ctx: Context, select: list[str] | None = None,
               ignore: list[str] | None = None) -> list[Finding]:
     findings: list[Finding] = []
+    subjects: dict[str, list] = {}  # the package does not change while its rules run: one list per scope
     for rule in rules:
         selected = (not select or select_matches(rule, select)) and not (ignore and select_matches(rule, ignore))
-        for obj in subjects_for(rule.scope, pkg):
+        objs = subjects.get(rule.scope)
+        if objs is None:
+            objs = subjects[rule.scope] = subjects_for(rule.scope, pkg)
+        for obj in objs:
             findings.extend(evaluate(rule, obj, ctx, selected))
     findings.sort(key=Finding.sort_key)
     return findings

@@ -15,7 +15,7 @@ from checker.load import mirror
 from checker.load.discovery import Options, discover
 from checker.core.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.engine.policy import load_policy
-from checker.engine.catalogue import all_rules, select_matches
+from checker.engine.catalogue import rules_for, select_matches
 from checker.engine.report import Report
 from checker.engine.config import RunConfig
 from checker.engine.evaluate import Context, evaluate, run_rules, unit_rules
@@ -36,7 +36,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     """Discover, evaluate (one package, or a cohort of units), apply waivers, compare, build the Report."""
     select, ignore = list(config.select) or None, list(config.ignore) or None
     fail_on = config.fail_on
-    rules = all_rules()  # registers policy models too
+    rules = rules_for(select, ignore)  # with --select, only the selected families are imported
     policy = load_policy(config.policy_dir, config.policy_overrides)
     ws = base = None
     if config.waivers is not None:
@@ -92,9 +92,11 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     max_bytes, exclude = config.max_bytes, config.exclude
     events = bool(opts.get("events", True))
     plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude, events=events))
-    from checker.engine import assemble
+    assembling = False
+    if plan.run_folders:  # only run folders are ever assembled: the assembly code is imported for them alone
+        from checker.engine import assemble
 
-    assembling = assemble.wanted(plan, config)  # run folders checked as the bundle they become
+        assembling = assemble.wanted(plan, config)  # run folders checked as the bundle they become
     units = []
     if len(plan.submissions) + len(plan.run_folders) > 1 and not assembling:  # cohort machinery when needed
         from checker.engine import batches as co
@@ -109,6 +111,7 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
                                max_bytes, config.keep_packages, config.prerender_json, exclude)
+    policy.load_all()  # once here, not once per forked worker
     co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
     findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
                                          config.timeout, encoded, executor)
@@ -117,13 +120,15 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
 
 def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling):
     """One package (or the bundle its run folders become): every rule, in this process."""
-    from checker.engine import assemble
-
     max_bytes, exclude = config.max_bytes, config.exclude
     pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True))))
     ctx = Context(package=pkg, policy=policy, options=opts)
     bundle_section = None
-    staged = assemble.build_view(pkg, paths, max_bytes, exclude) if assembling and pkg.run_folders else None
+    staged = None
+    if assembling and pkg.run_folders:
+        from checker.engine import assemble
+
+        staged = assemble.build_view(pkg, paths, max_bytes, exclude)
     try:
         if pkg.run_folders:
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,

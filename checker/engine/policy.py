@@ -9,9 +9,10 @@ not fit is a ``policy-registry`` FAIL, and every rule that needs it SKIPs: never
 from __future__ import annotations
 
 import os
+from functools import partial
 
 from checker.core.policy import DEFAULT_EDITION, Policy, PolicyProblem, PolicyUnavailable  # noqa: F401
-from checker.engine.catalogue import load_catalogue, policy_root
+from checker.engine.catalogue import family_table, policy_root
 from checker.load.reader import read_file
 
 
@@ -20,10 +21,9 @@ def default_policy_dir() -> str:
 
 
 def load_policy(directory: str | None = None, overrides: dict[str, str] | None = None) -> Policy:
-    """Load every ``*.yaml`` in the policy directory; ``overrides`` maps a name to a replacement file."""
-    from checker.load.models import validate_lenient
-
-    cat = load_catalogue()
+    """Index every ``*.yaml`` in the policy directory (``overrides`` maps a name to a replacement file);
+    ``index.yaml`` is read now, every other file the first time a rule asks for it."""
+    cat = family_table()  # which family owns which file: no rule module is imported here
     directory = directory or default_policy_dir()
     pol = Policy(directory=directory, edition=os.path.basename(os.path.normpath(directory)),
                  reporters=dict(cat.policy_reporters))
@@ -41,30 +41,40 @@ def load_policy(directory: str | None = None, overrides: dict[str, str] | None =
     for name in cat.policy_models:
         files.setdefault(name, os.path.join(directory, f"{name}.yaml"))
     for name, path in sorted(files.items()):
-        # an override is the user's own file: a symlink to it anywhere is fine
-        root = "/" if name in pol.overrides else (os.path.realpath(os.path.dirname(path)) or "/")
-        lf = read_file("policy", path, path, root, 1 << 22)
-        if not lf.exists:
-            pol.problems[name] = PolicyProblem(path, "file not found")
-            continue
-        if lf.error is not None:
-            pol.problems[name] = PolicyProblem(path, lf.error.message, lf.error.line, lf.error.column)
-            continue
-        if name == "index":
-            if isinstance(lf.data, dict):
-                pol.version = str(lf.data.get("version", "unknown"))
-                pol.edition = str(lf.data.get("edition", pol.edition))
-            continue
-        model_cls = cat.policy_model(name)
-        if model_cls is None:
-            pol.problems[name] = PolicyProblem(path, "no schema is registered for this policy file")
-            continue
-        model, problems = validate_lenient(model_cls, lf.data, tries=1)
-        if model is None or problems:
-            first = problems[0] if problems else None
-            line, col = lf.position(first.path) if first else (None, None)
-            msg = "; ".join(p.message for p in problems[:3]) or "invalid"
-            pol.problems[name] = PolicyProblem(path, f"does not match its schema: {msg}", line, col)
-            continue
-        pol.data[name] = model
+        if name == "index":  # the edition and version every report names: read now
+            _load_file(pol, cat, name, path)
+        else:  # the rest when a rule first asks (Policy.get / available / problem / load_all)
+            pol.pending[name] = partial(_load_file, pol, cat, name, path)
     return pol
+
+
+def _load_file(pol: Policy, cat, name: str, path: str) -> None:
+    """Read and validate one policy file into ``pol.data``, or record why it cannot be used."""
+    from checker.load.models import validate_lenient
+
+    # an override is the user's own file: a symlink to it anywhere is fine
+    root = "/" if name in pol.overrides else (os.path.realpath(os.path.dirname(path)) or "/")
+    lf = read_file("policy", path, path, root, 1 << 22)
+    if not lf.exists:
+        pol.problems[name] = PolicyProblem(path, "file not found")
+        return
+    if lf.error is not None:
+        pol.problems[name] = PolicyProblem(path, lf.error.message, lf.error.line, lf.error.column)
+        return
+    if name == "index":
+        if isinstance(lf.data, dict):
+            pol.version = str(lf.data.get("version", "unknown"))
+            pol.edition = str(lf.data.get("edition", pol.edition))
+        return
+    model_cls = cat.policy_model(name)
+    if model_cls is None:
+        pol.problems[name] = PolicyProblem(path, "no schema is registered for this policy file")
+        return
+    model, problems = validate_lenient(model_cls, lf.data, tries=1)
+    if model is None or problems:
+        first = problems[0] if problems else None
+        line, col = lf.position(first.path) if first else (None, None)
+        msg = "; ".join(p.message for p in problems[:3]) or "invalid"
+        pol.problems[name] = PolicyProblem(path, f"does not match its schema: {msg}", line, col)
+        return
+    pol.data[name] = model

@@ -3,28 +3,62 @@
 Built once by ``checker.load.discovery``; rules only read it. Each node keeps its LoadedFiles (raw tree,
 source map, typed model) so any finding can point at ``file:line:col``. Parent links are private
 attributes so the tree can be walked upwards without cycles in dumps.
+
+The nodes are plain slotted classes, not pydantic models: nothing validates them (discovery builds
+them field by field), and a plain class costs nothing to define at start-up and nothing per
+attribute read in the rules' hot path. ``FIELDS`` lists each class's fields and defaults; a
+mutable default is copied for every node.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
-
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from typing import Any
 
 from checker.core.findings import Subject
-from checker.load.reader import LoadedFile, LoadError
+from checker.load.reader import LoadedFile
 
 
-class Node(BaseModel):
-    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
+class _Plain:
+    """A node: declared ``FIELDS`` (name -> default), keyword construction, slots, no validation."""
 
-    name: str
-    rel: str  # display path of the directory
-    abspath: str
-    dir_error: Optional[LoadError] = None
-    junk: list = []  # [(entry name, why)] entries that are not part of the layout
-    subj: Optional[Subject] = None  # set by discovery once the parent is known (hot path: read per finding)
-    _parent: Any = PrivateAttr(default=None)
-    _cache: dict = PrivateAttr(default_factory=dict)
+    __slots__ = ()
+    FIELDS: dict[str, Any] = {}
+
+    def __init__(self, **values: Any) -> None:
+        for name, default in self.FIELDS.items():
+            if name in values:
+                value = values.pop(name)
+            else:
+                value = default.copy() if type(default) in (list, dict) else default
+            object.__setattr__(self, name, value)
+        if values:
+            raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(sorted(values))}")
+
+    @classmethod
+    def model_construct(cls, **values: Any):
+        """Build a node from its fields (the name pydantic gave this; kept for the call sites)."""
+        return cls(**values)
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        own = cls.__dict__.get("FIELDS", {})
+        cls.FIELDS = {**getattr(cls.__mro__[1], "FIELDS", {}), **own}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={getattr(self, 'name', None)!r})"
+
+
+class Node(_Plain):
+    __slots__ = ("name", "rel", "abspath", "dir_error", "junk", "subj", "_parent", "_cache")
+    FIELDS = {
+        "name": "",
+        "rel": "",  # display path of the directory
+        "abspath": "",
+        "dir_error": None,  # Optional[LoadError]
+        "junk": [],  # [(entry name, why)] entries that are not part of the layout
+        "subj": None,  # Optional[Subject], set by discovery once the parent is known (read per finding)
+        "_parent": None,
+        "_cache": {},
+    }
 
     def cached(self, key: str, compute):
         """Memoise a derived value on this node (e.g. a curve's regions) for every rule to share."""
@@ -34,9 +68,12 @@ class Node(BaseModel):
 
 
 class Point(Node):
-    dir_concurrency: Optional[int] = None  # N of r<N>
-    files: dict[str, LoadedFile] = {}
-    nested: dict = {}  # a run folder pasted inside the point: {kind: path inside the point} (checker.load.placement)
+    __slots__ = ("dir_concurrency", "files", "nested")
+    FIELDS = {
+        "dir_concurrency": None,  # N of r<N>
+        "files": {},  # kind -> LoadedFile
+        "nested": {},  # a run folder pasted inside the point: {kind: path inside the point} (checker.load.placement)
+    }
 
     @property
     def curve(self) -> "Curve":
@@ -94,9 +131,12 @@ class Point(Node):
 class Curve(Node):
     """One published Pareto curve: results/<system>/<model>/."""
 
-    points: list[Point] = []
-    duplicate_points: list = []  # [(concurrency, [dir names])]
-    excess_points: list = []  # r<N> directories beyond discovery.MAX_POINTS_PER_CURVE: named, never loaded
+    __slots__ = ("points", "duplicate_points", "excess_points")
+    FIELDS = {
+        "points": [],  # [Point]
+        "duplicate_points": [],  # [(concurrency, [dir names])]
+        "excess_points": [],  # r<N> directories beyond discovery.MAX_POINTS_PER_CURVE: named, never loaded
+    }
 
     @property
     def system(self) -> "System":
@@ -112,16 +152,13 @@ class Curve(Node):
     def loaded_points(self) -> list[Point]:
         return [p for p in self.points if p.yaml is not None]
 
-    @property
-    def is_agentic(self) -> bool:
-        """Agentic by load pattern (RULES.md §4.1): every readable point uses agentic_inference."""
-        pats = [p.load_pattern for p in self.points if p.yaml is not None and not p.is_dedicated_offline]
-        return bool(pats) and all(x == "agentic_inference" for x in pats)
-
 
 class System(Node):
-    power: Optional[LoadedFile] = None
-    curves: list[Curve] = []
+    __slots__ = ("power", "curves")
+    FIELDS = {
+        "power": None,  # Optional[LoadedFile]
+        "curves": [],  # [Curve]
+    }
 
     @property
     def submission(self) -> "Submission":
@@ -135,15 +172,19 @@ class System(Node):
 
 
 class Submission(Node):
-    org: str = ""
-    results_state: str = "missing"  # ok | missing | not-dir | error
-    docs_state: str = "missing"
-    src_state: str = "missing"
-    dir_problems: dict = {}  # top-level dir name -> LoadError
-    src_impls: list = []  # [(name, readme_state)] readme_state: ok | missing | wrong-case:<name>
-    systems: list[System] = []
-    files: dict[str, LoadedFile] = {}  # submission-level files (cli_metadata.json)
-    refused: list = []  # [(Subject, entry, LoadError)] every loader refusal in this submission
+    __slots__ = ("org", "results_state", "docs_state", "src_state", "dir_problems", "src_impls", "systems", "files",
+                 "refused")
+    FIELDS = {
+        "org": "",
+        "results_state": "missing",  # ok | missing | not-dir | error
+        "docs_state": "missing",
+        "src_state": "missing",
+        "dir_problems": {},  # top-level dir name -> LoadError
+        "src_impls": [],  # [(name, readme_state)] readme_state: ok | missing | wrong-case:<name>
+        "systems": [],  # [System]
+        "files": {},  # submission-level files (cli_metadata.json): kind -> LoadedFile
+        "refused": [],  # [(Subject, entry, LoadError)] every loader refusal in this submission
+    }
 
     @property
     def subject(self) -> Subject:
@@ -175,34 +216,39 @@ class Submission(Node):
 class RunFolder(Node):
     """A run folder written by the reference client (RUN-FOLDER.md §1)."""
 
-    files: dict[str, LoadedFile] = {}
-    layout: str = "standard"  # standard | flat
-    refused: list = []
-    events_audit: Any = None  # checker.load.events.EventsAudit, filled before the rules run (None: not audited)
-    idx_map: Any = None  # checker.load.sample_map.IdxMap: per-phase sample counts of sample_idx_map.json
-    context: dict = {}  # where the optional context came from: {"point_yaml": "beside"|"--point", ...}
+    __slots__ = ("files", "layout", "refused", "events_audit", "idx_map", "context")
+    FIELDS = {
+        "files": {},  # kind -> LoadedFile
+        "layout": "standard",  # standard | flat
+        "refused": [],
+        "events_audit": None,  # checker.load.events.EventsAudit, filled before the rules run (None: not audited)
+        "idx_map": None,  # checker.load.sample_map.IdxMap: per-phase sample counts of sample_idx_map.json
+        "context": {},  # where the optional context came from: {"point_yaml": "beside"|"--point", ...}
+    }
 
     @property
     def subject(self) -> Subject:
         return Subject(submission="", point=self.name)
 
 
-class Package(BaseModel):
+class Package(_Plain):
     """Everything one invocation checks."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
-
-    paths: list[str] = []
-    missing_paths: list[str] = []
-    unusable_paths: list = []  # [(path, why)]
-    submissions: list[Submission] = []
-    run_folders: list[RunFolder] = []
-    junk: list = []  # [(display path, why)] at the organisation/cohort level
-    #: run folders assembled into the bundle they become (checker.load.bundle.Assembly), when assembling
-    assemblies: list = []
-    #: client configs pre-flighted before the runs (checker.load.planned.PlannedSet), or None
-    plan: Any = None
-    refused: list = []  # [(Subject, display path, LoadError)] entries of an organisation/cohort directory refused
+    __slots__ = ("paths", "missing_paths", "unusable_paths", "submissions", "run_folders", "junk", "assemblies", "plan",
+                 "refused")
+    FIELDS = {
+        "paths": [],
+        "missing_paths": [],
+        "unusable_paths": [],  # [(path, why)]
+        "submissions": [],  # [Submission]
+        "run_folders": [],  # [RunFolder]
+        "junk": [],  # [(display path, why)] at the organisation/cohort level
+        #: run folders assembled into the bundle they become (checker.load.bundle.Assembly), when assembling
+        "assemblies": [],
+        #: client configs pre-flighted before the runs (checker.load.planned.PlannedSet), or None
+        "plan": None,
+        "refused": [],  # [(Subject, display path, LoadError)] entries of an organisation/cohort directory refused
+    }
 
     @property
     def subject(self) -> Subject:

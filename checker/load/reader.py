@@ -18,6 +18,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any
 
+from checker.core.values import value_at
 from checker.load import yaml_reader as yamlread
 from checker.load.yaml_reader import MAX_DEPTH, MAX_INT_DIGITS, MAX_VALUES, YamlLoadError
 
@@ -111,18 +112,9 @@ class LoadedFile:
             path = path[:-1]
 
     def get(self, *path: Any, default: Any = None) -> Any:
-        """Raw value lookup by path; ``default`` when absent or the file did not load."""
-        cur = self.data
-        for p in path:
-            if isinstance(cur, dict):
-                if p not in cur:
-                    return default
-                cur = cur[p]
-            elif isinstance(cur, list) and isinstance(p, int) and -len(cur) <= p < len(cur):
-                cur = cur[p]
-            else:
-                return default
-        return cur
+        """Raw value lookup by path (``checker.core.values.value_at``); ``default`` when absent or the
+        file did not load."""
+        return value_at(self.data, path, default)
 
 
 #: a file longer than this (characters) finds each position on its own, never by a map of every value

@@ -77,7 +77,7 @@ def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
     out = []
     for system in sub.systems:
         for curve in system.curves:
-            agentic = uses_interactivity(curve)
+            agentic = uses_interactivity(curve, ctx)
             marks = []
             for p in curve.points:
                 m = metrics_for(p, ctx, load_catalogue().point_metrics)

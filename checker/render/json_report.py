@@ -1,53 +1,76 @@
 """The JSON report (schemas/report.schema.json): stable key order, sorted findings.
 
-A cohort run may hand over each finding's JSON text already encoded by the worker that found it
+The bytes are exactly ``json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False)`` (what this
+renderer wrote before, and what ``tests/test_json_encoder.py`` property-tests against), but the work
+is done by msgspec: encode in C, re-indent in C, then two cheap guards make the result the
+standard library's:
+
+- msgspec writes a float in its own shortest form (``1e16``, ``1e-7``) where Python writes
+  ``1e+16``, ``1e-07``: the check below sees every float token, and when one is not Python's
+  repr the float tokens are rewritten with ``float.__repr__`` (the repr round-trips, so the value
+  is unchanged);
+- msgspec writes NaN and infinity as ``null``, and would encode values json refuses (dataclasses,
+  enums of other types) or read non-string keys its own way: the encoded text is decoded again and
+  must equal the document. When it does not, or msgspec refuses the value (a lone surrogate, a
+  type it cannot encode), the standard library encodes it, raising exactly today's ValueError or
+  TypeError.
+
+The findings are encoded one at a time and spliced in as text (``render_chunks``), and a cohort
+run may hand over each finding's JSON text already encoded by the worker that found it
 (``report.json_cache``: id(finding) -> (finding, text), see ``checker.engine.pipeline``; the entry is used
-only while it still names that very finding object); the findings array is then
-spliced in as text. The bytes are the same either way: ``json.dumps(indent=2)`` output is
-compositional (a nested value is its own rendering with every later line indented by its depth).
+only while it still names that very finding object). The bytes are the same either way:
+``json.dumps(indent=2)`` output is compositional (a nested value is its own rendering with every
+later line indented by its depth).
 """
 from __future__ import annotations
 
-import json
-from json.encoder import encode_basestring as _string  # the C escaper json itself uses (ensure_ascii=False)
+import re
 
-_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False, allow_nan=False)
+import msgspec
+
+_ENCODE = msgspec.json.Encoder().encode
+_FORMAT = msgspec.json.format
 _SLOT = "@@findings@@"
-_INF = float("inf")
+#: a float token in msgspec's indented output: a whole line's value (a list item, or after a key),
+#: ending its line. A JSON string never holds a raw newline, so such a token is never inside one.
+_FLOAT = re.compile(rb'(\A|\n *|": )(-?[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?|[eE][-+]?[0-9]+))(?=,?\n|\Z)')
+
+
+def _py_float(m: re.Match) -> bytes:
+    return m.group(1) + float.__repr__(float(m.group(2))).encode("ascii")
+
+
+def encode_indented(v, ind: str = "") -> str:
+    """``json.dumps(v, indent=2, ensure_ascii=False, allow_nan=False)``, same text and same errors,
+    with every line after the first indented by ``ind``."""
+    odd: list[str] = []
+
+    def seen_float(token: str) -> float:
+        x = float(token)
+        if float.__repr__(x) != token:
+            odd.append(token)
+        return x
+
+    try:
+        raw = _ENCODE(v)
+        same = msgspec.json.Decoder(float_hook=seen_float).decode(raw) == v
+    except (TypeError, ValueError, UnicodeError, OverflowError, msgspec.MsgspecError, RecursionError):
+        same = False
+    if not same:
+        import json
+
+        text = json.dumps(v, indent=2, ensure_ascii=False, allow_nan=False)
+    else:
+        out = _FORMAT(raw, indent=2)
+        if odd:  # rare (a float from 1e16 up or below 1e-4): the slower rewrite
+            out = _FLOAT.sub(_py_float, out)
+        text = out.decode("utf-8")
+    return text.replace("\n", "\n" + ind) if ind else text
 
 
 def finding_json(finding) -> str:
     """One finding as the report renders it at depth 0."""
     return encode_indented(finding.as_dict())
-
-
-def encode_indented(v, ind: str = "") -> str:
-    """``json.dumps(v, indent=2, ensure_ascii=False, allow_nan=False)``, same bytes, about twice as fast
-    for plain values (str keys, str/int/float/bool/None leaves); anything else takes json's own path."""
-    if isinstance(v, str):
-        return _string(v)
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, int):
-        return int.__repr__(v)
-    if isinstance(v, float) and v == v and v != _INF and v != -_INF:
-        return float.__repr__(v)
-    if isinstance(v, dict) and all(isinstance(k, str) for k in v):
-        if not v:
-            return "{}"
-        inner = ind + "  "
-        return "{\n" + ",\n".join([inner + _string(k) + ": " + encode_indented(x, inner) for k, x in v.items()]) \
-            + "\n" + ind + "}"
-    if isinstance(v, (list, tuple)):
-        if not v:
-            return "[]"
-        inner = ind + "  "
-        return "[\n" + ",\n".join([inner + encode_indented(x, inner) for x in v]) + "\n" + ind + "]"
-    return _ENCODER.encode(v).replace("\n", "\n" + ind)
 
 
 def render(report, **_options) -> str:
@@ -61,7 +84,7 @@ def render_chunks(report):
     cache = getattr(report, "json_cache", None) or {}
     doc = report.to_dict(with_findings=False)
     doc["findings"] = _SLOT
-    head = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    head = encode_indented(doc) + "\n"
     # a JSON string never holds a raw newline, so this key at two spaces' indent is the top-level one
     slot = f'\n  "findings": "{_SLOT}"'
     cut = head.index(slot)

@@ -5,6 +5,7 @@ import json
 
 from checker import __version__
 from checker.core.findings import Status
+from checker.engine.catalogue import complete_rules
 from checker.render.spell import spell
 from checker.render.common import LEVEL, fingerprint, is_waived, repo_relative
 
@@ -37,7 +38,7 @@ def _rule_descriptor(r) -> dict:
 
 
 def render(report, **_options) -> str:
-    rules = sorted(report.rules, key=lambda r: r.id)
+    rules = sorted(complete_rules(report.rules), key=lambda r: r.id)
     index = {r.id: i for i, r in enumerate(rules)}
     results = []
     for f in report.findings:

@@ -13,9 +13,10 @@ from types import SimpleNamespace
 from typing import Any
 
 from checker.core.findings import Finding, Status, json_safe, point_sort_key
+from checker.domain.benchmark import is_agentic, models_or_none
 from checker.domain.point_metrics import metrics_for
 from checker.domain.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
-from checker.engine.catalogue import load_catalogue
+from checker.engine.catalogue import complete_rules, load_catalogue
 from checker.render import levels, page, svg
 
 STATUS_RANK = {"FAIL": 0, "SKIP": 1, "PASS": 2}
@@ -141,9 +142,9 @@ def _marked_cells(findings: list[Finding]) -> set[str]:
     return cells
 
 
-def uses_interactivity(curve) -> bool:
+def uses_interactivity(curve, ctx) -> bool:
     """Agentic curves plot e2e_avg_interactivity when their summaries report it, else TPS/user."""
-    if not curve.is_agentic:
+    if not is_agentic(curve, models_or_none(ctx)):
         return False
     return any(p.summary is not None and svg.finite(p.summary.e2e_avg_interactivity) for p in curve.points)
 
@@ -204,8 +205,8 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> d
 
 def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str) -> dict:
     regions, why = curve_regions(curve)
-    agentic = bool(curve.is_agentic)
-    inter = uses_interactivity(curve)
+    agentic = is_agentic(curve, models_or_none(ctx))
+    inter = uses_interactivity(curve, ctx)
     sub, system = curve.system.submission.name, curve.system.name
     points = sorted(curve.points, key=lambda p: point_sort_key(p.name))
     pviews = [point_view(p, ctx, regions, by_key.get((sub, system, curve.name, p.name), []), inter)
@@ -303,7 +304,7 @@ def build_view(report, back_link: str | None = None) -> dict:
         "clause": r.clause, "official": r.official, "summary": r.summary, "what": r.section("What it checks"),
         "why": r.section("Why"), "fix": r.section("How to fix"),
         "problems": levels.problems(levels.level_counts(by_rule.get(r.id, []))),
-    } for r in sorted(report.rules, key=lambda r: r.id)]
+    } for r in sorted(complete_rules(report.rules), key=lambda r: r.id)]
     metrics = ordered_metrics([(k, label, unit) for k, label, unit, _f in load_catalogue().point_metrics])
     return {
         "tool": {"name": TOOL_NAME, "version": __version__},

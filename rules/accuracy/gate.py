@@ -12,16 +12,18 @@ from checker.load.models.accuracy import point_accuracy
 from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.results import coverage
-from rules.accuracy.policy import bad_number, curve_model, entry_scale, exact, fmt, is_agentic
+from checker.domain.benchmark import curve_model, is_agentic
+from checker.core.values import show_number
+from rules.accuracy.policy import bad_number, entry_scale, exact
 
 
 def _targets(point, ctx):
     """(model id, ModelTargets or None, skip Outcome or None) for a single-turn point."""
     curve = point.curve
-    mid = curve_model(curve, ctx)
+    mid = curve_model(curve, ctx.policy.get("models"))
     if mid is None:
         return None, None, Skip("benchmark model unknown (see model-name-valid)", reason="missing-input")
-    if is_agentic(curve, ctx):
+    if is_agentic(curve, ctx.policy.get("models")):
         return mid, None, Skip(f"{mid} is agentic: see agentic-accuracy-inline/-swebench", reason="not-applicable")
     t = ctx.policy.get("accuracy").models.get(mid)
     if t is None:
@@ -117,9 +119,9 @@ def accuracy_gate(point, ctx):
         if r["problem"] is not None:
             bad.append(r["problem"] + f", threshold {t.describe()}")
         elif not t.meets(r["value"]):
-            bad.append(f"{m} = {fmt(float(r['value']))}{note} on {ds}, threshold {t.describe()}")
+            bad.append(f"{m} = {show_number(float(r['value']))}{note} on {ds}, threshold {t.describe()}")
         else:
-            shown.append(f"{m} {fmt(float(r['value']))}{note} {t.describe()}")
+            shown.append(f"{m} {show_number(float(r['value']))}{note} {t.describe()}")
             continue
         first_path = first_path or r["path"]
     observed = {m: (None if vals[m]["value"] is None else round(float(vals[m]["value"]), 6)) for m in targets.metrics}
@@ -162,7 +164,7 @@ def accuracy_sample_count(point, ctx):
 
 
 def _agentic_targets(curve, ctx):
-    mid = curve_model(curve, ctx)
+    mid = curve_model(curve, ctx.policy.get("models"))
     return mid, (ctx.policy.get("accuracy").agentic.get(mid) if mid else None)
 
 
@@ -176,7 +178,7 @@ def agentic_accuracy(curve, ctx):
     "agentic accuracy passed" (checkers before v1.1.0.0 said nothing at all).
     How to fix: Use a checker/policy edition that defines targets for this model, or ask the WG.
     """
-    if not is_agentic(curve, ctx):
+    if not is_agentic(curve, ctx.policy.get("models")):
         return Skip("single-turn benchmark", reason="not-applicable")
     mid, t = _agentic_targets(curve, ctx)
     if t is None:
@@ -210,7 +212,7 @@ def agentic_accuracy_inline(point, ctx):
     How to fix: Enable inline accuracy in the client config and copy the run's accuracy file.
     """
     curve = point.curve
-    if not is_agentic(curve, ctx):
+    if not is_agentic(curve, ctx.policy.get("models")):
         return Skip("single-turn benchmark", reason="not-applicable")
     mid, t = _agentic_targets(curve, ctx)
     if t is None:
@@ -230,9 +232,9 @@ def agentic_accuracy_inline(point, ctx):
     if problem is not None:
         return Fail(problem, file=lf, path=path, observed=None, expected=t.inline.describe())
     if not t.inline.meets(v):
-        return Fail(f"{mid}: inline accuracy {fmt(float(v))} on {e.name!r}, threshold {t.inline.describe()}", file=lf,
+        return Fail(f"{mid}: inline accuracy {show_number(float(v))} on {e.name!r}, threshold {t.inline.describe()}", file=lf,
                     path=path, observed=round(float(v), 6), expected=t.inline.describe())
-    return Pass(f"{mid}: inline accuracy {fmt(float(v))} {t.inline.describe()}")
+    return Pass(f"{mid}: inline accuracy {show_number(float(v))} {t.inline.describe()}")
 
 
 @rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve", needs=("policy:models", "policy:accuracy"), official=True)
@@ -247,7 +249,7 @@ def agentic_accuracy_swebench(curve, ctx):
     Why: R§4.3 judges agentic SWE-bench on the mean of the four results.
     How to fix: Run the SWE-bench accuracy at one point per mandatory region and copy each file.
     """
-    if not is_agentic(curve, ctx):
+    if not is_agentic(curve, ctx.policy.get("models")):
         return Skip("single-turn benchmark", reason="not-applicable")
     mid, t = _agentic_targets(curve, ctx)
     if t is None:
@@ -272,9 +274,9 @@ def agentic_accuracy_swebench(curve, ctx):
         if problem is not None:
             return Fail(f"{p.name}: {problem}", file=lf, path=path, observed=None, expected=t.swebench.describe())
         values.append(v)
-        shown.append(f"{p.name} {fmt(float(v))}")
+        shown.append(f"{p.name} {show_number(float(v))}")
     mean = sum(values, Fraction(0)) / len(values)
-    msg = f"{mid}: SWE-bench mean {fmt(float(mean))} of {', '.join(shown)}, threshold {t.swebench.describe()}"
+    msg = f"{mid}: SWE-bench mean {show_number(float(mean))} of {', '.join(shown)}, threshold {t.swebench.describe()}"
     if not t.swebench.meets(mean):
         return Fail(msg, file=curve.rel, observed=round(float(mean), 6), expected=t.swebench.describe())
     return Pass(msg)
@@ -305,7 +307,7 @@ def agentic_osl_range(point, ctx):
     How to fix: Serve with the reference sampling settings and output limits.
     """
     curve = point.curve
-    if not is_agentic(curve, ctx):
+    if not is_agentic(curve, ctx.policy.get("models")):
         return Skip("single-turn benchmark", reason="not-applicable")
     mid, t = _agentic_targets(curve, ctx)
     if t is None:
@@ -320,9 +322,9 @@ def agentic_osl_range(point, ctx):
     if why is not None:
         return Fail(f"mean output length per turn is {why}", file=lf, path=path, observed=v, expected=rng)
     if not t.osl_per_turn.meets(v):
-        return Fail(f"{mid}: mean output length per turn {fmt(v)} tokens, not {rng}", file=lf, path=path,
+        return Fail(f"{mid}: mean output length per turn {show_number(v)} tokens, not {rng}", file=lf, path=path,
                     observed=v, expected=rng)
-    return Pass(f"{mid}: mean output length per turn {fmt(v)} tokens, {rng}")
+    return Pass(f"{mid}: mean output length per turn {show_number(v)} tokens, {rng}")
 
 
 @point_metric("accuracy", "Accuracy (first gated metric)")
@@ -341,7 +343,7 @@ def _accuracy_metric(point, ctx):
 
 @point_metric("accuracy_inline", "Inline accuracy (agentic)", "%")
 def _inline_metric(point, ctx):
-    if not is_agentic(point.curve, ctx):
+    if not is_agentic(point.curve, ctx.policy.get("models")):
         return None
     _lf, acc = point_accuracy(point)
     mid, t = _agentic_targets(point.curve, ctx)

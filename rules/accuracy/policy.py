@@ -128,17 +128,6 @@ def _norm(s: str) -> str:
     return s.lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
-def _fmt(v) -> str:
-    if isinstance(v, float) and v.is_integer() and abs(v) >= 1000:
-        return f"{int(v):,}"
-    if isinstance(v, float):
-        return f"{v:.6g}" if abs(v) < 1e6 else f"{v:,.1f}"
-    return str(v)
-
-
-fmt = _fmt
-
-
 def exact(v) -> Fraction:
     """The exact value of a number as written: a float is read through its shortest repr (the digits
     the JSON/YAML text held), so 35.43507 is 3543507/100000, not the nearest binary double."""
@@ -174,28 +163,6 @@ def show_exact(v: Fraction, decimals: int | None = None) -> str:
     if len(digits) > 3:
         digits = f"{int(digits):,}"
     return ("-" if neg else "") + digits + (dot + tail if tail else "")
-
-
-def curve_model(curve, ctx) -> str | None:
-    """Canonical benchmark model id of a curve: its directory name, else the points' model_name."""
-    models = ctx.policy.get("models")
-    mid = models.canonical(curve.name)
-    if mid is not None:
-        return mid
-    names = sorted({p.yaml.model_name for p in curve.points if p.yaml is not None and p.yaml.model_name})
-    for n in names:
-        mid = models.canonical(n)
-        if mid is not None:
-            return mid
-    return None
-
-
-def is_agentic(curve, ctx) -> bool:
-    """Agentic by the models policy when the model is known, else by load pattern."""
-    mid = curve_model(curve, ctx)
-    if mid is not None:
-        return ctx.policy.get("models").models[mid].type == "agentic"
-    return curve.is_agentic
 
 
 def entry_scale(values: list, accepted: list[int], threshold_scale: int) -> int:

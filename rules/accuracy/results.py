@@ -7,7 +7,7 @@ from __future__ import annotations
 from checker.load.models.accuracy import accuracy_file, has_accuracy_run, point_accuracy
 from checker.domain.regions import curve_regions as shared_curve_regions
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.accuracy.policy import is_agentic
+from checker.domain.benchmark import is_agentic
 
 BANDS = ("ultra_low", "low_concurrency", "med_concurrency", "high_concurrency", "offline")
 BAND_LABEL = {"ultra_low": "Ultra Low", "low_concurrency": "Low", "med_concurrency": "Medium",
@@ -187,7 +187,7 @@ def accuracy_concurrency(point, ctx):
     """
     if not has_accuracy_run(point):
         return Skip("no accuracy run at this point", reason="not-applicable")
-    if is_agentic(point.curve, ctx):
+    if is_agentic(point.curve, ctx.policy.get("models")):
         return Skip("agentic benchmark: the accuracy concurrency may differ (R§5.3)", reason="not-applicable")
     cfg = point.files.get("config")
     if cfg is None or not cfg.exists:
@@ -226,7 +226,7 @@ def accuracy_coverage(curve, ctx):
     """
     if not any(accuracy_file(p) is not None for p in curve.points):
         return Skip("no accuracy results on this curve (see accuracy-present)", reason="missing-input")
-    agentic = is_agentic(curve, ctx)
+    agentic = is_agentic(curve, ctx.policy.get("models"))
     regions, why, covered, missing, extra = coverage(curve, agentic)
     labels = ", ".join(f"{BAND_LABEL[b]}={covered[b][0]}" for b in BANDS if b in covered)
     if regions is None and missing:

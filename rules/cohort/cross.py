@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from checker.core.findings import Subject
 from checker.load.digest import Unit, digest_submission, loc_file
 from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.values import value_at
 
 
 class CohortPolicy(BaseModel):
@@ -163,14 +164,6 @@ def _diff(a: dict, b: dict) -> list[tuple]:
     return out
 
 
-def _get(d, path):
-    for p in path:
-        d = d[p] if isinstance(d, (dict, list)) and (isinstance(d, list) or p in d) else None
-        if d is None:
-            return None
-    return d
-
-
 def _name(path: tuple) -> str:
     return path[0] + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path[1:])
 
@@ -212,8 +205,8 @@ def cohort_hardware_consistency(pkg, ctx):
                     f"system {h['key']!r} is described differently than in {ref_u['label']}: {', '.join(names)}",
                     file=loc_file(h["loc"], h.get("positions", ())), path=diffs[0],
                     subject=Subject(u["label"], sysname),
-                    observed={n: _get(view, p) for n, p in zip(names, diffs)},
-                    expected={n: _get(ref, p) for n, p in zip(names, diffs)}))
+                    observed={n: value_at(view, p) for n, p in zip(names, diffs)},
+                    expected={n: value_at(ref, p) for n, p in zip(names, diffs)}))
     if outs:
         return outs
     return Pass(f"{compared} repeated system(s) described consistently" if compared

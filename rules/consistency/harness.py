@@ -11,7 +11,8 @@ from collections import Counter
 
 from checker.load.models.keys import missing_hint
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.procedure.policy import NEEDS, canonical_dataset, declares_models_dataset, describe, point_model, usable
+from checker.core.values import show
+from rules.procedure.policy import NEEDS, canonical_dataset, declares_models_dataset, point_model, usable
 
 _MISSING = "(not declared)"
 
@@ -31,17 +32,11 @@ def _curve_compare(curve, label: str, value_of, path_of, kind: str = "point_yaml
     ref = _reference([v for _, v in pts])
     odd = [(p, v) for p, v in pts if v != ref]
     if not odd:
-        return Pass(f"all {len(pts)} points agree on {label}: {_show(ref)}")
+        return Pass(f"all {len(pts)} points agree on {label}: {show(ref, quote=False)}")
     others = ", ".join(p.name for p, v in pts if v == ref)
-    return [Fail(f"{label} {_show(v)} differs from {_show(ref)} at the other points ({others}){what}",
-                 file=p.files[kind], path=path_of(p), observed=_show(v), expected=_show(ref), subject=p.subject)
+    return [Fail(f"{label} {show(v, quote=False)} differs from {show(ref, quote=False)} at the other points ({others}){what}",
+                 file=p.files[kind], path=path_of(p), observed=show(v, quote=False), expected=show(ref, quote=False), subject=p.subject)
             for p, v in odd]
-
-
-def _show(v) -> str:
-    if isinstance(v, tuple):
-        return ", ".join(_show(x) for x in v)
-    return v if isinstance(v, str) else describe(v)
 
 
 @rule(id="config-consistency-dataset", title="Config consistency dataset", clause="R§9.1", severity="flag", scope="curve", official=True, needs=("policy:models",))
@@ -91,7 +86,7 @@ def dataset_matches_model(point, ctx):
         return Skip(f"point.yaml declares no `dataset`; {mid} fixes it: {', '.join(names)}", reason="missing-input")
     if isinstance(declared, str) and declares_models_dataset(ctx, mid, declared):
         return Pass(f"dataset {declared!r} is {mid}'s")
-    return Fail(f"dataset {describe(declared)} is not {mid}'s dataset ({' or '.join(repr(n) for n in names)}); "
+    return Fail(f"dataset {show(declared)} is not {mid}'s dataset ({' or '.join(repr(n) for n in names)}); "
                 f"the count rules use {m.performance_dataset.name!r} ({m.performance_dataset.size:,} samples)",
                 file=lf, path=("dataset",), observed=declared,
                 expected=names + list(m.performance_dataset.aliases))
@@ -136,7 +131,7 @@ def harness_consistency(curve, ctx):
 
 
 def _str_or(v) -> str:
-    return v if isinstance(v, str) else ("null" if v is None else describe(v))
+    return v if isinstance(v, str) else ("null" if v is None else show(v))
 
 
 def _norm(name: str) -> str:
@@ -175,7 +170,7 @@ def model_name_valid(point, ctx):
     models = ctx.policy.get("models")
     allowed = sorted(models.models)
     if not isinstance(name, str):
-        return Fail(f"model_name is {describe(name)}, not a string", file=lf, path=("model_name",),
+        return Fail(f"model_name is {show(name)}, not a string", file=lf, path=("model_name",),
                     observed=name, expected=allowed)
     if name in models.models:
         return Pass(f"{name} ({models.models[name].display_name})")
@@ -288,7 +283,7 @@ def point_system_desc_agreement(point, ctx):
         return Skip("neither field is declared in both files", reason="missing-input")
     if diffs:
         f = diffs[0][0]
-        return Fail("; ".join(f"{k}: point.yaml {describe(a)} vs system_desc.json {describe(b)}" for k, a, b in diffs),
+        return Fail("; ".join(f"{k}: point.yaml {show(a)} vs system_desc.json {show(b)}" for k, a, b in diffs),
                     file=yf, path=(f,), observed={k: a for k, a, _ in diffs}, expected={k: b for k, _, b in diffs})
     return Pass("point.yaml and system_desc.json agree on " + " and ".join(compared))
 
@@ -340,7 +335,7 @@ def point_config_agreement(point, ctx):
         return Skip("nothing recorded in both point.yaml and config.yaml / run_config (config.yaml is optional)",
                     reason="missing-input")
     if diffs:
-        return Fail("; ".join(f"{lab}: point.yaml {'.'.join(yp)}={describe(a)} vs {where}={describe(b)}"
+        return Fail("; ".join(f"{lab}: point.yaml {'.'.join(yp)}={show(a)} vs {where}={show(b)}"
                               for lab, yp, a, where, b in diffs),
                     file=yf, path=diffs[0][1], observed={d[3]: d[2] for d in diffs},
                     expected={d[3]: d[4] for d in diffs})

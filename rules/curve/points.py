@@ -13,6 +13,7 @@ from checker.domain.point_metrics import point_metric
 from checker.domain.regions import (REGION_LABELS, curve_regions, describe, empty_region_note, exact_margin_end,
                              float_margin_note, span)
 from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.values import file_value
 
 
 class _MinPoints(BaseModel):
@@ -43,12 +44,6 @@ def where(point, key) -> str:
     path = key if isinstance(key, tuple) else (key,)
     line, _ = lf.position(path)
     return f"{point.name} (point.yaml line {line})" if line else point.name
-
-
-def raw(point, *path):
-    """The raw point.yaml value at ``path`` (None when absent or the file did not load)."""
-    lf = point.files.get("point_yaml")
-    return lf.get(*path) if lf is not None and lf.ok else None
 
 
 def no_points():
@@ -232,7 +227,7 @@ def region_declared(point, ctx):
     How to fix: Set `region` to one of the permitted values (submitters_choice for an extra point).
     """
     allowed = ctx.policy.get("curve").region_values
-    value = raw(point, "region")
+    value = file_value(point, "point_yaml", "region")
     lf = point.files["point_yaml"]
     if value is None:
         if point.is_dedicated_offline:
@@ -263,7 +258,7 @@ def region_placement(point, ctx):
     cr, c, skip = _point_regions(point)
     if skip:
         return skip
-    declared = raw(point, "region")
+    declared = file_value(point, "point_yaml", "region")
     if not isinstance(declared, str) or declared not in ctx.policy.get("curve").region_values:
         return Skip("no valid region declared (see region-declared)", reason="missing-input")
     computed = cr.regions.region_of(c)

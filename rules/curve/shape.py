@@ -1,14 +1,17 @@
 """Curve family, part 2: the Offline point, the benchmark type, region coverage and point counts.
 
 The dedicated Offline run (``offline: dedicated``) counts toward no region and never enters C_min;
-an elected C_max point keeps its High role. Agentic curves (every fixed-concurrency point uses
-``agentic_inference``) have no Offline point and need 7 points.
+an elected C_max point keeps its High role. Agentic curves (``checker.domain.benchmark.is_agentic``:
+the model's type, else every fixed-concurrency point using ``agentic_inference``) have no Offline
+point and need 7 points.
 """
 from __future__ import annotations
 
+from checker.core.values import file_value
+from checker.domain.benchmark import is_agentic
 from checker.domain.regions import REGION_LABELS, curve_regions, empty_region_note, span
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.curve.points import no_points, raw, regions_or_skip, where
+from rules.curve.points import no_points, regions_or_skip, where
 
 
 def _offline_points(curve, value: str) -> list:
@@ -40,13 +43,14 @@ def offline_declared(point, ctx):
 
 
 @rule(id="offline-point-present", title="Offline point", clause="R§5.7", severity="reject",
-      scope="curve", official=True)
+      scope="curve", needs=("policy:models",), official=True)
 def offline_point_present(curve, ctx):
     """Single-turn curves have exactly one Offline point (an elected one at C_max); agentic curves none.
 
     What it checks: a single-turn curve has exactly one point declaring `offline: dedicated` or
-    `offline: elected`, and an elected point's concurrency equals C_max. An agentic curve (every
-    fixed-concurrency point uses agentic_inference) declares neither.
+    `offline: elected`, and an elected point's concurrency equals C_max. An agentic curve (an agentic
+    benchmark model in models.yaml; for a model it does not know, every fixed-concurrency point
+    using agentic_inference) declares neither.
     Why: R§5.7 and R§9.1 ("Offline point present"): the Offline throughput ceiling is part of every
     single-turn curve and out of scope for agentic benchmarks.
     How to fix: Add a dedicated Offline run (`offline: dedicated`, concurrency = dataset size) or
@@ -56,11 +60,11 @@ def offline_point_present(curve, ctx):
         return no_points()
     ded, ele = _offline_points(curve, "dedicated"), _offline_points(curve, "elected")
     both = sorted(ded + ele, key=lambda p: p.dir_concurrency or 0)
-    if curve.is_agentic:
+    if is_agentic(curve, ctx.policy.get("models")):
         if both:
             p = both[0]
             named = ", ".join(f"{where(q, 'offline')} offline: {q.offline}" for q in both)
-            return Fail(f"agentic curve (every point uses agentic_inference) must have no Offline point: {named}",
+            return Fail(f"agentic curve must have no Offline point: {named}",
                         file=p.files["point_yaml"], path=("offline",), observed=[q.name for q in both], expected=[],
                         fix="Remove the Offline run and every `offline: dedicated/elected` from this agentic curve.")
         return Pass("agentic curve without an Offline point")
@@ -177,7 +181,7 @@ def offline_ordering(curve, ctx):
 
 
 def raw_region(point):
-    return raw(point, "region")
+    return file_value(point, "point_yaml", "region")
 
 
 def _tps(point):
@@ -275,7 +279,7 @@ _declare_coverage("high_concurrency", "high-concurrency-coverage", "High Concurr
 
 
 @rule(id="point-count", title="Number of points", clause="R§5.3", severity="reject",
-      scope="curve", needs=("policy:curve",), official=True)
+      scope="curve", needs=("policy:curve", "policy:models"), official=True)
 def point_count(curve, ctx):
     """The curve has enough points: 8 with a dedicated Offline run, otherwise 7 (elected or agentic).
 
@@ -290,7 +294,7 @@ def point_count(curve, ctx):
         return no_points()
     mins = ctx.policy.get("curve").min_points
     n = len(curve.points)
-    if curve.is_agentic:
+    if is_agentic(curve, ctx.policy.get("models")):
         need, why = mins.agentic, "agentic curve"
     elif _offline_points(curve, "dedicated"):
         need, why = mins.dedicated_offline, "a dedicated Offline run is declared"

@@ -12,13 +12,14 @@ from checker.domain import cohort_ids as cohorts
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.drafters.declaration import BLOCK, DISABLED, declaration, describe_identity, match
-from rules.shared.seed_values import no_point_yaml, point_yaml, raw_value, registry_failure, registry_source
+from checker.core.values import MISSING
+from rules.shared.seed_values import no_point_yaml, point_yaml, registry_failure, registry_source
 
 
 def _drafters(ctx):
     if ctx.policy.available("approved_drafters"):
         return ctx.policy.get("approved_drafters"), None
-    prob = ctx.policy.problems.get("approved_drafters")
+    prob = ctx.policy.problem("approved_drafters")
     why = f" ({prob.message})" if prob else ""
     return None, Skip(f"no approved-drafter list: the file cannot be used{why}; see drafter-list-registry",
                       reason="no-drafter-list")
@@ -31,7 +32,7 @@ def _canonical(ctx, name):
 
 
 def _benchmark(point, lf, ctx) -> str:
-    name = raw_value(lf, "model_name")
+    name = lf.get("model_name", default=MISSING)
     if not isinstance(name, str) or not name:
         name = point.curve.name
     return _canonical(ctx, name)
@@ -143,7 +144,7 @@ def drafter_approval_lead_time(point, ctx):
     bench, m = _match(point, lf, reg, ctx)
     if m.entry is None:
         return Skip("the drafter is not on the approved list (see approved-drafter)", reason="not-applicable")
-    target, why = cohorts.try_parse(raw_value(lf, "target_cohort"))
+    target, why = cohorts.try_parse(lf.get("target_cohort", default=MISSING))
     if target is None:
         return Skip(f"target_cohort is not a valid cohort (see target-cohort): {why}", reason="invalid-input")
     lead = ctx.policy.get("cohort_rules").drafter_lead_cohorts

@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from rules.shared.seed_values import MISSING, raw_value
+from checker.core.values import MISSING
 
 BLOCK = "speculative_decoding"
 DISABLED = "disabled"
@@ -87,7 +87,7 @@ def short_checksum(ck: str) -> str:
 
 
 def declaration(lf) -> Decl:
-    return Decl(raw_value(lf, BLOCK))
+    return Decl(lf.get(BLOCK, default=MISSING))
 
 
 def describe_identity(ident: tuple) -> str:

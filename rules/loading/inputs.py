@@ -175,6 +175,7 @@ def policy_registry(pkg, ctx):
     How to fix: Restore the policy file, or point --policy / the override flag at a valid one.
     """
     outs = []
+    ctx.policy.load_all()
     for name, prob in sorted(ctx.policy.problems.items()):
         if name in ctx.policy.reporters:  # e.g. seed_sets: seed-set-registry reports it
             continue

@@ -5,7 +5,7 @@ import math
 
 from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.accuracy.policy import fmt
+from checker.core.values import show_number
 from rules.metrics.point import check_stored
 
 
@@ -58,17 +58,17 @@ def tps_utilization(curve, ctx):
         if not (isinstance(v, (int, float)) and not isinstance(v, bool)) or not math.isfinite(v):
             bad.append((p, lf, v, exp, "absent" if v is None else f"not a finite number ({v!r})"))
         elif abs(v - exp) > tol:
-            bad.append((p, lf, v, exp, f"{fmt(v)} vs {fmt(round(exp, 4))}"))
+            bad.append((p, lf, v, exp, f"{show_number(v)} vs {show_number(round(exp, 4))}"))
     if bad:
         p, lf, v, exp, _ = bad[0]
         listed = "; ".join(f"{q.name}: {why}" for q, _l, _v, _e, why in bad)
         return Fail(f"tps_utilization off by more than {tol} at {len(bad)} point(s) (max system_tps "
-                    f"{fmt(top)} at {top_name}): {listed}", file=lf, path=("tps_utilization",),
+                    f"{show_number(top)} at {top_name}): {listed}", file=lf, path=("tps_utilization",),
                     observed={q.name: vv for q, _l, vv, _e, _w in bad},
                     expected={q.name: round(e, 4) for q, _l, _v, e, _w in bad})
     if not checked:
         return Skip("no point has both a system description and a derivable system_tps", reason="missing-input")
-    return Pass(f"{checked} point(s) within {tol} of system_tps / {fmt(top)} (max at {top_name})")
+    return Pass(f"{checked} point(s) within {tol} of system_tps / {show_number(top)} (max at {top_name})")
 
 
 @rule(id="agentic-metric-consistency", title="Agentic metric consistency", clause="R§4.1, R§9.1", severity="flag", scope="point", needs=("result_summary", "policy:metrics"), official=True)

@@ -11,7 +11,7 @@ import math
 from checker.load.models.summary import percentile, percentile_spellings
 from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.accuracy.policy import fmt
+from checker.core.values import show_number
 
 NEEDS = ("result_summary", "policy:metrics")
 
@@ -92,9 +92,9 @@ def check_output_tokens(s, lf, rel):
         return Fail(f"total output tokens is {t}", file=lf, path=path, observed=t, expected=">= 0, finite")
     stored = s.total_output_tokens
     if stored is not None and not (math.isfinite(stored) and close(stored, t, rel)):
-        return Fail(f"stored total_output_tokens {fmt(stored)} != output_sequence_lengths.total {fmt(t)}", file=lf,
+        return Fail(f"stored total_output_tokens {show_number(stored)} != output_sequence_lengths.total {show_number(t)}", file=lf,
                     path=("total_output_tokens",), observed=stored, expected=t)
-    return Pass(f"{fmt(t)} output tokens")
+    return Pass(f"{show_number(t)} output tokens")
 
 
 def check_stored(s, lf, key: str, derived, rel: float, how: str):
@@ -103,20 +103,20 @@ def check_stored(s, lf, key: str, derived, rel: float, how: str):
         return _skip_invalid(lf, key)
     stored = getattr(s, key)
     if stored is None:
-        shown = "not derivable" if derived is None else fmt(derived)
+        shown = "not derivable" if derived is None else show_number(derived)
         return Skip(f"no stored {key} to compare (derived: {shown})", reason="not-applicable")
     if not math.isfinite(stored):
         return Fail(f"stored {key} is {stored}", file=lf, path=(key,), observed=stored, expected="a finite number")
     if derived is None and any(p.path for p in (getattr(lf, "field_errors", None) or [])):
-        return Skip(f"stored {key} {fmt(stored)} not compared: an input of {how} has the wrong type "
+        return Skip(f"stored {key} {show_number(stored)} not compared: an input of {how} has the wrong type "
                     "(see result-file-valid)", reason="input-not-valid")
     if derived is None:
-        return Fail(f"stored {key} {fmt(stored)} cannot be derived: {how} is not available", file=lf, path=(key,),
+        return Fail(f"stored {key} {show_number(stored)} cannot be derived: {how} is not available", file=lf, path=(key,),
                     observed=stored, expected=how)
     if not close(stored, derived, rel):
-        return Fail(f"stored {key} {fmt(stored)} differs from {how} = {fmt(derived)} by more than {rel:.0%}",
+        return Fail(f"stored {key} {show_number(stored)} differs from {how} = {show_number(derived)} by more than {rel:.0%}",
                     file=lf, path=(key,), observed=stored, expected=round(derived, 6))
-    return Pass(f"{key} {fmt(stored)} = {how} ({fmt(derived)}) within {rel:.0%}")
+    return Pass(f"{key} {show_number(stored)} = {how} ({show_number(derived)}) within {rel:.0%}")
 
 
 def _spelling_fail(block, name, lf):
@@ -164,7 +164,7 @@ def check_percentiles(s, lf, name: str, required: bool, order: list[float]):
         what = "absent" if b is None else "empty"
         return Fail(f"{name} is {what}" + (" (streaming off?)" if name == "ttft" else ""), file=lf, path=(name,),
                     observed=None if b is None else {},
-                    expected=f"{name} percentiles {', '.join(fmt(p) for p in order)}")
+                    expected=f"{name} percentiles {', '.join(show_number(p) for p in order)}")
     bad = _spelling_fail(b, name, lf)
     if bad is not None:
         return bad
@@ -175,16 +175,16 @@ def check_percentiles(s, lf, name: str, required: bool, order: list[float]):
                    f"{float(p):.1f}")
         path = (name, "percentiles", key)
         if v is None:
-            return Fail(f"{name} has no p{fmt(p)}", file=lf, path=(name, "percentiles"), observed=None,
+            return Fail(f"{name} has no p{show_number(p)}", file=lf, path=(name, "percentiles"), observed=None,
                         expected=f"percentile key {float(p):.1f}")
         if not _num(v) or not math.isfinite(v) or v < 0:
-            return Fail(f"{name} p{fmt(p)} is {v}", file=lf, path=path, observed=v, expected="finite and >= 0 ns")
+            return Fail(f"{name} p{show_number(p)} is {v}", file=lf, path=path, observed=v, expected="finite and >= 0 ns")
         vals.append((p, v, path))
     for (p1, v1, _), (p2, v2, path2) in zip(vals, vals[1:]):
         if v1 > v2:
-            return Fail(f"{name} p{fmt(p1)} {fmt(v1)} > p{fmt(p2)} {fmt(v2)}: percentiles must not decrease", file=lf,
-                        path=path2, observed={f"p{fmt(p1)}": v1, f"p{fmt(p2)}": v2}, expected=f"p{fmt(p1)} <= p{fmt(p2)}")
-    return Pass(f"{name} " + ", ".join(f"p{fmt(p)} {v / 1e6:.4g} ms" for p, v, _ in vals))
+            return Fail(f"{name} p{show_number(p1)} {show_number(v1)} > p{show_number(p2)} {show_number(v2)}: percentiles must not decrease", file=lf,
+                        path=path2, observed={f"p{show_number(p1)}": v1, f"p{show_number(p2)}": v2}, expected=f"p{show_number(p1)} <= p{show_number(p2)}")
+    return Pass(f"{name} " + ", ".join(f"p{show_number(p)} {v / 1e6:.4g} ms" for p, v, _ in vals))
 
 
 def check_throughput(s, lf, rel):

@@ -10,6 +10,9 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from checker.core.values import file_value, show
+from checker.domain.benchmark import is_agentic
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
@@ -78,23 +81,12 @@ def is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def describe(v: Any) -> str:
-    """A short description of an unusable value for a message."""
-    from checker.load.models import brief
-
-    if v is None:
-        return "null"
-    if isinstance(v, float) and not math.isfinite(v):
-        return "NaN" if math.isnan(v) else ("infinity" if v > 0 else "-infinity")
-    return brief(v)
-
-
 def number_problem(v: Any, allow_zero: bool = True) -> str | None:
     """Why ``v`` is not a usable non-negative finite number (None when it is)."""
     if not is_number(v):
-        return f"is {describe(v)}, not a number"
+        return f"is {show(v)}, not a number"
     if isinstance(v, float) and not math.isfinite(v):
-        return f"is {describe(v)}"
+        return f"is {show(v)}"
     if v < 0:
         return f"is negative ({v})"
     if v == 0 and not allow_zero:
@@ -103,13 +95,6 @@ def number_problem(v: Any, allow_zero: bool = True) -> str | None:
 
 
 # ---------------------------------------------------------------- point helpers
-
-def raw(point, kind: str, *path: Any, default: Any = None) -> Any:
-    lf = point.files.get(kind)
-    if lf is None or not lf.ok:
-        return default
-    return lf.get(*path, default=default)
-
 
 def usable(lf) -> bool:
     return lf is not None and lf.ok and isinstance(lf.data, dict)
@@ -125,11 +110,6 @@ def model_type(point, ctx) -> str | None:
     return models.models[mid].type if mid else None
 
 
-def is_agentic(point, ctx) -> bool:
-    """Agentic when the curve is (all points agentic_inference) or its model is an agentic benchmark."""
-    return bool(point.curve.is_agentic) or model_type(point, ctx) == "agentic"
-
-
 def minimum_duration(point, ctx) -> tuple[float | None, str]:
     """(minimum seconds, why) for this point: R§6.2 by `concurrency <= 32` vs above (policy data)."""
     d = ctx.policy.get("run_rules").durations
@@ -138,7 +118,7 @@ def minimum_duration(point, ctx) -> tuple[float | None, str]:
         return None, "the point's concurrency is unknown"
     if c <= d.ultra_low_max_concurrency:
         return d.ultra_low_min_s, f"concurrency {c} <= {d.ultra_low_max_concurrency} (Ultra Low)"
-    if is_agentic(point, ctx):
+    if is_agentic(point.curve, ctx.policy.get("models")):
         return d.agentic_above_min_s, f"agentic point, concurrency {c} > {d.ultra_low_max_concurrency}"
     what = "dedicated Offline point" if point.is_dedicated_offline else f"concurrency {c}"
     return d.above_min_s, f"{what} > {d.ultra_low_max_concurrency}"
@@ -178,7 +158,7 @@ def dataset_pass_size(point, ctx) -> tuple[int | None, str]:
         d = models.models[mid].performance_dataset
         size, label = d.size, f"{mid}'s dataset {d.name!r}"
         if name and not declares_models_dataset(ctx, mid, name):
-            label += f" (point.yaml declares {describe(name)}: see dataset-matches-model)"
+            label += f" (point.yaml declares {show(name)}: see dataset-matches-model)"
     else:
         if not name:
             return None, "the benchmark model is unknown and point.yaml declares no `dataset`"
@@ -197,10 +177,10 @@ def dataset_pass_size(point, ctx) -> tuple[int | None, str]:
 
 def stream_flag(point) -> tuple[Any, str]:
     """The recorded `stream_all_chunks` value and where it came from (evidence only)."""
-    v = raw(point, "point_yaml", "runtime_settings", "stream_all_chunks")
+    v = file_value(point, "point_yaml", "runtime_settings", "stream_all_chunks")
     if v is not None:
         return v, "point.yaml runtime_settings.stream_all_chunks"
-    v = raw(point, "config", "settings", "client", "stream_all_chunks")
+    v = file_value(point, "config", "settings", "client", "stream_all_chunks")
     if v is not None:
         return v, "config.yaml settings.client.stream_all_chunks"
     return None, "not recorded"

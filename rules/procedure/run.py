@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.procedure.policy import (NEEDS, dataset_pass_size, describe, is_agentic, is_int, is_number, minimum_duration,
+from checker.domain.benchmark import is_agentic
+from checker.core.values import show
+from rules.procedure.policy import (NEEDS, dataset_pass_size, is_int, is_number, minimum_duration,
                               model_type, stream_flag, usable)
 
 
@@ -32,14 +34,14 @@ def load_pattern(point, ctx):
     lp_pol = ctx.policy.get("run_rules").load_patterns
     declared = lf.get("runtime_settings", "load_pattern")
     if point.is_dedicated_offline:
-        return Pass(f"dedicated Offline point: exempt (pattern {describe(declared)} not tested)")
+        return Pass(f"dedicated Offline point: exempt (pattern {show(declared)} not tested)")
     allowed = lp_pol.single_turn + lp_pol.agentic
     path = ("runtime_settings", "load_pattern")
     if declared is None:
         return Fail("runtime_settings.load_pattern is not declared", file=lf, path=path, observed=None,
                     expected=allowed)
     if declared not in allowed:
-        return Fail(f"load pattern {describe(declared)} is not a fixed-concurrency pattern", file=lf, path=path,
+        return Fail(f"load pattern {show(declared)} is not a fixed-concurrency pattern", file=lf, path=path,
                     observed=declared, expected=allowed)
     kind = model_type(point, ctx)
     want = {"agentic": lp_pol.agentic, "single-turn": lp_pol.single_turn}.get(kind)
@@ -48,7 +50,7 @@ def load_pattern(point, ctx):
                     observed=declared, expected=want)
     c = lf.get("concurrency")
     if not is_int(c) or c <= 0:
-        return Fail(f"concurrency {describe(c)} is not a positive integer", file=lf, path=("concurrency",),
+        return Fail(f"concurrency {show(c)} is not a positive integer", file=lf, path=("concurrency",),
                     observed=c, expected="an integer > 0")
     return Pass(f"load pattern {declared} at concurrency {c}")
 
@@ -70,9 +72,9 @@ def streaming_config(point, ctx):
     """
     chunks, chunks_src = stream_flag(point)
     evidence = {"stream_all_chunks": chunks, "stream_all_chunks_source": chunks_src}
-    note = f"stream_all_chunks={describe(chunks)} ({chunks_src}; either value allowed)"
+    note = f"stream_all_chunks={show(chunks)} ({chunks_src}; either value allowed)"
     if point.is_dedicated_offline:
-        return Pass(f"dedicated Offline point: exempt; stream_all_chunks={describe(chunks)} recorded", extra=evidence)
+        return Pass(f"dedicated Offline point: exempt; stream_all_chunks={show(chunks)} recorded", extra=evidence)
     cf = point.files.get("config")
     if not usable(cf):
         why = "absent" if cf is None or not cf.exists else "not usable"
@@ -83,11 +85,11 @@ def streaming_config(point, ctx):
     if value is None:
         return Skip(f"config.yaml records no model_params.streaming; {note}", reason="missing-input", extra=evidence)
     if value in pol.accepted:
-        return Pass(f"streaming on; stream_all_chunks={describe(chunks)} recorded", extra=evidence)
+        return Pass(f"streaming on; stream_all_chunks={show(chunks)} recorded", extra=evidence)
     if isinstance(value, str) and value in pol.auto and cf.get("type") not in ("offline",):
         return Pass(f"model_params.streaming is {value!r}, which the client resolves to on for online runs; {note}",
                     extra=evidence)
-    return Fail(f"model_params.streaming is {describe(value)}: fixed-concurrency performance runs must stream",
+    return Fail(f"model_params.streaming is {show(value)}: fixed-concurrency performance runs must stream",
                 file=cf, path=("model_params", "streaming"), observed=value, expected="on", extra=evidence)
 
 
@@ -102,7 +104,7 @@ def _duration_basis(point):
             path = ("steady_state", "window", "duration_s")
             basis = "steady-state window issue-time span (point.yaml steady_state.window.duration_s)"
             if not is_number(v):
-                return None, f"is {describe(v)}, not a number", yf, path, basis
+                return None, f"is {show(v)}, not a number", yf, path, basis
             return float(v), None, yf, path, basis
     sf = point.files.get("result_summary")
     note = "" if ss is None else " (the steady_state block has no window.duration_s)"
@@ -113,7 +115,7 @@ def _duration_basis(point):
     if "duration_ns" not in sf.data:
         return None, "is not recorded", sf, (), basis
     if not is_number(v):
-        return None, f"is {describe(v)}, not a number", sf, ("duration_ns",), basis
+        return None, f"is {show(v)}, not a number", sf, ("duration_ns",), basis
     return v / 1e9, None, sf, ("duration_ns",), basis
 
 
@@ -141,8 +143,8 @@ def point_duration(point, ctx):
         return Fail(f"{basis}: the value {problem}", file=lf, path=path, observed=lf.get(*path),
                     expected=f"a finite number of seconds >= {minimum}" if minimum else "a finite number")
     if not math.isfinite(seconds) or seconds < 0:
-        what = f"negative ({seconds:g})" if seconds < 0 else describe(seconds)
-        return Fail(f"{basis} is {what}", file=lf, path=path, observed=describe(seconds),
+        what = f"negative ({seconds:g})" if seconds < 0 else show(seconds)
+        return Fail(f"{basis} is {what}", file=lf, path=path, observed=show(seconds),
                     expected=f">= {minimum} s")
     if path and path[0] == "steady_state":  # the window lies inside the tracked run
         sf = point.files.get("result_summary")
@@ -172,7 +174,7 @@ def _counts(point):
         if key not in sf.data:
             probs.append((key, f"{key} is not recorded"))
         elif not is_int(v) or v < 0:
-            probs.append((key, f"{key} is {describe(v)}, not a non-negative integer"))
+            probs.append((key, f"{key} is {show(v)}, not a non-negative integer"))
         else:
             vals[key] = v
     return vals.get("n_samples_issued"), vals.get("n_samples_completed"), vals.get("n_samples_failed"), probs
@@ -227,7 +229,7 @@ def samples_whole_multiple(point, ctx):
     How to fix: Set `settings.runtime.n_samples_to_issue` to k x dataset size and let the run finish
     (a max-duration cap that cuts the issue phase short breaks the multiple).
     """
-    if is_agentic(point, ctx):
+    if is_agentic(point.curve, ctx.policy.get("models")):
         return Skip("agentic benchmark: how samples map to the dataset's trajectories is not published, so whole "
                     "passes cannot be read from the counters", reason="not-applicable")
     size, how = dataset_pass_size(point, ctx)
@@ -239,7 +241,7 @@ def samples_whole_multiple(point, ctx):
                     reason="input-not-valid")
     issued = sf.get("n_samples_issued")
     if not is_int(issued) or issued <= 0:
-        return Fail(f"n_samples_issued is {describe(issued)}, not a positive integer", file=sf,
+        return Fail(f"n_samples_issued is {show(issued)}, not a positive integer", file=sf,
                     path=("n_samples_issued",), observed=issued, expected=f"a positive multiple of {size}")
     if issued % size:
         return Fail(f"{issued:,} samples issued is {issued // size} whole passes plus {issued % size:,} samples ({how})", file=sf,
@@ -265,9 +267,9 @@ def run_complete(point, ctx):
     bad = []
     complete, state = sf.get("complete"), sf.get("state")
     if complete is not True:
-        bad.append(("complete", f"complete is {describe(complete) if 'complete' in sf.data else 'not recorded'}"))
+        bad.append(("complete", f"complete is {show(complete) if 'complete' in sf.data else 'not recorded'}"))
     if not (isinstance(state, str) and state.lower() == "complete"):
-        bad.append(("state", f"state is {describe(state) if 'state' in sf.data else 'not recorded'}"))
+        bad.append(("state", f"state is {show(state) if 'state' in sf.data else 'not recorded'}"))
     if bad:
         return Fail("the run did not finish cleanly: " + "; ".join(m for _, m in bad), file=sf, path=(bad[0][0],),
                     observed={k: sf.get(k) for k, _ in bad}, expected={"complete": True, "state": "complete"})

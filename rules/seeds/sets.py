@@ -14,8 +14,9 @@ from checker.core.findings import Severity
 from checker.load.models.keys import near_miss
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.binding import SEED_KEYS
-from rules.shared.seed_values import (MISSING, adoption_cohorts, registry_failure, declared_seeds, evidence, no_point_yaml, point_yaml,
-                              raw_value, registry, registry_source, seed_problem, show)
+from checker.core.values import MISSING, show
+from rules.shared.seed_values import (adoption_cohorts, registry_failure, declared_seeds, evidence, no_point_yaml, point_yaml,
+                              registry, registry_source, seed_problem)
 
 
 @rule(id="seed-set-registry", title="Seed-set registry", clause="S§4.6", severity="reject",
@@ -66,7 +67,7 @@ def target_cohort(point, ctx):
     lf = point_yaml(point)
     if lf is None:
         return no_point_yaml(point)
-    raw = raw_value(lf, "target_cohort")
+    raw = lf.get("target_cohort", default=MISSING)
     if raw is MISSING:
         return Fail("target_cohort is missing", file=lf, path=(), observed=None, expected="YYYY-MM-C0 or YYYY-MM-C1")
     cohort, why = cohorts.try_parse(raw)
@@ -77,7 +78,7 @@ def target_cohort(point, ctx):
 
 
 def _declared_set(lf):
-    return raw_value(lf, "seed_set")
+    return lf.get("seed_set", default=MISSING)
 
 
 @rule(id="seed-set-consistency", title="Seed set consistency", clause="R§9.1", severity="reject",
@@ -259,7 +260,7 @@ def seed_set_adoption(point, ctx):
     if not bs.window:
         return Skip(f"the seed-set registry ({reg.shape}) gives no publication cohort for set {bs.id}: adoption "
                     "cannot be proved; pass the published seedset.yaml with --seed-sets", reason="no-cohort-in-registry")
-    target, why = cohorts.try_parse(raw_value(lf, "target_cohort"))
+    target, why = cohorts.try_parse(lf.get("target_cohort", default=MISSING))
     if target is None:
         return Skip(f"target_cohort is not a valid cohort (see target-cohort): {why}", reason="invalid-input")
     win = list(bs.window)
@@ -346,7 +347,7 @@ def config_seeds_match(point, ctx):
     declared = declared_seeds(lf)
     diffs = []
     for ckey, pkey in CONFIG_SEEDS.items():
-        craw = raw_value(cfg, "settings", "runtime", ckey)
+        craw = cfg.get("settings", "runtime", ckey, default=MISSING)
         praw = declared[pkey].raw
         cprob, pprob = seed_problem(craw), seed_problem(praw)
         if cprob is None and pprob is None and craw == praw:

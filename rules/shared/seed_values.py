@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from checker.core.rule import Fail, Skip
+from checker.core.values import MISSING
 from rules.shared.binding import SEED_KEYS, U64_MAX
 
 RUNTIME = ("runtime_settings", "runtime")
 LEGACY_NAMES = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
 _INT_TEXT = re.compile(r"^\s*[+-]?\d+\s*$")
-MISSING = object()
 
 
 def seed_problem(raw: Any) -> str | None:
@@ -45,16 +45,6 @@ def seed_problem(raw: Any) -> str | None:
     return f"a {type(raw).__name__ if not isinstance(raw, (dict, list)) else ('mapping' if isinstance(raw, dict) else 'list')}, not an integer"
 
 
-def show(raw: Any) -> str:
-    if raw is MISSING:
-        return "missing"
-    if isinstance(raw, str):
-        return repr(raw if len(raw) <= 40 else raw[:40] + "...")
-    if isinstance(raw, (dict, list)):
-        return "a mapping" if isinstance(raw, dict) else "a list"
-    return str(raw) if not isinstance(raw, bool) else str(raw).lower()
-
-
 def evidence(raw: Any) -> Any:
     """JSON evidence for a raw value: ints stay exact ints; the missing marker becomes None."""
     return None if raw is MISSING else raw
@@ -72,32 +62,19 @@ class DeclaredSeed:
         return seed_problem(self.raw)
 
 
-def _get(lf, path: tuple) -> Any:
-    cur = lf.data
-    for p in path:
-        if not isinstance(cur, dict) or p not in cur:
-            return MISSING
-        cur = cur[p]
-    return cur
-
-
 def declared_seeds(lf) -> dict[str, DeclaredSeed]:
     """The three runtime seeds of a point.yaml, by v1.0 name (legacy spellings as a fallback)."""
     out = {}
     for key in SEED_KEYS:
         path = RUNTIME + (key,)
-        raw = _get(lf, path)
+        raw = lf.get(*path, default=MISSING)
         legacy = False
         if raw is MISSING and key in LEGACY_NAMES:
             alt = RUNTIME + (LEGACY_NAMES[key],)
-            if _get(lf, alt) is not MISSING:
-                raw, path, legacy = _get(lf, alt), alt, True
+            if lf.get(*alt, default=MISSING) is not MISSING:
+                raw, path, legacy = lf.get(*alt, default=MISSING), alt, True
         out[key] = DeclaredSeed(key, raw, path, legacy)
     return out
-
-
-def raw_value(lf, *path: Any) -> Any:
-    return _get(lf, tuple(path))
 
 
 def point_yaml(point):
@@ -121,7 +98,7 @@ def registry(ctx):
     """(SeedSetsPolicy, None) or (None, SKIP outcome) when the seed-set registry is unusable."""
     if ctx.policy.available("seed_sets"):
         return ctx.policy.get("seed_sets"), None
-    prob = ctx.policy.problems.get("seed_sets")
+    prob = ctx.policy.problem("seed_sets")
     why = f" ({prob.message})" if prob else ""
     return None, Skip(f"no seed-set registry: the seed-set file cannot be used{why}; see seed-set-registry",
                       reason="no-seed-set-registry")
@@ -142,7 +119,7 @@ def registry_source(ctx, name: str) -> str:
 def registry_failure(ctx, name: str, what: str, expected: str):
     """The FAIL of a registry rule whose file cannot be used: the problem and where it sits."""
     src = registry_source(ctx, name)
-    prob = ctx.policy.problems.get(name)
+    prob = ctx.policy.problem(name)
     msg = prob.message if prob else "not loaded"
     where = f"{prob.file}:{prob.line}" if prob and prob.line else (prob.file if prob else src)
     return Fail(f"the {what} cannot be used: {msg} ({where})", file=prob.file if prob else src,

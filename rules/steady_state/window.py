@@ -9,13 +9,15 @@ from __future__ import annotations
 import math
 
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.procedure.policy import NEEDS, describe, is_agentic, is_int, is_number, minimum_duration
+from checker.domain.benchmark import is_agentic
+from checker.core.values import show
+from rules.procedure.policy import NEEDS, is_int, is_number, minimum_duration
 
 
 def _exempt(point, ctx) -> str | None:
     if point.is_dedicated_offline:
         return "dedicated Offline point"
-    if is_agentic(point, ctx):
+    if is_agentic(point.curve, ctx.policy.get("models")):
         return "agentic point"
     return None
 
@@ -44,7 +46,7 @@ def _passes(window) -> int | None:
 
 
 @rule(id="steady-state-valid", title="Steady state valid", clause="R§4.4", severity="warn",
-      scope="point", needs=("point_yaml", NEEDS), official=True)
+      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
 def steady_state_valid(point, ctx):
     """The `steady_state` block uses R§4.4's vocabulary and well-formed window numbers.
 
@@ -65,35 +67,35 @@ def steady_state_valid(point, ctx):
         return Skip("no steady_state block (see steady-state-basis)", reason="missing-input")
     pol = ctx.policy.get("run_rules").steady_state
     if not isinstance(ss, dict):
-        return Fail(f"steady_state is {describe(ss)}, not a mapping", file=lf, path=("steady_state",),
+        return Fail(f"steady_state is {show(ss)}, not a mapping", file=lf, path=("steady_state",),
                     observed=ss, expected="a mapping")
     probs = []
     status = ss.get("status")
     if status not in pol.statuses:
-        probs.append((("status",), f"status {describe(status)} is not allowed{_hint(status, pol.statuses)}"))
+        probs.append((("status",), f"status {show(status)} is not allowed{_hint(status, pol.statuses)}"))
     if "verdict" in ss and ss["verdict"] not in pol.verdicts:
         v = ss["verdict"]
-        probs.append((("verdict",), f"verdict {describe(v)} is not allowed{_hint(v, pol.verdicts)}"))
+        probs.append((("verdict",), f"verdict {show(v)} is not allowed{_hint(v, pol.verdicts)}"))
     state = ss.get("state")
     if state is not None:
         if not isinstance(state, dict):
-            probs.append((("state",), f"state is {describe(state)}, not a mapping of metric -> state"))
+            probs.append((("state",), f"state is {show(state)}, not a mapping of metric -> state"))
         else:
             for k in sorted(state, key=str):
                 if state[k] not in pol.metric_states:
-                    probs.append((("state", k), f"state.{k} {describe(state[k])} is not allowed"
+                    probs.append((("state", k), f"state.{k} {show(state[k])} is not allowed"
                                                 f"{_hint(state[k], pol.metric_states)}"))
     window = ss.get("window")
     if window is not None:
         if not isinstance(window, dict):
-            probs.append((("window",), f"window is {describe(window)}, not a mapping"))
+            probs.append((("window",), f"window is {show(window)}, not a mapping"))
         else:
             for k in ("super_pass_start", "super_pass_end", "super_pass_size", "n_samples"):
                 if k in window and (not is_int(window[k]) or window[k] < 0):
-                    probs.append((("window", k), f"window.{k} is {describe(window[k])}, not a non-negative integer"))
+                    probs.append((("window", k), f"window.{k} is {show(window[k])}, not a non-negative integer"))
             d = window.get("duration_s")
             if "duration_s" in window and (not is_number(d) or not math.isfinite(d) or d < 0):
-                probs.append((("window", "duration_s"), f"window.duration_s is {describe(d)}"))
+                probs.append((("window", "duration_s"), f"window.duration_s is {show(d)}"))
             a, b = window.get("super_pass_start"), window.get("super_pass_end")
             if is_int(a) and is_int(b) and b < a:
                 probs.append((("window", "super_pass_end"), f"window ends (super-pass {b}) before it starts ({a})"))

@@ -9,7 +9,8 @@ import re
 
 from checker.load.models.keys import missing_hint
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.procedure.policy import NEEDS, describe, is_int, number_problem
+from checker.core.values import show
+from rules.procedure.policy import NEEDS, is_int, number_problem
 
 
 def _block(point):
@@ -54,8 +55,8 @@ def warmup_present(point, ctx):
     lf, w, rawv = _block(point)
     if w is None:
         text, at = missing_hint(lf, (), "warmup") if rawv is None else ("", None)
-        why = "is missing" if rawv is None else f"is {describe(rawv)}, not a mapping"
-        return Fail(f"the warmup block {why}{text}", file=lf, path=at or ("warmup",), observed=describe(rawv),
+        why = "is missing" if rawv is None else f"is {show(rawv)}, not a mapping"
+        return Fail(f"the warmup block {why}{text}", file=lf, path=at or ("warmup",), observed=show(rawv),
                     expected="warmup: {duration_s, requests_issued, requests_completed, data_source, concurrency, "
                              "initialization_steps}")
     required = ctx.policy.get("run_rules").warmup.required_fields
@@ -68,7 +69,7 @@ def warmup_present(point, ctx):
     probs = []
     for f in ("requests_issued", "requests_completed", "concurrency"):
         if not is_int(w[f]) or w[f] < 0:
-            probs.append((f, f"warmup.{f} is {describe(w[f])}, not a non-negative integer"))
+            probs.append((f, f"warmup.{f} is {show(w[f])}, not a non-negative integer"))
     if not probs and w["requests_completed"] > w["requests_issued"]:
         probs.append(("requests_completed",
                       f"warmup.requests_completed {w['requests_completed']} > requests_issued {w['requests_issued']}"))
@@ -77,7 +78,7 @@ def warmup_present(point, ctx):
     if probs:
         return Fail("; ".join(m for _, m in probs), file=lf, path=("warmup", probs[0][0]),
                     observed=w[probs[0][0]], expected="non-negative integers, completed <= issued")
-    return Pass(f"warmup declared: {describe(w['duration_s'])} s, {w['requests_issued']} requests")
+    return Pass(f"warmup declared: {show(w['duration_s'])} s, {w['requests_issued']} requests")
 
 
 @rule(id="warmup-logs-retained", title="Warmup logs retained", clause="R§6.3.2", severity="warn",
@@ -101,7 +102,7 @@ def warmup_logs_retained(point, ctx):
     if v is True:
         return Pass("warmup logs retained")
     text, at = missing_hint(lf, ("warmup",), "logs_retained") if "logs_retained" not in w else ("", None)
-    return Fail(f"warmup.logs_retained is {describe(v) if 'logs_retained' in w else 'not declared'}{text}", file=lf,
+    return Fail(f"warmup.logs_retained is {show(v) if 'logs_retained' in w else 'not declared'}{text}", file=lf,
                 path=at or ("warmup", "logs_retained"), observed=v, expected=True)
 
 

@@ -174,3 +174,68 @@ def test_outcome_needs_skip_names_the_file(tmp_path):
 def test_outcome_helpers():
     o = Outcome("PASS", "x")
     assert o.status == "PASS" and o.entry == ""
+
+
+def test_policy_files_load_when_first_asked_for():
+    """Only index.yaml is read up front; a policy file is validated the first time a rule asks."""
+    from checker.engine.policy import load_policy
+
+    pol = load_policy()
+    assert pol.version != "unknown" and not pol.data and "models" in pol.pending
+    assert pol.get("models") is pol.data["models"] and "models" not in pol.pending
+    assert pol.problem("curve") is None and "curve" in pol.data
+    pol.load_all()
+    assert not pol.pending and not pol.problems
+
+
+def test_select_reads_only_the_policy_files_its_rules_need():
+    import checker.engine.pipeline as pipeline
+    from checker.engine.config import RunConfig
+
+    seen = {}
+    original = pipeline.load_policy
+
+    def spy(*a, **k):
+        seen["policy"] = pol = original(*a, **k)
+        return pol
+
+    pipeline.load_policy = spy
+    try:
+        pipeline.check([os.path.join(FIXTURES, "valid")], RunConfig.of(select=["point-dirname-concurrency"]))
+    finally:
+        pipeline.load_policy = original
+    assert "seed_sets" in seen["policy"].pending and "accuracy" in seen["policy"].pending
+
+
+def test_rule_index_matches_the_code():
+    """rules/index.json (what a --select run reads instead of importing unselected families) is current."""
+    from checker.engine.catalogue import index_path, index_text
+
+    with open(index_path(), encoding="utf-8") as fh:
+        assert fh.read() == index_text(), "rules/index.json is stale: run `make docs`"
+
+
+@pytest.mark.parametrize("select,ignore", [(["curve"], []), (["point-dirname"], []), (["seeds", "power"], ["power-descriptor"])])
+def test_select_imports_only_selected_families_and_reports_the_same(monkeypatch, select, ignore):
+    import checker.engine.pipeline as pipeline
+    from checker.engine.config import RunConfig
+    from checker.render import render
+
+    cfg = RunConfig.of(select=select, ignore=ignore, today="2026-11-30")
+    lazy = pipeline.check([VALID], cfg)
+    monkeypatch.setattr(pipeline, "rules_for", lambda s, i: all_rules())
+    full = pipeline.check([VALID], cfg)
+    for fmt in ("json", "sarif", "text", "junit"):
+        a, b = (render(fmt, r, tty=False).replace(r.generated_at, "T") for r in (lazy, full))
+        assert a == b, fmt
+
+
+def test_select_run_leaves_other_families_unimported():
+    import subprocess
+    import sys
+
+    code = ("import sys; from checker.engine.pipeline import run_check; run_check([sys.argv[1]], select=['curve']); "
+            "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('rules.') and m.count('.') >= 2}))")
+    out = subprocess.run([sys.executable, "-c", code, VALID], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['curve', 'shared']"

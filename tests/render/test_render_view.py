@@ -12,18 +12,16 @@ from checker.render.view import build_view
 POINTS = ["r1", "r4", "r8", "r32", "r64", "r256", "r1024"]
 
 
-def check(tmp_path, patches):
-    return run_check([materialise({"base": "valid", "patch": patches}, str(tmp_path))])
+def check(tmp_path, patches, base="valid"):
+    return run_check([materialise({"base": base, "patch": patches}, str(tmp_path))])
 
 
 def test_agentic_curve_plots_interactivity(tmp_path):
-    patches = [{"remove": "{curve}/r13368"}]
+    patches = []
     for i, p in enumerate(POINTS):
-        patches.append({"set": {"file": f"{{curve}}/{p}/point.yaml", "path": ["runtime_settings", "load_pattern"],
-                                "value": "agentic_inference"}})
-        patches.append({"set": {"file": f"{{curve}}/{p}/result_summary.json", "path": ["e2e_avg_interactivity"],
-                                "value": 100.0 - 10 * i}})
-    report = check(tmp_path, patches)
+        patches.append({"set": {"file": f"{{system}}/kimi-k3/{p}/result_summary.json",
+                                "path": ["e2e_avg_interactivity"], "value": 100.0 - 10 * i}})
+    report = check(tmp_path, patches, base="agentic")
     view = build_view(report)
     curve = view["submissions"][0]["systems"][0]["curves"][0]
     assert curve["agentic"] is True
@@ -96,11 +94,9 @@ def test_benchmark_budget():
 
 
 def test_agentic_without_interactivity_falls_back_to_tps_per_user(tmp_path):
-    patches = [{"remove": "{curve}/r13368"}]
-    for p in POINTS:
-        patches.append({"set": {"file": f"{{curve}}/{p}/point.yaml", "path": ["runtime_settings", "load_pattern"],
-                                "value": "agentic_inference"}})
-    report = check(tmp_path, patches)
+    patches = [{"delete": {"file": f"{{system}}/kimi-k3/{p}/result_summary.json", "path": ["e2e_avg_interactivity"]}}
+               for p in POINTS]
+    report = check(tmp_path, patches, base="agentic")
     curve = build_view(report)["submissions"][0]["systems"][0]["curves"][0]
     assert curve["agentic"] is True and curve["interactivity"] is False
     assert all(p["mark"].x is not None for p in curve["points"])

@@ -1,6 +1,6 @@
 """Run-procedure, warmup, steady-state and consistency rules: arithmetic and curve-level behaviour."""
-import math
 import json
+import math
 import os
 import sys
 from types import SimpleNamespace
@@ -45,15 +45,26 @@ def _lf(kind, data, model_cls=None):
     return lf
 
 
-def fake_point(c=64, point=None, summary=None, offline="none", agentic=False, model="llama3_1-8b"):
+class _Curve(SimpleNamespace):
+    def cached(self, key, compute):
+        return compute()
+
+
+def fake_point(c=64, point=None, summary=None, offline="none", agentic=False, model=None):
+    """A point alone on its curve; ``agentic``: an agentic benchmark (kimi-k3, agentic_inference)."""
+    model = model or ("kimi-k3" if agentic else "llama3_1-8b")
     y = {"concurrency": c, "offline": offline, "dataset": "cnn_dailymail", "model_name": model,
          "runtime_settings": {"load_pattern": "agentic_inference" if agentic else "concurrency"}}
     y.update(point or {})
     files = {"point_yaml": _lf("point_yaml", y, PointYaml),
              "result_summary": _lf("result_summary", summary or {}, ResultSummary)}
-    curve = SimpleNamespace(is_agentic=agentic, name=model)
-    return SimpleNamespace(files=files, yaml=files["point_yaml"].model, summary=files["result_summary"].model,
-                           concurrency=c, is_dedicated_offline=offline == "dedicated", curve=curve, name=f"r{c}")
+    curve = _Curve(name=model, points=[])
+    yml = files["point_yaml"].model
+    p = SimpleNamespace(files=files, yaml=yml, summary=files["result_summary"].model, concurrency=c,
+                        is_dedicated_offline=offline == "dedicated", curve=curve, name=f"r{c}",
+                        load_pattern=yml.load_pattern if yml is not None else None)
+    curve.points.append(p)
+    return p
 
 
 @pytest.mark.parametrize("c,agentic,offline,expected", [
@@ -64,9 +75,22 @@ def test_minimum_duration(ctx, c, agentic, offline, expected):
     assert minimum_duration(fake_point(c, agentic=agentic, offline=offline), ctx)[0] == expected
 
 
-def test_agentic_model_gets_2400_without_curve_flag(ctx):
-    p = fake_point(64, model="kimi-k3")
+def test_agentic_model_gets_2400_whatever_its_load_pattern(ctx):
+    p = fake_point(64, model="kimi-k3")  # the `concurrency` pattern: the model's type decides
     assert minimum_duration(p, ctx)[0] == 2400
+
+
+def test_single_turn_model_stays_single_turn_on_agentic_patterns(ctx):
+    """checker.domain.benchmark: the model's type first (RULES.md §11); before, either made it agentic."""
+    p = fake_point(64, model="llama3_1-8b", point={"runtime_settings": {"load_pattern": "agentic_inference"}})
+    assert minimum_duration(p, ctx)[0] == 1200
+    assert steady_state.steady_state_valid(p, ctx).message != "agentic point: exempt"
+
+
+def test_unknown_model_is_agentic_by_load_pattern(ctx):
+    p = fake_point(64, model="not-a-model", point={"runtime_settings": {"load_pattern": "agentic_inference"}})
+    assert minimum_duration(p, ctx)[0] == 2400
+    assert minimum_duration(fake_point(64, model="not-a-model"), ctx)[0] == 1200
 
 
 @pytest.mark.parametrize("seconds,status", [(1199.9, "FAIL"), (1200.0, "PASS"), (float("nan"), "FAIL"),
@@ -181,25 +205,20 @@ def _set(path, keys, value):
 
 
 def test_agentic_curve_needs_2400_s_above_32(tmp_path):
-    """An agentic curve (all agentic_inference, no Offline point): 2,400 s above 32, 600 s at or below."""
-    import make_valid
+    """An agentic benchmark's curve (kimi-k3, no Offline point): 2,400 s above 32, 600 s at or below."""
+    import make_agentic
     from checker.engine.pipeline import run_check
 
-    pts = {c: s for c, s in make_valid.POINTS.items() if s[1] != "dedicated"}
     root = os.path.join(str(tmp_path), "pkg")
-    make_valid.build(root, points=pts)
-    curve = os.path.join(root, "results", make_valid.SYSTEM, make_valid.MODEL)
-    for c in pts:
-        _set(os.path.join(curve, f"r{c}", "point.yaml"), ["runtime_settings", "load_pattern"], "agentic_inference")
-        _set(os.path.join(curve, f"r{c}", "config.yaml"), ["settings", "load_pattern", "type"], "agentic_inference")
-        _set(os.path.join(curve, f"r{c}", "point.yaml"), ["steady_state", "window", "duration_s"], 2000.0)
-        # the window lies inside the tracked run (a longer window contradicts result_summary.json)
-        rs = os.path.join(curve, f"r{c}", "result_summary.json")
-        with open(rs) as fh:
-            summary = json.load(fh)
-        summary["duration_ns"] = 2_100_000_000_000
-        with open(rs, "w") as fh:
-            json.dump(summary, fh)
+    make_agentic.build(root)
+    curve = os.path.join(root, "results", make_agentic.make_valid.SYSTEM, make_agentic.MODEL)
+    for r in ("r32", "r64"):  # a 2,000 s whole run (the agentic official result is the whole-run total)
+        path = os.path.join(curve, r, "result_summary.json")
+        with open(path) as fh:
+            data = json.load(fh)
+        data["duration_ns"] = 2000 * 10**9
+        with open(path, "w") as fh:
+            json.dump(data, fh, indent=2)
     rep = run_check([root])
     dur = {f.subject.point: f for f in rep.findings if f.rule_id == "point-duration"}
     assert dur["r64"].status.value == "FAIL" and "2,400" in dur["r64"].message

@@ -71,6 +71,7 @@ def test_both_registry_shapes(name, shape, window):
                                   "bad-cohort-id.yaml", "does-not-exist.yaml"])
 def test_broken_registry_is_a_problem_not_a_crash(name):
     pol = load_policy(overrides={"seed_sets": os.path.join(OVR, "seed_sets", name)})
+    assert pol.problem("seed_sets") is not None  # read and validated when first asked for
     assert "seed_sets" in pol.problems
     assert not pol.available("seed_sets")
 

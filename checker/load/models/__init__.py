@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from checker.core.values import show, value_at
+
 
 @dataclass(slots=True)
 class FieldProblem:
@@ -66,21 +68,6 @@ def dotted(path: tuple) -> str:
     return out or "(top level)"
 
 
-def brief(value: Any, limit: int = 60) -> str:
-    """A short, bounded description of a value (never repr() a whole container)."""
-    if isinstance(value, dict):
-        return f"a mapping of {len(value)} keys"
-    if isinstance(value, list):
-        return f"a list of {len(value)} items"
-    if isinstance(value, str):
-        s = value if len(value) <= limit else value[:limit] + "..."
-        return repr(s)
-    if isinstance(value, int) and not isinstance(value, bool):
-        s = str(value)
-        return s if len(s) <= limit else s[:limit] + "..."
-    return repr(value)[:limit]
-
-
 _TYPE_WORDS = {
     "int_type": "an integer",
     "int_from_float": "an integer",
@@ -129,17 +116,6 @@ def _drop(data: Any, loc: tuple) -> Any:
     return data
 
 
-def _value_at(data: Any, loc: tuple) -> Any:
-    for p in loc:
-        if isinstance(data, dict):
-            data = data.get(p)
-        elif isinstance(data, list) and isinstance(p, int) and 0 <= p < len(data):
-            data = data[p]
-        else:
-            return None
-    return data
-
-
 def validate_lenient(model_cls, data: Any, tries: int = 8):
     """Validate ``data`` into ``model_cls``; return (model or None, [FieldProblem])."""
     from pydantic import ValidationError
@@ -162,14 +138,14 @@ def validate_lenient(model_cls, data: Any, tries: int = 8):
                 if loc in seen:
                     continue
                 seen.add(loc)
-                observed = _value_at(current, loc)
+                observed = value_at(current, loc)
                 dotted = ".".join(str(p) for p in loc) or "(top level)"
                 if err.get("type") in _SAY_MESSAGE:  # a model validator's own sentence, or an unknown key
                     text = str(err.get("msg", "")).removeprefix("Value error, ")
                     problems.append(FieldProblem(loc, f"field `{dotted}`: {text}", observed))
                 else:
                     problems.append(
-                        FieldProblem(loc, f"field `{dotted}`: expected {_word(err)}, got {brief(observed)}", observed)
+                        FieldProblem(loc, f"field `{dotted}`: expected {_word(err)}, got {show(observed)}", observed)
                     )
                 current = _drop(current, loc)
     return None, problems

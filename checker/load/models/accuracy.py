@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from checker.load.models import brief
+from checker.core.values import show
 
 #: entry keys that are bookkeeping, never a metric (for entries without a ``score``)
 BOOKKEEPING = frozenset({
@@ -106,14 +106,14 @@ class AccuracyFile:
 def _alias(d: dict, a: str, b: str, path: tuple, problems: list) -> Any:
     """Value of key ``a`` or its alias ``b``; both present and different is a problem."""
     if a in d and b in d and d[a] != d[b]:
-        problems.append(Problem(path + (b,), f"`{a}` ({brief(d[a])}) and `{b}` ({brief(d[b])}) disagree", d[b]))
+        problems.append(Problem(path + (b,), f"`{a}` ({show(d[a])}) and `{b}` ({show(d[b])}) disagree", d[b]))
     return d[a] if a in d else d.get(b)
 
 
 def _entry(d: dict, name: str, path: tuple, problems: list) -> AccuracyEntry:
     dtype = d.get("dataset_type")
     if dtype is not None and not isinstance(dtype, str):
-        problems.append(Problem(path + ("dataset_type",), f"`dataset_type` must be a string, got {brief(dtype)}", dtype))
+        problems.append(Problem(path + ("dataset_type",), f"`dataset_type` must be a string, got {show(dtype)}", dtype))
         dtype = None
     inline = dtype == "performance" or (dtype is None and name == "performance")
     metrics: dict[str, Any] = {}
@@ -132,7 +132,7 @@ def _entry(d: dict, name: str, path: tuple, problems: list) -> AccuracyEntry:
             mpaths["score"] = path + ("score",)
             scalar = True
         else:
-            problems.append(Problem(path + ("score",), f"`score` must be a number or a mapping of metrics, got {brief(s)}", s))
+            problems.append(Problem(path + ("score",), f"`score` must be a number or a mapping of metrics, got {show(s)}", s))
     else:
         for k, v in d.items():
             if k not in BOOKKEEPING and is_number(v):
@@ -145,14 +145,14 @@ def _entry(d: dict, name: str, path: tuple, problems: list) -> AccuracyEntry:
     total = d.get("total_samples")
     for key, v in (("unit_samples", unit), ("num_repeats", reps), ("total_samples", total)):
         if v is not None and (not is_count(v) or v < 0):
-            problems.append(Problem(path + (key,), f"`{key}` must be a non-negative integer, got {brief(v)}", v))
+            problems.append(Problem(path + (key,), f"`{key}` must be a non-negative integer, got {show(v)}", v))
     if not inline and is_count(unit) and is_count(reps) and is_count(total) and unit * reps != total:
         problems.append(Problem(path + ("total_samples",),
                                 f"`total_samples` {total} is not unit_samples x num_repeats = {unit} x {reps} = {unit * reps}",
                                 total))
     complete = d.get("complete")
     if complete is not None and not isinstance(complete, bool):
-        problems.append(Problem(path + ("complete",), f"`complete` must be true or false, got {brief(complete)}", complete))
+        problems.append(Problem(path + ("complete",), f"`complete` must be true or false, got {show(complete)}", complete))
     return AccuracyEntry(name=name, path=path, raw=d, dataset_type=dtype, inline=inline, metrics=metrics,
                          metric_paths=mpaths, scalar=scalar, unit_samples=unit, num_repeats=reps,
                          total_samples=total, complete=complete)
@@ -165,7 +165,7 @@ def _keyed(items: dict, prefix: tuple, out: AccuracyFile) -> None:
         v = items[key]
         path = prefix + (key,)
         if not isinstance(v, dict):
-            out.problems.append(Problem(path, f"dataset {str(key)!r} must map to an entry, got {brief(v)}", v))
+            out.problems.append(Problem(path, f"dataset {str(key)!r} must map to an entry, got {show(v)}", v))
             continue
         name = v.get("dataset_name", key)
         if not isinstance(name, str) or not name:
@@ -192,13 +192,13 @@ def parse_accuracy(data: Any) -> AccuracyFile:
         out = AccuracyFile("list")
         if not isinstance(items, list):
             out.problems.append(Problem(("accuracy_scores",), "`accuracy_scores` must be a list of entries or a "
-                                        f"mapping keyed by dataset, got {brief(items)}", items))
+                                        f"mapping keyed by dataset, got {show(items)}", items))
             return out
         seen: dict[str, int] = {}
         for i, item in enumerate(items):
             path = ("accuracy_scores", i)
             if not isinstance(item, dict):
-                out.problems.append(Problem(path, f"entry {i} must be a mapping, got {brief(item)}", item))
+                out.problems.append(Problem(path, f"entry {i} must be a mapping, got {show(item)}", item))
                 continue
             name = item.get("dataset_name")
             if not isinstance(name, str) or not name:

@@ -69,7 +69,19 @@ def closest(key: str, known) -> str | None:
 
 
 def _submodel(annotation) -> tuple[type | None, bool]:
-    """(model class, is a list of it) behind an Optional[...] / list[Optional[...]] annotation."""
+    """(model class, is a list of it) behind an Optional[...] / list[Optional[...]] annotation.
+
+    Asked once per value of every file walked, for a few dozen distinct annotations: memoised."""
+    hit = _SUBMODEL.get(id(annotation))
+    if hit is None or hit[0] is not annotation:  # keyed by identity (typing's __hash__ is slow); the
+        hit = _SUBMODEL[id(annotation)] = (annotation, _submodel_of(annotation))  # entry keeps it alive
+    return hit[1]
+
+
+_SUBMODEL: dict = {}
+
+
+def _submodel_of(annotation) -> tuple[type | None, bool]:
     args = [annotation]
     is_list = False
     for _ in range(4):

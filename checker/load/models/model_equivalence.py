@@ -11,7 +11,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from checker.load.models import FieldProblem, brief, validate_lenient
+from checker.core.values import show
+from checker.load.models import FieldProblem, validate_lenient
 from checker.load.models.common import FileModel
 
 BLOCK = "model_equivalence"
@@ -103,7 +104,7 @@ def _techniques(raw: Any, problems: list[FieldProblem]) -> list[Technique]:
         return out
     if not isinstance(raw, list):
         problems.append(FieldProblem((BLOCK, "techniques"), f"field `{BLOCK}.techniques`: expected a list, got "
-                                     f"{brief(raw)}", raw))
+                                     f"{show(raw)}", raw))
         return out
     for i, item in enumerate(raw):
         if isinstance(item, str) and norm_name(item):
@@ -119,7 +120,7 @@ def _techniques(raw: Any, problems: list[FieldProblem]) -> list[Technique]:
         else:
             problems.append(FieldProblem((BLOCK, "techniques", i),
                                          f"field `{BLOCK}.techniques.{i}`: expected a technique name or a mapping "
-                                         f"with `name`, got {brief(item)}", item))
+                                         f"with `name`, got {show(item)}", item))
             out.append(Technique(i, None, item, False))
     return out
 
@@ -166,7 +167,7 @@ def parse_block(raw: Any) -> Parsed:
         return Parsed(False, None)
     problems: list[FieldProblem] = []
     if not isinstance(raw, dict):
-        problems.append(FieldProblem((BLOCK,), f"field `{BLOCK}`: expected a mapping, got {brief(raw)}", raw))
+        problems.append(FieldProblem((BLOCK,), f"field `{BLOCK}`: expected a mapping, got {show(raw)}", raw))
         return Parsed(True, None, problems)
     model, inner = validate_lenient(ModelEquivalence, raw)
     for p in inner:

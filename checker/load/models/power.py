@@ -18,7 +18,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from checker.load.models import brief as _brief, dotted, is_http_url
+from checker.core.values import show
+from checker.load.models import dotted, is_http_url
 
 FLAT_KEYS = ("provisioned_power_w", "rack_power_w", "rack_nodes", "submitted_nodes", "cpu", "accelerator",
              "compute", "scale_up_network", "scale_out_network")
@@ -327,5 +328,5 @@ def parse_power(data: Any, source_types: list[str], subsections: list[str]) -> P
 
 
 def brief(v: Any) -> str:
-    """A short description of a value as written (JSON null reads "nothing")."""
-    return "nothing" if v is None else _brief(v, 50)
+    """``checker.core.values.show`` cut at 50 characters, except that JSON null reads "nothing" here."""
+    return "nothing" if v is None else show(v, 50)

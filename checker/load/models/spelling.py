@@ -40,7 +40,18 @@ class Spelling:
     why: str  # "integral float", "YAML 1.1 boolean", "UTF-8 byte-order mark"
 
 
-def _kinds(annotation) -> set[str]:
+def _kinds(annotation) -> frozenset[str]:
+    """The scalar kinds an annotation accepts; asked once per value of every file walked: memoised."""
+    hit = _KINDS.get(id(annotation))
+    if hit is None or hit[0] is not annotation:  # keyed by identity (typing's __hash__ is slow); the
+        hit = _KINDS[id(annotation)] = (annotation, frozenset(_kinds_of(annotation)))  # entry keeps it alive
+    return hit[1]
+
+
+_KINDS: dict = {}
+
+
+def _kinds_of(annotation) -> set[str]:
     out: set[str] = set()
     stack = [annotation]
     while stack:
@@ -64,9 +75,10 @@ def _kinds(annotation) -> set[str]:
 
 
 def _submodel(annotation):
-    from checker.load.models.keys import _submodel as sub
+    global _submodel
+    from checker.load.models.keys import _submodel  # memoised there; imported here on first use
 
-    return sub(annotation)
+    return _submodel(annotation)
 
 
 def _plain_scalar(lf, path: tuple) -> bool:

@@ -1,0 +1,119 @@
+"""The JSON report is encoded by msgspec, and its bytes are exactly the standard library's.
+
+The reference is what the report renderer wrote before it used msgspec:
+``json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False)`` (plus a final newline), including
+its errors: NaN and infinity raise ValueError, an unknown type TypeError.
+"""
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from checker.core.findings import Finding, Location, Severity, Status, Subject
+from checker.engine.report import Report
+from checker.render.json_report import encode_indented, finding_json, render
+
+
+def stdlib(v):
+    return json.dumps(v, indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def outcome(fn, v):
+    try:
+        return "ok", fn(v)
+    except Exception as exc:  # noqa: BLE001 - the error itself is compared
+        return type(exc).__name__, str(exc)
+
+
+#: every float the encoders must agree on: exponents both ways, subnormals, -0.0, NaN and infinity
+floats = st.floats() | st.sampled_from([1e16, 1e-5, 1e-7, 1e22, 1.5e300, 5e-324, -0.0, 0.0001, 1e15, 123456789.125,
+                                         float("nan"), float("inf"), -float("inf")])
+#: big integers (msgspec's native range is 64 bits), booleans (an int subclass)
+ints = st.integers() | st.integers(min_value=2**62, max_value=2**200) | st.integers(min_value=-2**200, max_value=-2**62)
+#: any text: non-ASCII, control characters, quotes, backslashes, U+2028, lone surrogates
+texts = st.text() | st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7F)) \
+    | st.sampled_from(["\ud800", "a\udfffb", "\u2028\u2029", "\x7f\x00\x1f\b\f", "é 名前 🚀", '"\\/'])
+keys = st.text(max_size=6) | ints | st.booleans() | st.none() | floats
+leaves = st.none() | st.booleans() | ints | floats | texts
+values = st.recursive(
+    leaves,
+    lambda kids: st.lists(kids, max_size=4) | st.tuples(kids, kids)
+    | st.dictionaries(st.text(max_size=6), kids, max_size=4)
+    | st.dictionaries(keys, kids, max_size=3),
+    max_leaves=25)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values)
+def test_encoder_matches_stdlib_json(v):
+    assert outcome(encode_indented, v) == outcome(stdlib, v)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values, st.sampled_from(["  ", "    ", "\t"]))
+def test_indent_is_applied_to_every_later_line(v, ind):
+    want = outcome(stdlib, v)
+    if want[0] == "ok":
+        want = ("ok", want[1].replace("\n", "\n" + ind))
+    assert outcome(lambda x: encode_indented(x, ind), v) == want
+
+
+@pytest.mark.parametrize("v", [float("nan"), {"x": [float("inf")]}, [1, -float("inf")], {1.5: float("nan")},
+                               {"a": {1, 2}}, object()])
+def test_errors_are_the_stdlib_errors(v):
+    want = outcome(stdlib, v)
+    assert want[0] != "ok"
+    assert outcome(encode_indented, v) == want
+
+
+subjects = st.builds(Subject, texts, texts, texts, st.sampled_from(["", "r8", "r16", "r1024"]) | texts, texts)
+locations = st.none() | st.builds(Location, texts, st.none() | ints, st.none() | ints,
+                                  st.tuples(*[st.text(max_size=4) | ints | floats] * 2))
+findings = st.builds(
+    Finding, rule_id=st.from_regex(r"[a-z]+(-[a-z0-9]+){0,3}", fullmatch=True), status=st.sampled_from(list(Status)),
+    severity=st.sampled_from(list(Severity)), subject=subjects, message=texts, family=st.text(max_size=10),
+    title=texts, clause=st.text(max_size=8), location=locations, observed=values, expected=values,
+    fix=st.none() | texts, reason=st.none() | texts, extra=st.dictionaries(st.text(max_size=6), values, max_size=3),
+    baseline=st.sampled_from([None, "new", "unchanged"]))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(findings, max_size=6), st.dictionaries(st.text(max_size=6), values, max_size=2), st.booleans())
+def test_report_bytes_match_stdlib(fs, sections, spliced):
+    report = Report(findings=fs, rules=[], paths=["pkg", "名前"], policy_edition="v1.0", policy_version="1.0",
+                    generated_at="2026-01-01T00:00:00+00:00", sections=sections)
+    want = outcome(lambda r: stdlib(r.to_dict()) + "\n", report)
+    if spliced:  # the cohort path: findings encoded one by one (by the workers) and spliced in as text
+        cache = {}
+        for f in fs:
+            try:
+                cache[id(f)] = (f, finding_json(f))
+            except ValueError:
+                pass
+        report.json_cache = cache
+    assert outcome(render, report) == want
+
+
+def test_real_report_matches_stdlib(tmp_path):
+    import os
+
+    from casefixtures import FIXTURES
+    from checker.engine.pipeline import run_check
+
+    report = run_check([os.path.join(FIXTURES, "valid")])
+    assert render(report) == stdlib(report.to_dict()) + "\n"
+
+
+def test_plain_documents_never_reach_the_stdlib_encoder(monkeypatch):
+    """The fast path handles what a report holds, float rewriting included; json is only the fallback."""
+    doc = {"a": [1e16, 1e-07, 0.5, -0.0, 2**100, -2**70], "b": {"k": "é\u2028\x00"}, "c": [], "d": {}, "e": None}
+    want = stdlib(doc)
+    assert "1e+16" in want and "1e-07" in want
+
+    def refuse(*a, **k):
+        raise AssertionError("fell back to json.dumps")
+
+    monkeypatch.setattr(json, "dumps", refuse)
+    assert encode_indented(doc) == want
+    assert encode_indented(doc, "  ") == want.replace("\n", "\n  ")

@@ -47,8 +47,6 @@ def test_a_run_folder_pasted_into_a_point_names_the_moves(tmp_path):
     from casefixtures import REAL_RUNS
 
     run = os.path.join(REAL_RUNS, "var_poisson_perf")
-    if not os.path.isdir(run):
-        pytest.skip("shared/real-runs not available")
     root = materialise({"name": "pasted", "patch": [{"remove": "{curve}/r64/result_summary.json"},
                                                     {"remove": "{curve}/r64/config.yaml"}]}, str(tmp_path))
     shutil.copytree(run, os.path.join(root, CURVE, "r64", "run1"))

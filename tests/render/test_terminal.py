@@ -166,8 +166,6 @@ def test_yaml_syntax_error_fix_is_about_syntax(tmp_path):
 
 
 def test_cut_short_event_log_fix_says_rerun_not_never_edit(tmp_path):
-    if not os.path.isdir(os.path.join(REAL_RUNS, "var_poisson_perf")):
-        pytest.skip("shared/real-runs not available")
     root = materialise({"base": "real-runs/var_poisson_perf", "name": "killed",
                         "patch": [{"truncate": {"file": "events.jsonl", "bytes": -3000}}]}, str(tmp_path))
     out = cli("check", root).stdout

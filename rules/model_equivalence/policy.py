@@ -8,18 +8,14 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple, Optional
 
-from pydantic import BaseModel, ConfigDict
 
 from checker.load.models.model_equivalence import BLOCK, Parsed, norm_name, parse
 from checker.core.policy import PolicyUnavailable
 from checker.core.rule import Skip
+from rules.shared.strict import StrictModel as _Strict
 
 POLICY = "model_equivalence"
 NEEDS = ("point_yaml", "policy:model_equivalence")
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
 
 
 class TechniqueInfo(_Strict):

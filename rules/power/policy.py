@@ -11,11 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from pydantic import BaseModel, ConfigDict
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+from rules.shared.strict import StrictModel as _Strict
 
 
 class CpuTier(_Strict):

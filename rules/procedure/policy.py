@@ -8,14 +8,10 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict
 
 from checker.core.values import file_value, show
 from checker.domain.benchmark import is_agentic
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+from rules.shared.strict import StrictModel as _Strict
 
 
 class Durations(_Strict):

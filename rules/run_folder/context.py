@@ -10,11 +10,7 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from pydantic import BaseModel, ConfigDict
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+from rules.shared.strict import StrictModel as _Strict
 
 
 class MinDuration(_Strict):

@@ -3,11 +3,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+from rules.shared.strict import StrictModel as _Strict
 
 
 class DatasetInfo(_Strict):

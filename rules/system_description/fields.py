@@ -9,15 +9,11 @@ from __future__ import annotations
 import datetime
 from typing import Optional
 
-from pydantic import BaseModel, ConfigDict
 
 from checker.load.models import is_http_url
 from checker.load.models.keys import missing_hint
 from checker.core.rule import Fail, Pass, Skip, rule
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+from rules.shared.strict import StrictModel as _Strict
 
 
 class _Range(_Strict):

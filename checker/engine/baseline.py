@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Optional, Union
 
 from checker.core.findings import Finding, Status, Subject
+from checker.core.record import Record, as_dict, check_record
 from checker.render.common import fingerprint, fingerprint_key
 
 #: the largest baseline read (a JSON report: about 1 KiB per finding); read by the bounded reader, so
@@ -27,44 +29,31 @@ class Baseline:
     failing: dict  # fingerprint -> the previous finding's dict (FAIL findings only)
 
 
-def _models():
+class _Subject(Record, extra="forbid"):
+    submission: str = ""
+    system: str = ""
+    model: str = ""
+    point: str = ""
+    entry: str = ""
+
+
+class _Location(Record, extra="allow"):
+    file: str
+    line: Optional[int] = None
+    column: Optional[int] = None
+    path: list[Union[str, int, float, bool, None]] = []
+
+
+class _Finding(Record, extra="allow"):
     """The part of the report schema a baseline is read by (strict: a NaN message or a list subject is refused)."""
-    global _MODELS
-    if _MODELS is None:
-        from typing import Optional, Union
 
-        from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr
-
-        class _Subject(BaseModel):
-            model_config = ConfigDict(extra="forbid", strict=True)
-            submission: StrictStr = ""
-            system: StrictStr = ""
-            model: StrictStr = ""
-            point: StrictStr = ""
-            entry: StrictStr = ""
-
-        class _Location(BaseModel):
-            model_config = ConfigDict(extra="allow", strict=True)
-            file: StrictStr
-            line: Optional[StrictInt] = None
-            column: Optional[StrictInt] = None
-            path: list[Union[StrictStr, StrictInt, StrictFloat, StrictBool, None]] = []
-
-        class _Finding(BaseModel):
-            model_config = ConfigDict(extra="allow", strict=True)
-            rule_id: StrictStr
-            status: StrictStr
-            severity: StrictStr = ""
-            family: StrictStr = ""
-            subject: _Subject = _Subject()
-            message: StrictStr = ""
-            location: Optional[_Location] = None
-
-        _MODELS = _Finding
-    return _MODELS
-
-
-_MODELS = None
+    rule_id: str
+    status: str
+    severity: str = ""
+    family: str = ""
+    subject: _Subject = _Subject()
+    message: str = ""
+    location: Optional[_Location] = None
 
 
 def dict_fingerprint(d: dict) -> str:
@@ -90,8 +79,6 @@ def _read(source: str) -> object:
 
 
 def load_baseline(source: str | dict) -> Baseline:
-    from pydantic import ValidationError
-
     if isinstance(source, dict):
         doc, name = source, "<baseline>"
     else:
@@ -100,21 +87,19 @@ def load_baseline(source: str | dict) -> Baseline:
     if not isinstance(doc, dict) or not isinstance(doc.get("findings"), list) \
             or not isinstance(doc.get("schema_version"), str) or not doc["schema_version"].startswith("1."):
         raise BaselineError(f"baseline {name} is not an endpoints-checker JSON report (schema 1.x)")
-    model = _models()
     failing = {}
     for i, d in enumerate(doc["findings"]):
         if not isinstance(d, dict):
             raise BaselineError(f"baseline {name}: findings[{i}] is not an object")
         if d.get("status") != "FAIL":
             continue
-        try:
-            f = model.model_validate(d)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"])
-            raise BaselineError(f"baseline {name}: findings[{i}].{where}: {err['msg']}") from None
+        f, problems = check_record(_Finding, d)
+        if f is None:
+            err = problems[0]
+            where = ".".join(str(p) for p in err.loc)
+            raise BaselineError(f"baseline {name}: findings[{i}].{where}: {err.msg}")
         clean = {"rule_id": f.rule_id, "severity": f.severity, "family": f.family,
-                 "subject": f.subject.model_dump(), "message": f.message}
+                 "subject": as_dict(f.subject), "message": f.message}
         if f.location is not None:
             clean["location"] = {"file": f.location.file, "line": f.location.line, "column": f.location.column,
                                  "path": list(f.location.path)}

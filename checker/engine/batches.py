@@ -129,7 +129,7 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
     from checker.load.model import Package
     from checker.engine.evaluate import Context, run_rules
 
-    pkg = Package.model_construct(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],
+    pkg = Package(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],
                                   run_folders=[], junk=[])
     if unit.kind == "submission":
         node = load_submission(path, unit.rel, opts, org=unit.org, name=unit.label)

@@ -52,7 +52,7 @@ class Catalogue:
         return next((f for f in self.families if f.name == name), None)
 
     def policy_model(self, name: str) -> Any:
-        """The pydantic model of a policy file, or None when no family owns that file."""
+        """The record model of a policy file, or None when no family owns that file."""
         ref = self.policy_models.get(name)
         if ref is None:
             return None
@@ -74,7 +74,7 @@ class FamilyTable:
     policy_reporters: dict[str, str]
 
     def policy_model(self, name: str) -> Any:
-        """The pydantic model of a policy file, or None when no family owns that file."""
+        """The record model of a policy file, or None when no family owns that file."""
         ref = self.policy_models.get(name)
         if ref is None:
             return None

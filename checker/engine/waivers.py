@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from checker.core.record import Record, check_record, field
 
 from checker.core.findings import Finding, Status
 
@@ -33,20 +33,16 @@ NEVER_WAIVED_RULES = {"submission-checked", "path-exists", "policy-registry"}
 TODAY_ENV = "ENDPOINTS_CHECKER_TODAY"
 
 
-class Waiver(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
-    rule: str = Field(min_length=1, description="Rule id, or a glob over rule ids (fnmatch).")
-    subject: str = Field("*", min_length=1, description="Glob over the finding's subject label, e.g. 'acme/*/H200*'.")
-    reason: str = Field(min_length=1, description="Why the finding is acceptable.")
-    approver: str = Field(min_length=1, description="Who approved the waiver.")
-    expires: _dt.date = Field(description="Last day (YYYY-MM-DD) the waiver applies.")
+class Waiver(Record, extra="forbid"):
+    rule: str = field(min_length=1, description="Rule id, or a glob over rule ids (fnmatch).")
+    subject: str = field("*", min_length=1, description="Glob over the finding's subject label, e.g. 'acme/*/H200*'.")
+    reason: str = field(min_length=1, description="Why the finding is acceptable.")
+    approver: str = field(min_length=1, description="Who approved the waiver.")
+    expires: _dt.date = field(description="Last day (YYYY-MM-DD) the waiver applies.")
 
 
-class WaiverFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
-    version: int = Field(1, ge=1, le=1)
+class WaiverFile(Record, extra="forbid"):
+    version: int = field(1, ge=1, le=1)
     waivers: list[Waiver] = []
 
 
@@ -81,8 +77,6 @@ def resolve_today(today: str | _dt.date | None = None) -> _dt.date:
 
 def load_waivers(source: str | dict, today: str | _dt.date | None = None) -> WaiverSet:
     """Read and validate a waivers file (a path), or an already-parsed document (a dict)."""
-    from pydantic import ValidationError
-
     lf = None
     if isinstance(source, dict):
         data, rel = source, "<waivers>"
@@ -96,13 +90,12 @@ def load_waivers(source: str | dict, today: str | _dt.date | None = None) -> Wai
         if lf.error is not None:
             raise WaiverError(f"waivers file {source}: {lf.error.message}")
         data, rel = lf.data, source
-    try:
-        model = WaiverFile.model_validate(data if data is not None else {})
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        line = f":{lf.position(tuple(err['loc']))[0]}" if lf is not None else ""
-        raise WaiverError(f"waivers file {rel}{line}: {where}: {err['msg']}") from exc
+    model, problems = check_record(WaiverFile, data if data is not None else {})
+    if model is None:
+        err = problems[0]
+        where = ".".join(str(p) for p in err.loc)
+        line = f":{lf.position(tuple(err.loc))[0]}" if lf is not None else ""
+        raise WaiverError(f"waivers file {rel}{line}: {where}: {err.msg}")
     return WaiverSet(waivers=list(model.waivers), file=lf if lf is not None else rel, rel=rel,
                      matched=[0] * len(model.waivers), today=resolve_today(today))
 

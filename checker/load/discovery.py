@@ -108,7 +108,7 @@ def _scandir(path: str, exclude=()) -> tuple[list[os.DirEntry], LoadError | None
 
 def discover(paths: list[str], options: Options | None = None) -> Package:
     options = options or Options()
-    pkg = Package.model_construct(
+    pkg = Package(
         paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[],
         assemblies=[], plan=None, refused=[],
     )
@@ -271,7 +271,7 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
     abspath = os.path.abspath(path)
     root_real = os.path.realpath(abspath)
     name = name or os.path.basename(os.path.normpath(abspath))
-    sub = Submission.model_construct(
+    sub = Submission(
         name=name, rel=display, abspath=abspath, dir_error=None, junk=[], org=org,
         results_state="missing", docs_state="missing", src_state="missing", dir_problems={},
         src_impls=[], systems=[], files={}, refused=[],
@@ -375,7 +375,7 @@ def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, 
         if len(sub.systems) >= MAX_SYSTEMS_PER_SUBMISSION:
             skipped.append(e.name)
             continue
-        system = System.model_construct(name=e.name, rel=os.path.join(rdisplay, e.name), abspath=p,
+        system = System(name=e.name, rel=os.path.join(rdisplay, e.name), abspath=p,
                                         dir_error=None, junk=[], power=None, curves=[])
         system._parent = sub
         sub.systems.append(system)
@@ -418,7 +418,7 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
         if sum(len(s.curves) for s in sub.systems) >= MAX_CURVES_PER_SUBMISSION:
             skipped.append(e.name)
             continue
-        curve = Curve.model_construct(name=e.name, rel=os.path.join(system.rel, e.name), abspath=p,
+        curve = Curve(name=e.name, rel=os.path.join(system.rel, e.name), abspath=p,
                                       dir_error=None, junk=[], points=[], duplicate_points=[], excess_points=[])
         curve._parent = system
         system.curves.append(curve)
@@ -459,7 +459,7 @@ def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options)
         if not _isdir(p):
             curve.junk.append((name, "a file named like a point directory"))
             continue
-        point = Point.model_construct(name=name, rel=os.path.join(curve.rel, name), abspath=p,
+        point = Point(name=name, rel=os.path.join(curve.rel, name), abspath=p,
                                       dir_error=None, junk=[], dir_concurrency=n, files={})
         point._parent = curve
         curve.points.append(point)

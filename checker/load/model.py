@@ -4,7 +4,7 @@ Built once by ``checker.load.discovery``; rules only read it. Each node keeps it
 source map, typed model) so any finding can point at ``file:line:col``. Parent links are private
 attributes so the tree can be walked upwards without cycles in dumps.
 
-The nodes are plain slotted classes, not pydantic models: nothing validates them (discovery builds
+The nodes are plain slotted classes, not records: nothing validates them (discovery builds
 them field by field), and a plain class costs nothing to define at start-up and nothing per
 attribute read in the rules' hot path. ``FIELDS`` lists each class's fields and defaults; a
 mutable default is copied for every node.
@@ -32,11 +32,6 @@ class _Plain:
             object.__setattr__(self, name, value)
         if values:
             raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(sorted(values))}")
-
-    @classmethod
-    def model_construct(cls, **values: Any):
-        """Build a node from its fields (the name pydantic gave this; kept for the call sites)."""
-        return cls(**values)
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

@@ -53,7 +53,7 @@ def read_config(path: str, display: str, max_bytes: int) -> tuple[RunFolder | No
     if not is_client_config(lf.data):
         return None, "not a directory, and not a client config (no model_params with settings, datasets or " \
                      "endpoint_config)"
-    return RunFolder.model_construct(name=os.path.basename(abspath), rel=display, abspath=abspath, dir_error=None, junk=[],
+    return RunFolder(name=os.path.basename(abspath), rel=display, abspath=abspath, dir_error=None, junk=[],
                                      files={"config": lf}, layout="planned", refused=[], context={}), ""
 
 

@@ -58,7 +58,7 @@ class LoadedFile:
     text: str | None = None
     is_json: bool = False
     _positions: dict | None = None
-    model: Any = None  # typed pydantic model when the kind has one
+    model: Any = None  # typed model (a record) when the kind has one
     field_errors: list = field(default_factory=list)  # model validation problems (FieldProblem)
     spellings: list = field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
     _located: dict | None = None  # large JSON files: path -> position, found by walking the text

@@ -30,7 +30,7 @@ def load_run_folder(path: str, display: str, options: Options) -> RunFolder:
     abspath = os.path.abspath(path)
     root_real = os.path.realpath(abspath)
     name = os.path.basename(os.path.normpath(abspath))
-    rf = RunFolder.model_construct(name=name, rel=display, abspath=abspath, dir_error=None, junk=[],
+    rf = RunFolder(name=name, rel=display, abspath=abspath, dir_error=None, junk=[],
                                    files={}, layout="standard", refused=[])
     if options.shallow:
         return rf

@@ -46,7 +46,7 @@ def split_report(report) -> list:
         return [report] if subs else []
     out = []
     for sub in subs:
-        part = Package.model_construct(paths=[sub.rel], missing_paths=[], unusable_paths=[], submissions=[sub],
+        part = Package(paths=[sub.rel], missing_paths=[], unusable_paths=[], submissions=[sub],
                                        run_folders=[], junk=[])
         findings = [f for f in report.findings if f.subject.submission == sub.name]
         out.append(dataclasses.replace(report, findings=findings, package=part, paths=[sub.rel], input_error=False))

@@ -13,6 +13,7 @@ from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.results import coverage
 from checker.domain.benchmark import curve_model, is_agentic
+from checker.core.record import extras_of
 from checker.core.values import show_number
 from rules.accuracy.policy import bad_number, entry_scale, exact
 
@@ -284,7 +285,7 @@ def agentic_accuracy_swebench(curve, ctx):
 
 def osl_per_turn(summary):
     """(mean output tokens per turn, source key path) from result_summary.json, or (None, None)."""
-    data = summary.model_extra or {}
+    data = extras_of(summary)
     full = data.get("output_sequence_lengths_full_run")
     if isinstance(full, dict) and isinstance(full.get("output_sequence_lengths"), dict):
         return full["output_sequence_lengths"].get("avg"), ("output_sequence_lengths_full_run",

@@ -7,18 +7,15 @@ the runner) the digests are built from the package.
 """
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from checker.core.findings import Subject
 from checker.load.digest import Unit, digest_submission, loc_file
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.values import value_at
+from rules.shared.strict import StrictModel
 
 
-class CohortPolicy(BaseModel):
+class CohortPolicy(StrictModel):
     """``cohort.yaml``: which system_desc.json fields describe the hardware (R§9.2 cross-submission review)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
 
     system_fields: list[str]
     node_type_fields: list[str]

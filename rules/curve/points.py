@@ -7,26 +7,23 @@ coverage, counts) are in ``rules/curve_shape.py``.
 """
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from checker.domain.point_metrics import point_metric
 from checker.domain.regions import (REGION_LABELS, curve_regions, describe, empty_region_note, exact_margin_end,
                              float_margin_note, span)
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.values import file_value
+from rules.shared.strict import StrictModel
 
 
-class _MinPoints(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+class _MinPoints(StrictModel):
     dedicated_offline: int
     default: int
     agentic: int
 
 
-class CurvePolicy(BaseModel):
+class CurvePolicy(StrictModel):
     """Curve-shape thresholds and vocabularies (rules/policy/<edition>/curve.yaml)."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
     schema_version: int
     min_points: _MinPoints
     max_points: int

@@ -1,8 +1,8 @@
-"""The base of every policy model: strict types, no unknown keys, schema built on first use."""
+"""The base of every policy model: strict types, no unknown keys (a record, read on first use)."""
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from checker.core.record import Record
 
 
-class StrictModel(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
+class StrictModel(Record, extra="forbid"):
+    """Strict types; an unknown key is a problem (a typo in policy data must not pass silently)."""

@@ -1,4 +1,4 @@
-"""Typed pydantic models of each submitter file, and lenient validation into them.
+"""Typed models (records) of each submitter file, and lenient validation into them.
 
 One module per file kind. Models are strict on types (a string is never an int) but tolerant of
 unknown keys; ``validate_lenient`` drops each offending value and retries, so one bad field never
@@ -70,21 +70,17 @@ def dotted(path: tuple) -> str:
 
 _TYPE_WORDS = {
     "int_type": "an integer",
-    "int_from_float": "an integer",
     "float_type": "a number",
     "string_type": "a string",
     "bool_type": "true or false",
     "dict_type": "a mapping",
     "list_type": "a list",
     "model_type": "a mapping",
-    "model_attributes_type": "a mapping",
     "literal_error": "one of the allowed values",
-    "finite_number": "a finite number",
 }
 
 
-def _word(err: dict) -> str:
-    t = err.get("type", "")
+def _word(t: str) -> str:
     if t in _TYPE_WORDS:
         return _TYPE_WORDS[t]
     if t.startswith("greater_than"):
@@ -118,7 +114,7 @@ def _drop(data: Any, loc: tuple) -> Any:
 
 def validate_lenient(model_cls, data: Any, tries: int = 8):
     """Validate ``data`` into ``model_cls``; return (model or None, [FieldProblem])."""
-    from pydantic import ValidationError
+    from checker.core.record import check_record
 
     problems: list[FieldProblem] = []
     if not isinstance(data, dict):
@@ -126,31 +122,24 @@ def validate_lenient(model_cls, data: Any, tries: int = 8):
         return None, [FieldProblem((), f"the file must hold a mapping at the top level, not {got}")]
     current = data
     for _ in range(tries):
-        try:
-            return model_cls.model_validate(current), problems
-        except ValidationError as exc:
-            errors = exc.errors(include_url=False, include_context=False, include_input=False)
-            seen = set()
-            for err in errors:
-                loc = tuple(p for p in err["loc"] if not isinstance(p, str) or not p.startswith(("function-", "union[", "literal[")))
-                # pydantic inserts union member names into loc ('int', 'str'...): strip type tags
-                loc = tuple(p for p in loc if p not in _TYPE_TAGS)
-                if loc in seen:
-                    continue
-                seen.add(loc)
-                observed = value_at(current, loc)
-                dotted = ".".join(str(p) for p in loc) or "(top level)"
-                if err.get("type") in _SAY_MESSAGE:  # a model validator's own sentence, or an unknown key
-                    text = str(err.get("msg", "")).removeprefix("Value error, ")
-                    problems.append(FieldProblem(loc, f"field `{dotted}`: {text}", observed))
-                else:
-                    problems.append(
-                        FieldProblem(loc, f"field `{dotted}`: expected {_word(err)}, got {show(observed)}", observed)
-                    )
-                current = _drop(current, loc)
+        model, errors = check_record(model_cls, current)
+        if model is not None:
+            return model, problems
+        seen = set()
+        for err in errors:
+            loc = err.loc
+            if loc in seen:
+                continue
+            seen.add(loc)
+            observed = value_at(current, loc)
+            dotted = ".".join(str(p) for p in loc) or "(top level)"
+            if err.type in _SAY_MESSAGE:  # a record check's own sentence, or an unknown key
+                problems.append(FieldProblem(loc, f"field `{dotted}`: {err.msg}", observed))
+            else:
+                problems.append(FieldProblem(loc, f"field `{dotted}`: expected {_word(err.type)}, got {show(observed)}",
+                                             observed))
+            current = _drop(current, loc)
     return None, problems
 
 
-_SAY_MESSAGE = {"value_error", "assertion_error", "extra_forbidden"}
-_TYPE_TAGS = {"int", "float", "str", "bool", "list", "dict", "none", "nullable", "list[str]", "dict[str,any]",
-              "dict[str,union[float,none]]", "lax-or-strict", "json-or-python", "tagged-union"}
+_SAY_MESSAGE = {"value_error", "extra_forbidden"}

@@ -1,10 +1,8 @@
-"""Base model configuration shared by every file model."""
+"""The base of every file model: a record with strict types that keeps unknown keys."""
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from checker.core.record import Record
 
 
-class FileModel(BaseModel):
-    """Strict types, unknown keys kept, schema built lazily (import cost matters: see bench/)."""
-
-    model_config = ConfigDict(strict=True, extra="allow", defer_build=True, frozen=False)
+class FileModel(Record, extra="allow"):
+    """Strict types, unknown keys kept (``extras_of``); costs nothing until a file validates."""

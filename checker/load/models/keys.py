@@ -16,7 +16,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
+from checker.core.record import Record, fields_of
 
 from checker.load.models import FILE_MODELS, dotted
 from checker.load.models.system_desc import TOLERATED_KEYS
@@ -92,7 +92,7 @@ def _submodel_of(annotation) -> tuple[type | None, bool]:
                 is_list = True
             if origin is not None:
                 nxt += [x for x in typing.get_args(a) if x is not type(None)]
-            elif isinstance(a, type) and issubclass(a, BaseModel):
+            elif isinstance(a, type) and issubclass(a, Record):
                 return a, is_list
         args = nxt
     return None, False
@@ -101,7 +101,7 @@ def _submodel_of(annotation) -> tuple[type | None, bool]:
 def _walk(cls, data: Any, path: tuple, open_paths: set, legacy: dict, out: list) -> None:
     if not isinstance(data, dict):
         return
-    fields = cls.model_fields
+    fields = fields_of(cls)
     for key, value in data.items():
         name = str(key)
         if name not in fields and name in legacy.get(path, ()):

@@ -146,6 +146,7 @@ _SUBMODELS = {"checkpoint": Checkpoint, "quantization": Quantization, "kv_cache"
 
 def _unknown_keys(raw: dict, problems: list[FieldProblem]) -> None:
     """Keys the convention does not define (typos such as `quantisation`) would be silently ignored."""
+    from checker.core.record import fields_of
     from checker.load.models.keys import closest
 
     levels = [((), raw, ModelEquivalence)] + [((k,), raw.get(k), cls) for k, cls in _SUBMODELS.items()]
@@ -153,12 +154,12 @@ def _unknown_keys(raw: dict, problems: list[FieldProblem]) -> None:
         if not isinstance(data, dict):
             continue
         for key in sorted(map(str, data)):
-            if key not in cls.model_fields:
+            if key not in fields_of(cls):
                 dotted = ".".join((BLOCK, *prefix, key))
-                guess = closest(key, cls.model_fields)
+                guess = closest(key, fields_of(cls))
                 mean = f"did you mean `{guess}`? " if guess else ""
                 problems.append(FieldProblem((BLOCK, *prefix, key), f"field `{dotted}` is not defined ({mean}known: "
-                                             f"{', '.join(cls.model_fields)})", key))
+                                             f"{', '.join(fields_of(cls))})", key))
 
 
 def parse_block(raw: Any) -> Parsed:

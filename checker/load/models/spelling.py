@@ -19,7 +19,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
+from checker.core.record import Record, fields_of
 
 #: PyYAML's (YAML 1.1) boolean words, exactly as its resolver matches them
 YAML11_BOOLS = {**{w: True for w in ("yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE")},
@@ -69,7 +69,7 @@ def _kinds_of(annotation) -> set[str]:
             out.add(a.__name__)
         elif a is Any:
             out.add("any")
-        elif origin is not None or (isinstance(a, type) and issubclass(a, BaseModel)):
+        elif origin is not None or (isinstance(a, type) and issubclass(a, Record)):
             out.add("container")
     return out
 
@@ -107,7 +107,7 @@ def plain_value(kinds: set[str], v: Any, yaml: bool) -> tuple[Any, str | None]:
 def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
     if not isinstance(data, dict):
         return
-    fields = cls.model_fields
+    fields = fields_of(cls)
     yaml = not lf.is_json
     for key in list(data):
         f = fields.get(str(key))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
+from checker.core.record import extras_of
 from checker.load.models.common import FileModel
 
 
@@ -140,7 +141,7 @@ class ResultSummary(FileModel):
     @property
     def derived_e2e_avg_interactivity(self) -> float | None:
         """Agentic: Σ output tokens per turn / Σ e2e turn seconds (RULES.md §4.7), from the stored totals."""
-        extra = self.model_extra or {}
+        extra = extras_of(self)
         tok, sec = extra.get("output_tokens_per_turn_total"), extra.get("e2e_turn_time_seconds_total")
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (tok, sec)):
             return None

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
-from pydantic import StrictBool, StrictInt, StrictStr
-
 from checker.load.models.common import FileModel
 
 #: top-level keys the official ``SystemDescription`` still declares but the R§8.2 template no longer
@@ -51,7 +49,7 @@ class NodeType(FileModel):
     host_memory_configuration: Optional[str] = None
     accelerator_info: Optional[list[Optional[AcceleratorInfo]]] = None
     # the template writes it as a string ("8"); an integer is accepted too
-    host_network_card_count: Optional[Union[StrictStr, StrictInt]] = None
+    host_network_card_count: Optional[Union[str, int]] = None
     host_networking: Optional[str] = None
     host_storage_capacity: Optional[str] = None
     host_storage_type: Optional[str] = None
@@ -98,7 +96,7 @@ class SystemDesc(FileModel):
     node_config: Optional[str] = None
     # RULES.md §2.5 writes an int (> 1 means disaggregated); the official schema types it a bool and
     # `submissions create` rewrites 1/0 as true/false, so both are read (a bool states no count)
-    disaggregated: Optional[Union[StrictBool, StrictInt]] = None
+    disaggregated: Optional[Union[bool, int]] = None
     expert_parallel: Optional[int] = None
     tensor_parallel: Optional[int] = None
     pipeline_parallel: Optional[int] = None

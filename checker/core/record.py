@@ -183,11 +183,12 @@ def _build_spec(cls: type) -> _Spec:
         if not (isinstance(klass, type) and issubclass(klass, Record)) or klass is Record:
             continue
         module = sys.modules.get(klass.__module__)
-        globalns = dict(vars(module)) if module else {}
+        globalns = vars(module) if module else {}
+        localns = vars(klass)
         for name, raw in klass.__dict__.get("__annotations__", {}).items():
-            if name.startswith("_") or typing.get_origin(raw) is typing.ClassVar:
+            if name.startswith("_"):
                 continue
-            tp = eval(raw, globalns, dict(vars(klass))) if isinstance(raw, str) else raw  # noqa: S307 (our own source)
+            tp = _resolve(raw, globalns, localns) if isinstance(raw, str) else raw
             if typing.get_origin(tp) is typing.ClassVar:
                 continue
             declared = klass.__dict__.get(name, _MISSING)
@@ -203,6 +204,17 @@ def _build_spec(cls: type) -> _Spec:
     spec.keys = {f.key: f for f in spec.fields.values()}
     spec.names = set(spec.keys) | (set(spec.fields) if spec.by_name else set())
     return spec
+
+
+_CODE: dict = {}
+
+
+def _resolve(text: str, globalns: dict, localns) -> Any:
+    """The type an annotation string names, in the namespace of its class (each text compiled once)."""
+    code = _CODE.get(text)
+    if code is None:
+        code = _CODE[text] = compile(text, "<annotation>", "eval")
+    return eval(code, globalns, localns)  # noqa: S307  (annotations of our own record classes)
 
 
 def _strip_annotated(tp: Any) -> tuple[Any, dict]:
@@ -275,8 +287,23 @@ _SCALARS = {
 }
 
 
+_CHECKERS: dict = {}
+
+
 def _compile(tp: Any, constraints: dict) -> Callable:
-    """The checker of one annotation: (value, loc, problems) -> the value (floats as float) or _BAD."""
+    """The checker of one annotation: (value, loc, problems) -> the value (floats as float) or _BAD;
+    one per distinct annotation and constraints (``Optional[int]`` is shared by hundreds of fields)."""
+    try:
+        key = (tp, tuple(sorted(constraints.items())))
+        hit = _CHECKERS.get(key)
+    except TypeError:  # an unhashable annotation: compiled each time
+        return _compile_new(tp, constraints)
+    if hit is None:
+        hit = _CHECKERS[key] = _compile_new(tp, constraints)
+    return hit
+
+
+def _compile_new(tp: Any, constraints: dict) -> Callable:
     base = _compile_type(tp)
     if not constraints:
         return base

@@ -163,6 +163,25 @@ def locate_yaml(text: str, path: tuple) -> tuple[int, int] | None:
     return None
 
 
+_OTHER_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def _newline_positions(text: str):
+    """None for most texts; for a text holding NEL, LS or PS (line breaks to the YAML parser, not to
+    editors, grep or JSON), a function giving the (line, column) of a character index counted in
+    newline-separated lines, so a finding points where the user's editor shows the value."""
+    if not any(b in text for b in _OTHER_BREAKS):
+        return None
+    import bisect
+
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def at(index: int) -> tuple[int, int]:
+        n = bisect.bisect_right(starts, index)
+        return n, index - starts[n - 1] + 1
+    return at
+
+
 def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None = None,
                max_values: int | None = MAX_VALUES) -> tuple[Any, dict]:
     """Parse one YAML document into plain values and a {path: (line, col)} map (1-based)."""
@@ -181,12 +200,13 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
     root: Any = None
     have_root = False
     docs = 0
+    at = _newline_positions(text)
     try:
         for ev in _event_stream(text):
             cls = type(ev)
             if cls is events_mod.ScalarEvent or cls is events_mod.AliasEvent or cls in _STARTS:
                 mark = ev.start_mark
-                line, col = mark.line + 1, mark.column + 1
+                line, col = (mark.line + 1, mark.column + 1) if at is None else at(mark.index)
                 values += 1
                 if values > limit:
                     raise YamlLoadError("file-too-large", f"more than {max_values} values (the limit per file)",
@@ -260,20 +280,15 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                 docs += 1
                 if docs > 1:
                     m = ev.start_mark
-                    raise YamlLoadError(
-                        "parse-error", "more than one YAML document in the file", m.line + 1, m.column + 1
-                    )
+                    raise YamlLoadError("parse-error", "more than one YAML document in the file",
+                                        *((m.line + 1, m.column + 1) if at is None else at(m.index)))
     except YamlLoadError:
         raise
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise YamlLoadError(
-            "parse-error",
-            f"YAML syntax error: {problem}",
-            mark.line + 1 if mark else None,
-            mark.column + 1 if mark else None,
-        ) from None
+        line, col = (None, None) if mark is None else (mark.line + 1, mark.column + 1) if at is None else at(mark.index)
+        raise YamlLoadError("parse-error", f"YAML syntax error: {problem}", line, col) from None
     except RecursionError:
         raise YamlLoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels") from None
     except (ValueError, OverflowError) as exc:

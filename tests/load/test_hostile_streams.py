@@ -321,3 +321,15 @@ def test_yaml_locator_agrees_with_the_position_map(doc, flow):
     for path, pos in positions.items():
         assert locate_yaml(text, path) == pos, path
     assert locate_yaml(text, ("no such key",)) is None
+
+
+def test_positions_count_newlines_only():
+    """NEL, LS and PS break lines for the YAML parser but not in an editor, grep or JSON: a value after
+    one is still on the line the user sees (found by the locator property above with ``["\\x85", null]``)."""
+    from checker.load.yaml_reader import parse_yaml
+
+    text = json.dumps(["\x85", None, "\u2028\u2029", 7], ensure_ascii=False)
+    _, positions = parse_yaml(text)
+    assert positions[(1,)] == (1, 7) and positions[(3,)] == (1, 19)
+    _, positions = parse_yaml('a: "x\x85y"\nb: 1\n')
+    assert positions[("b",)] == (2, 4)

@@ -107,21 +107,22 @@ def plain_value(kinds: set[str], v: Any, yaml: bool) -> tuple[Any, str | None]:
 def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
     if not isinstance(data, dict):
         return
-    fields = fields_of(cls)
+    plan = _plan(cls)
     yaml = not lf.is_json
     for key in list(data):
-        f = fields.get(str(key))
-        if f is None:
+        step = plan.get(str(key))
+        if step is None:
             continue
+        kinds, respell, sub, is_list = step
         v = data[key]
-        new, why = plain_value(_kinds(f.annotation), v, yaml)
-        if why == "YAML 1.1 boolean" and not _plain_scalar(lf, path + (key,)):
-            why = None  # quoted: a string in YAML 1.1 as well
-        if why is not None:
-            data[key] = new
-            out.append(Spelling(path + (key,), v, new, why))
-            continue
-        sub, is_list = _submodel(f.annotation)
+        if respell and type(v) in (float, str):
+            new, why = plain_value(kinds, v, yaml)
+            if why == "YAML 1.1 boolean" and not _plain_scalar(lf, path + (key,)):
+                why = None  # quoted: a string in YAML 1.1 as well
+            if why is not None:
+                data[key] = new
+                out.append(Spelling(path + (key,), v, new, why))
+                continue
         if sub is None:
             continue
         if is_list and isinstance(v, list):
@@ -129,6 +130,24 @@ def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
                 _walk(sub, item, path + (key, i), lf, out)
         elif isinstance(v, dict):
             _walk(sub, v, path + (key,), lf, out)
+
+
+_PLANS: dict = {}
+
+
+def _plan(cls) -> dict:
+    """Per key of a record class: (kinds, whether a value may need reading as another spelling, nested
+    record, is a list of it); built once per class, since the walk asks it for every value."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = {}
+        for f in fields_of(cls).values():
+            kinds = _kinds(f.annotation)
+            respell = "any" not in kinds and (("int" in kinds and "float" not in kinds)
+                                              or ("bool" in kinds and "str" not in kinds))
+            plan[f.key] = (kinds, respell, *_submodel(f.annotation))
+        _PLANS[cls] = plan
+    return plan
 
 
 def _model(spec):

@@ -228,3 +228,15 @@ def test_an_interrupt_ends_like_clicks():
     fast, slow, _ = _both(["check", VALID, "-q"], setup)
     assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
     assert fast.returncode == 1 and fast.stderr == b"\nAborted!\n"
+
+
+def test_stderr_lines_escape_what_stderr_cannot_encode(tmp_path):
+    """The check's own stderr lines go through output.warn (click.echo wrote raw UTF-8 to an ASCII
+    stderr): what the encoding lacks is written as a visible escape (docs/robustness.md)."""
+    missing = str(tmp_path / "caf\u00e9")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_COMPLETE")}
+    env["PYTHONIOENCODING"] = "ascii"
+    p = subprocess.run([sys.executable, "-m", "checker", "check", missing, "-q"], cwd=REPO, capture_output=True,
+                       env=env, timeout=300)
+    assert p.returncode == 2
+    assert f"error: path does not exist: {tmp_path}/caf\\xe9\n".encode() in p.stderr

@@ -78,6 +78,7 @@ def main() -> None:
 
 
 def _check(**values) -> None:
+    """The ``check`` command: run check_command with click's values; its InputError is click's usage error."""
     pending = click.get_current_context().obj
     if isinstance(pending, PendingUsageError):
         raise InputError(pending.message)

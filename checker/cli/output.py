@@ -22,7 +22,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from dataclasses import dataclass, field
 
 #: formats whose submitter strings all sit inside JSON strings
@@ -126,6 +125,8 @@ def write_file(path: str, data) -> None:
         _write_special(path, data, truncate=stat.S_ISREG(st.st_mode))
         return
     real = os.path.realpath(path)
+    import tempfile  # only when a file is written: tempfile imports random, shutil, ...
+
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(real) or ".", prefix="." + os.path.basename(real)[:100] + ".",
                                suffix=".part")
     try:

@@ -2,14 +2,14 @@
 --severity is a usage error (exit 2) with a did-you-mean, never a silent pass of a CI gate."""
 from __future__ import annotations
 
-import difflib
-
 
 class UsageProblem(ValueError):
     """A command-line value names nothing; the CLI turns it into exit code 2."""
 
 
 def did_you_mean(word: str, choices) -> str:
+    import difflib  # only for a value that needs a suggestion
+
     close = difflib.get_close_matches(word, sorted(set(choices)), n=3, cutoff=0.6)
     if not close:
         close = sorted(c for c in set(choices) if word and (word in c or c in word))[:3]

@@ -10,7 +10,6 @@ only keys that look like a misspelling of a known one.
 """
 from __future__ import annotations
 
-import difflib
 import importlib
 import typing
 from dataclasses import dataclass
@@ -64,6 +63,8 @@ def closest(key: str, known) -> str | None:
         if _norm(k) == n:
             return k
     lowered = {k.lower(): k for k in known}
+    import difflib  # only for a key with no same-letters match
+
     hit = difflib.get_close_matches(key.lower(), list(lowered), n=1, cutoff=_CUTOFF)
     return lowered[hit[0]] if hit else None
 

@@ -108,7 +108,7 @@ def install_state(shared: tuple) -> None:
 
 def check_unit(job: tuple) -> UnitResult:
     """Load and check one unit (runs in a worker process)."""
-    from checker.load.discovery import Options
+    from checker.load.submission import Options
 
     unit, settings = job
     rules, policy = _state(settings)
@@ -125,7 +125,8 @@ def check_unit(job: tuple) -> UnitResult:
 
 
 def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path: str) -> UnitResult:
-    from checker.load.discovery import load_run_folder, load_submission
+    from checker.load.run_folder_files import load_run_folder
+    from checker.load.submission import load_submission
     from checker.load.model import Package
     from checker.engine.evaluate import Context, run_rules
 

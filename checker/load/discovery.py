@@ -1,109 +1,36 @@
 """Find what PATH holds (organisation dir, submission root, run folder, cohort) and load it once.
 
-The walk has a fixed shape (results/<system>/<model>/r<N>/), never follows a symlink that loops or
-leaves the submission root, and turns every unreadable directory into a recorded refusal.
+A submission root is loaded by ``checker.load.submission`` (the fixed results/<system>/<model>/r<N>/
+shape and its bounds); the walk never follows a symlink that loops or leaves the submission root, and
+turns every unreadable directory into a recorded refusal.
 """
 from __future__ import annotations
 
 import os
-import re
-import stat
 
 from checker.core.findings import Subject
 from checker.load import mirror
-from checker.load.models import attach_model
-from checker.load.reader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_problem, read_file
-from checker.load.model import Curve, Package, Point, Submission, System
-from checker.load.placement import excluded, is_repository_entry, is_repository_top, looks_like_package_point, \
-    nested_run_files, points_hint, wrong_level
+from checker.load.reader import entry_problem
+from checker.load.model import Package
+from checker.load.placement import is_repository_entry, looks_like_package_point, points_hint, wrong_level
 from checker.load.planned import PlannedSet, configs_in, read_config
 from checker.load.run_folder_files import load_run_folder
-
-POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory
-
-#: files read at each point, by name -> kind
-POINT_FILES = {
-    "point.yaml": "point_yaml",
-    "system_desc.json": "system_desc",
-    "result_summary.json": "result_summary",
-    "accuracy_results.json": "accuracy",
-    "results.json": "accuracy_legacy",
-    "config.yaml": "config",
-}
-
-
-
-#: the checker's bounds on a package's shape (docs/robustness.md): the rules allow 32 points per curve
-#: (R§5.6), so twice that many are loaded and checked and the rest are named once by point-cap; at most
-#: MAX_JUNK_PER_DIR unexpected entries of one directory are reported one by one
-MAX_POINTS_PER_CURVE = 64
-MAX_JUNK_PER_DIR = 100
-#: the rules give no maximum for these, so the bounds are generous; beyond them directories are named once
-#: (a file-too-large refusal of the directory holding them) and never loaded
-MAX_SYSTEMS_PER_SUBMISSION = 256
-MAX_CURVES_PER_SUBMISSION = 256
-MAX_POINTS_PER_SUBMISSION = 2048
-
-JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thumbs.db", "desktop.ini"}
-
-
-class Options:
-    """Loader options shared by the walk."""
-
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=(), events: bool = True):
-        self.max_bytes = max_bytes
-        #: cohort planning: find submission roots and run folders, but load nothing inside them
-        self.shallow = shallow
-        #: --exclude globs: matching entries are left out of the walk (as if absent)
-        self.exclude = tuple(exclude or ())
-        #: audit events.jsonl while a run archive streams by (off with --no-events)
-        self.events = events
-
-
-def junk_reason(name: str) -> str | None:
-    if name in JUNK_NAMES:
-        return "archive or editor debris"
-    if name.startswith("."):
-        return "hidden entry"
-    return None
-
-
-def _isdir(path: str) -> bool:
-    try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
-def _isfile(path: str) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False
+from checker.load.submission import Options, cap_entries, is_dir, is_file, junk_reason, load_submission, scan_dir
 
 
 def is_run_folder(path: str) -> bool:
     return (
-        _isfile(os.path.join(path, "performance", "result_summary.json"))
-        or _isfile(os.path.join(path, "accuracy", "accuracy_results.json"))
-        or (_isfile(os.path.join(path, "events.jsonl")) and _isfile(os.path.join(path, "config.yaml")))
-        or (_isfile(os.path.join(path, "result_summary.json")) and _isfile(os.path.join(path, "config.yaml"))
-            and not _isdir(os.path.join(path, "results")))
+        is_file(os.path.join(path, "performance", "result_summary.json"))
+        or is_file(os.path.join(path, "accuracy", "accuracy_results.json"))
+        or (is_file(os.path.join(path, "events.jsonl")) and is_file(os.path.join(path, "config.yaml")))
+        or (is_file(os.path.join(path, "result_summary.json")) and is_file(os.path.join(path, "config.yaml"))
+            and not is_dir(os.path.join(path, "results")))
     )
 
 
 def is_submission_root(path: str) -> bool:
-    return _isdir(os.path.join(path, "results")) or _isdir(os.path.join(path, "docs"))
+    return is_dir(os.path.join(path, "results")) or is_dir(os.path.join(path, "docs"))
 
-
-def _scandir(path: str, exclude=()) -> tuple[list[os.DirEntry], LoadError | None]:
-    try:
-        with os.scandir(path) as it:
-            return sorted((e for e in it if not excluded(e.path, exclude)), key=lambda e: e.name), None
-    except PermissionError as exc:
-        return [], LoadError("file-unreadable", f"directory cannot be listed: {exc.strerror}")
-    except OSError as exc:
-        return [], LoadError("file-unreadable", f"directory cannot be listed: {exc.strerror or exc}")
 
 
 def discover(paths: list[str], options: Options | None = None) -> Package:
@@ -125,8 +52,8 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
         if not os.path.lexists(path):
             pkg.missing_paths.append(display)
             continue
-        if not _isdir(path):
-            cfg, why = read_config(path, display, options.max_bytes) if _isfile(path) else (None, "not a directory")
+        if not is_dir(path):
+            cfg, why = read_config(path, display, options.max_bytes) if is_file(path) else (None, "not a directory")
             if cfg is not None:  # a client config to pre-flight
                 planned.append(cfg)
             else:
@@ -166,7 +93,7 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
                        root_real: str = "") -> None:
     """An organisation or cohort directory: its submissions and run folders (never one reached through a
     symlink leaving ``root_real``, the PATH given: each such entry is refused and reported)."""
-    entries, err = _scandir(path, options.exclude)
+    entries, err = scan_dir(path, options.exclude)
     if err is not None:
         pkg.unusable_paths.append((display, err.message))
         return
@@ -187,8 +114,8 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
             if problem is not None:
                 pkg.refused.append((Subject(), cdisplay, problem))
                 continue
-        if not _isdir(child):
-            if mirror.is_archive(e.name) and _isfile(child):
+        if not is_dir(child):
+            if mirror.is_archive(e.name) and is_file(child):
                 from checker.load.mirror_discovery import add_archive
 
                 add_archive(pkg, child, cdisplay, options)
@@ -213,279 +140,3 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
     elif depth == 0:
         why = points_hint(path, entries) or "holds no submission (results/, docs/) and no run folder"
         pkg.unusable_paths.append((display, why))
-
-
-def _load_point_files(point: Point, owner_files: dict, root_real: str, options: Options, refused: list) -> None:
-    entries, err = _scandir(point.abspath, options.exclude)
-    if err is not None:
-        point.dir_error = err
-        refused.append((point.subject, point.name + "/", err))
-        for name, kind in POINT_FILES.items():
-            point.files[kind] = LoadedFile(kind=kind, rel=os.path.join(point.rel, name),
-                                           abspath=os.path.join(point.abspath, name), exists=True,
-                                           error=LoadError("file-unreadable", "its directory cannot be listed"))
-        return
-    names = {e.name for e in entries}
-    for name, kind in POINT_FILES.items():
-        rel = os.path.join(point.rel, name)
-        abspath = os.path.join(point.abspath, name)
-        if name not in names:
-            point.files[kind] = LoadedFile(kind=kind, rel=rel, abspath=abspath)
-            continue
-        lf = read_file(kind, rel, abspath, root_real, options.max_bytes)
-        attach_model(lf)
-        point.files[kind] = lf
-        if lf.error is not None and lf.error.code != "parse-error":
-            refused.append((point.subject, name, lf.error))
-    run_dir, point.nested = nested_run_files(point.abspath, entries)
-    for e in entries:
-        why = junk_reason(e.name)
-        if e.name == run_dir:
-            point.junk.append((e.name + "/", _nested_reason(point, e.name)))
-        elif why:
-            point.junk.append((e.name, why))
-        elif e.is_symlink():
-            problem = entry_problem(os.path.join(point.abspath, e.name), root_real)
-            if problem is not None and e.name not in POINT_FILES:
-                refused.append((point.subject, e.name, problem))
-
-
-def _nested_reason(point: Point, run_dir: str) -> str:
-    from checker.load.placement import move_hint
-
-    moves = {k: v for k, v in point.nested.items() if k not in point.files or not point.files[k].exists}
-    tail = f": {move_hint(point.name, moves)}, then delete {point.name}/{run_dir}/" if moves else ""
-    return f"a run folder pasted inside the point; the point's files belong directly in {point.name}/{tail}"
-
-
-def _dir_entry_ok(path: str, root_real: str, subject: Subject, name: str, refused: list) -> bool:
-    problem = entry_problem(path, root_real)
-    if problem is not None:
-        refused.append((subject, name + "/", problem))
-        return False
-    return True
-
-
-def load_submission(path: str, display: str, options: Options, org: str = "", name: str | None = None) -> Submission:
-    """Load one submission root; ``name`` overrides the subject label (cohort mode: ``<org>/<id>``)."""
-    abspath = os.path.abspath(path)
-    root_real = os.path.realpath(abspath)
-    name = name or os.path.basename(os.path.normpath(abspath))
-    sub = Submission(
-        name=name, rel=display, abspath=abspath, dir_error=None, junk=[], org=org,
-        results_state="missing", docs_state="missing", src_state="missing", dir_problems={},
-        src_impls=[], systems=[], files={}, refused=[],
-    )
-    if options.shallow:
-        return sub
-    entries, err = _scandir(abspath, options.exclude)
-    if err is not None:
-        sub.dir_error = err
-        sub.refused.append((sub.subject, "", err))
-        return sub
-    if is_repository_top(abspath):  # a repository whose top is the submission root: .git, CI, README
-        entries = [e for e in entries if not is_repository_entry(e.name)]
-    by_name = {e.name: e for e in entries}
-    for top in ("results", "docs", "src"):
-        if top not in by_name:
-            continue
-        p = os.path.join(abspath, top)
-        problem = entry_problem(p, root_real)
-        if problem is not None:
-            sub.dir_problems[top] = problem
-            sub.refused.append((sub.subject, top + "/", problem))
-            setattr(sub, f"{top}_state", "error")
-        elif not _isdir(p):
-            setattr(sub, f"{top}_state", "not-dir")
-        else:
-            setattr(sub, f"{top}_state", "ok")
-    for e in entries:
-        if e.name in ("results", "docs", "src"):
-            continue
-        why = junk_reason(e.name)
-        if why:
-            sub.junk.append((e.name, why))
-        elif e.name == "cli_metadata.json":
-            sub.files["cli_metadata"] = read_file("cli_metadata", os.path.join(display, e.name),
-                                                  os.path.join(abspath, e.name), root_real, options.max_bytes)
-        else:
-            sub.junk.append((e.name, "not part of the submission layout (results/, docs/, src/)"))
-    if sub.src_state == "ok":
-        _load_src(sub, os.path.join(abspath, "src"), root_real, options)
-    if sub.results_state == "ok":
-        _load_results(sub, os.path.join(abspath, "results"), os.path.join(display, "results"), root_real, options)
-    sub.junk = cap_entries(sub.junk)
-    return sub
-
-
-def _load_src(sub: Submission, src: str, root_real: str, options: Options) -> None:
-    entries, err = _scandir(src, options.exclude)
-    if err is not None:
-        sub.dir_problems["src"] = err
-        sub.refused.append((sub.subject, "src/", err))
-        sub.src_state = "error"
-        return
-    for e in entries:
-        why = junk_reason(e.name)
-        p = os.path.join(src, e.name)
-        if why:
-            sub.junk.append((f"src/{e.name}", why))
-            continue
-        if not _isdir(p):
-            continue
-        if not _dir_entry_ok(p, root_real, sub.subject, f"src/{e.name}", sub.refused):
-            sub.src_impls.append((e.name, "refused"))
-            continue
-        inner, ierr = _scandir(p, options.exclude)
-        if ierr is not None:
-            sub.refused.append((sub.subject, f"src/{e.name}/", ierr))
-            sub.src_impls.append((e.name, "refused"))
-            continue
-        names = {x.name for x in inner}
-        if "README.md" in names and _isfile(os.path.join(p, "README.md")):
-            state = "ok"
-        else:
-            other = [n for n in names if n.lower() == "readme.md"]
-            state = f"wrong-case:{other[0]}" if other else "missing"
-        sub.src_impls.append((e.name, state))
-
-
-def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, options: Options) -> None:
-    entries, err = _scandir(results, options.exclude)
-    if err is not None:
-        sub.dir_problems["results"] = err
-        sub.refused.append((sub.subject, "results/", err))
-        sub.results_state = "error"
-        return
-    skipped: list[str] = []
-    for e in entries:
-        p = os.path.join(results, e.name)
-        why = junk_reason(e.name)
-        if why:
-            sub.junk.append((f"results/{e.name}", why))
-            continue
-        if not _isdir(p):
-            if os.path.lexists(p) and not os.path.exists(p):
-                _dir_entry_ok(p, root_real, sub.subject, f"results/{e.name}", sub.refused)
-            else:
-                sub.junk.append((f"results/{e.name}", "a file where only system directories belong"))
-            continue
-        if not _dir_entry_ok(p, root_real, sub.subject, f"results/{e.name}", sub.refused):
-            continue
-        if len(sub.systems) >= MAX_SYSTEMS_PER_SUBMISSION:
-            skipped.append(e.name)
-            continue
-        system = System(name=e.name, rel=os.path.join(rdisplay, e.name), abspath=p,
-                                        dir_error=None, junk=[], power=None, curves=[])
-        system._parent = sub
-        sub.systems.append(system)
-        _load_system(sub, system, root_real, options)
-    _refuse_excess(sub.refused, sub.subject, "results/", skipped, "system", MAX_SYSTEMS_PER_SUBMISSION)
-
-
-def _load_system(sub: Submission, system: System, root_real: str, options: Options) -> None:
-    entries, err = _scandir(system.abspath, options.exclude)
-    power_rel = os.path.join(system.rel, "system_power.json")
-    power_abs = os.path.join(system.abspath, "system_power.json")
-    if err is not None:
-        system.dir_error = err
-        sub.refused.append((system.subject, "", err))
-        system.power = LoadedFile(kind="power", rel=power_rel, abspath=power_abs, exists=True,
-                                  error=LoadError("file-unreadable", "its directory cannot be listed"))
-        return
-    names = {e.name for e in entries}
-    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes)
-                    if "system_power.json" in names else LoadedFile(kind="power", rel=power_rel, abspath=power_abs))
-    if system.power.error is not None and system.power.error.code != "parse-error":
-        sub.refused.append((system.subject, "system_power.json", system.power.error))
-    skipped: list[str] = []
-    for e in entries:
-        if e.name == "system_power.json":
-            continue
-        p = os.path.join(system.abspath, e.name)
-        why = junk_reason(e.name)
-        if why:
-            system.junk.append((e.name, why))
-            continue
-        if not _isdir(p):
-            if os.path.lexists(p) and not os.path.exists(p):
-                _dir_entry_ok(p, root_real, system.subject, e.name, sub.refused)
-            else:
-                system.junk.append((e.name, "a file where only model directories and system_power.json belong"))
-            continue
-        if not _dir_entry_ok(p, root_real, system.subject, e.name, sub.refused):
-            continue
-        if sum(len(s.curves) for s in sub.systems) >= MAX_CURVES_PER_SUBMISSION:
-            skipped.append(e.name)
-            continue
-        curve = Curve(name=e.name, rel=os.path.join(system.rel, e.name), abspath=p,
-                                      dir_error=None, junk=[], points=[], duplicate_points=[], excess_points=[])
-        curve._parent = system
-        system.curves.append(curve)
-        _load_curve(sub, curve, root_real, options)
-    system.junk = cap_entries(system.junk)
-    _refuse_excess(sub.refused, system.subject, "", skipped, "model", MAX_CURVES_PER_SUBMISSION)
-
-
-def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options) -> None:
-    entries, err = _scandir(curve.abspath, options.exclude)
-    if err is not None:
-        curve.dir_error = err
-        sub.refused.append((curve.subject, "", err))
-        return
-    by_n: dict[int, list[str]] = {}
-    candidates = []
-    for e in entries:
-        p = os.path.join(curve.abspath, e.name)
-        why = junk_reason(e.name)
-        if why:
-            curve.junk.append((e.name, why))
-            continue
-        m = POINT_DIR_RE.match(e.name)
-        if not m:
-            what = "directory" if _isdir(p) else "file"
-            curve.junk.append((e.name, f"a {what} whose name is not r<N> (N = the point's concurrency)"))
-            continue
-        n = int(m.group(1)) if len(m.group(1)) <= 18 else None
-        candidates.append((n if n is not None else 1 << 62, e.name, n, p))
-    # the lowest MAX_POINTS_PER_CURVE concurrencies are loaded (fewer once the submission has loaded
-    # MAX_POINTS_PER_SUBMISSION); the rest are named once (point-cap)
-    candidates.sort()
-    room = max(0, min(MAX_POINTS_PER_CURVE, MAX_POINTS_PER_SUBMISSION - sum(len(c.points) for c in sub.curves())))
-    curve.excess_points = [name for _k, name, _n, _p in candidates[room:]]
-    for _key, name, n, p in candidates[:room]:
-        if not _dir_entry_ok(p, root_real, curve.subject, name, sub.refused):
-            continue
-        if not _isdir(p):
-            curve.junk.append((name, "a file named like a point directory"))
-            continue
-        point = Point(name=name, rel=os.path.join(curve.rel, name), abspath=p,
-                                      dir_error=None, junk=[], dir_concurrency=n, files={})
-        point._parent = curve
-        curve.points.append(point)
-        if n is not None:
-            by_n.setdefault(n, []).append(name)
-        _load_point_files(point, point.files, root_real, options, sub.refused)
-        point.junk = cap_entries(point.junk)
-    curve.points.sort(key=lambda p: (p.dir_concurrency if p.dir_concurrency is not None else 1 << 62, p.name))
-    curve.duplicate_points = [(n, names) for n, names in sorted(by_n.items()) if len(names) > 1]
-    curve.junk = cap_entries(curve.junk)
-
-
-def _refuse_excess(refused: list, subject: Subject, entry: str, names: list, what: str, limit: int) -> None:
-    """Directories beyond a bound: one refusal naming them (a few by name), never one per directory."""
-    if not names:
-        return
-    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    refused.append((subject, entry, LoadError(
-        "file-too-large", f"{len(names)} {what} director{'y' if len(names) == 1 else 'ies'} beyond the checker's "
-                          f"limit of {limit} per submission were not checked: {shown}")))
-
-
-def cap_entries(entries: list, limit: int = MAX_JUNK_PER_DIR) -> list:
-    """At most ``limit`` unexpected entries of one directory one by one, then one line for the rest."""
-    if len(entries) <= limit:
-        return entries
-    rest = len(entries) - limit
-    return entries[:limit] + [(f"(and {rest} more entries)", f"{rest} further unexpected entries in this directory, "
-                                                             "not listed one by one")]

@@ -167,7 +167,7 @@ def write_new(path: str, data: bytes) -> None:
 
 def loader_names() -> frozenset[str]:
     """Base names of the files the loader reads whole (each under the size cap): these are copied."""
-    from checker.load.discovery import POINT_FILES
+    from checker.load.submission import POINT_FILES
     from checker.load.run_folder_files import RUN_FOLDER_FILES
 
     names = set(POINT_FILES) | {r.rsplit("/", 1)[-1] for r in RUN_FOLDER_FILES}

@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 
 from checker.load import mirror
-from checker.load.discovery import Options, _discover_children, is_run_folder, is_submission_root, load_submission
+from checker.load.discovery import _discover_children, is_run_folder, is_submission_root
+from checker.load.submission import Options, load_submission
 from checker.load.placement import wrong_level
 from checker.load.model import Package
 from checker.load.run_folder_files import load_run_folder

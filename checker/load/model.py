@@ -130,7 +130,7 @@ class Curve(Node):
     FIELDS = {
         "points": [],  # [Point]
         "duplicate_points": [],  # [(concurrency, [dir names])]
-        "excess_points": [],  # r<N> directories beyond discovery.MAX_POINTS_PER_CURVE: named, never loaded
+        "excess_points": [],  # r<N> directories beyond submission.MAX_POINTS_PER_CURVE: named, never loaded
     }
 
     @property

@@ -10,7 +10,7 @@ from checker.load.reader import read_file
 from checker.load.model import RunFolder
 
 if TYPE_CHECKING:
-    from checker.load.discovery import Options
+    from checker.load.submission import Options
 
 #: run-folder files read eagerly (events.jsonl and sample_idx_map.json grow with the samples: the
 #: run-folder family streams them, checker.load.run_folder)

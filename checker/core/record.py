@@ -95,7 +95,7 @@ class Field:
 
 
 class _Spec:
-    __slots__ = ("fields", "keys", "names", "extra", "by_name", "checks")
+    __slots__ = ("fields", "keys", "extra", "by_name", "checks")
 
 
 class Record:
@@ -202,7 +202,6 @@ def _build_spec(cls: type) -> _Spec:
             spec.fields[name] = f
         spec.checks += [v for v in klass.__dict__.values() if getattr(v, "__record_check__", False)]
     spec.keys = {f.key: f for f in spec.fields.values()}
-    spec.names = set(spec.keys) | (set(spec.fields) if spec.by_name else set())
     return spec
 
 
@@ -244,22 +243,25 @@ def _validate(cls: type, data: Any, loc: tuple, problems: list) -> Any:
     spec = _spec(cls)
     start = len(problems)
     values: dict = {}
+    read_by_name: set = set()  # the fields read by their own name (by_name=True, the alias absent)
     for f in spec.fields.values():
         if f.key in data:
-            raw = data[f.key]
+            key = f.key
         elif spec.by_name and f.name in data:
-            raw = data[f.name]
+            key = f.name
+            read_by_name.add(key)
         elif f.required:
             problems.append(Problem(loc + (f.key,), "missing", "Field required"))
             continue
         else:
             values[f.name] = f.default_value()
             continue
-        v = f.check(raw, loc + (f.key,), problems)
+        v = f.check(data[key], loc + (key,), problems)  # a problem is located at the key as written
         if v is not _BAD:
             values[f.name] = v
     if spec.extra != "ignore":
-        unknown = [k for k in data if k not in spec.names]
+        # a field's own name beside its alias was not read: one key too many, as in pydantic
+        unknown = [k for k in data if k not in spec.keys and k not in read_by_name]
         if unknown and spec.extra == "forbid":
             problems.extend(Problem(loc + (k,), "extra_forbidden", "Extra inputs are not permitted") for k in unknown)
         elif unknown:
@@ -383,7 +385,10 @@ def _scalar(tp: type) -> Callable:
             if t is float:
                 return v
             if t is int:
-                return float(v)
+                try:
+                    return float(v)
+                except OverflowError:  # an integer beyond the largest float is not a number either
+                    pass
             problems.append(Problem(loc, kind, msg))
             return _BAD
         return check_float
@@ -406,23 +411,24 @@ def _scalar(tp: type) -> Callable:
 def _union(args: tuple) -> Callable:
     nullable = type(None) in args
     kinds = [a for a in args if a is not type(None)]
+    order = list(range(len(kinds)))
     if int in kinds and float in kinds:  # an integer stays an integer where the union also takes one
-        kinds.remove(float)
-        kinds.append(float)
-    members = [_compile(*_strip_annotated(a)) for a in kinds]
+        order.remove(kinds.index(float))
+        order.append(kinds.index(float))
+    members = [(i, _compile(*_strip_annotated(kinds[i]))) for i in order]
 
     def check_union(v, loc, problems):
         if v is None and nullable:
             return None
         first: list = []
-        for i, m in enumerate(members):
+        for i, m in members:
             trial: list = []
             out = m(v, loc, trial)
             if out is not _BAD:
                 return out
             if i == 0:
                 first = trial
-        problems.extend(first)  # the first member's problems speak for the union
+        problems.extend(first)  # the first declared member's problems speak for the union (float tried last)
         return _BAD
     return check_union
 

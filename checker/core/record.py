@@ -296,7 +296,9 @@ def _compile(tp: Any, constraints: dict) -> Callable:
     """The checker of one annotation: (value, loc, problems) -> the value (floats as float) or _BAD;
     one per distinct annotation and constraints (``Optional[int]`` is shared by hundreds of fields)."""
     try:
-        key = (tp, tuple(sorted(constraints.items())))
+        # typing compares unions regardless of order (Union[int, float] == Union[float, int]); the
+        # order matters here (which member's problem is reported), so the text is part of the key
+        key = (tp, repr(tp), tuple(sorted(constraints.items())))
         hit = _CHECKERS.get(key)
     except TypeError:  # an unhashable annotation: compiled each time
         return _compile_new(tp, constraints)

@@ -1,5 +1,5 @@
-"""The console script ``endpoints-checker``: a plain ``check`` without click, else the click command line;
-then a quick exit.
+"""The console script ``endpoints-checker`` (and ``python -m checker``): a plain ``check`` without click,
+else the click command line; then a quick exit.
 
 A plain, well-formed ``check`` is parsed by checker.cli.fast_check from the option table, sparing
 click's import (~28 ms); anything else (help, errors, completion, the other commands) is click's.
@@ -36,8 +36,9 @@ def run() -> None:
         if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code <= 255:
             raise
         try:
-            sys.stdout.flush()
-            sys.stderr.flush()
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:  # None: the process started with that descriptor closed
+                    stream.flush()
         except (OSError, ValueError):
             raise exc from None
         os._exit(code)

@@ -20,8 +20,10 @@ from __future__ import annotations
 import datetime as _dt
 import fnmatch
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Optional
+
+import msgspec
 
 from checker.core.record import Record, check_record, field
 
@@ -117,8 +119,9 @@ def apply_waivers(findings: list[Finding], ws: Optional[WaiverSet]) -> list[Find
             for i, w in live:
                 if fnmatch.fnmatchcase(f.rule_id, w.rule) and fnmatch.fnmatchcase(label, w.subject):
                     ws.matched[i] += 1
-                    f = replace(f, status=Status.SKIP, fix=None, reason=f"waived: {w.reason} ({w.approver})",
-                                extra={**f.extra, "waiver": {"index": i, "expires": w.expires.isoformat()}})
+                    f = msgspec.structs.replace(
+                        f, status=Status.SKIP, fix=None, reason=f"waived: {w.reason} ({w.approver})",
+                        extra={**f.extra, "waiver": {"index": i, "expires": w.expires.isoformat()}})
                     break
         out.append(f)
     return out

@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime as _dt
 import fnmatch
 import os
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import msgspec
@@ -52,13 +51,12 @@ class WaiverError(ValueError):
     """The waivers file cannot be read or does not fit the schema (a usage error: exit 2)."""
 
 
-@dataclass
-class WaiverSet:
+class WaiverSet(msgspec.Struct):
     waivers: list[Waiver]
     file: Any  # LoadedFile (positions) or a display string
     rel: str
-    matched: list[int] = field(default_factory=list)  # per waiver: findings waived
-    today: _dt.date = field(default_factory=_dt.date.today)
+    matched: list[int] = msgspec.field(default_factory=list)  # per waiver: findings waived
+    today: _dt.date = msgspec.field(default_factory=_dt.date.today)
 
     def expired(self, i: int) -> bool:
         return self.waivers[i].expires < self.today

@@ -7,7 +7,6 @@ cannot be written is one error line naming the path, exit code 2; nothing blocks
 """
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import os
@@ -49,7 +48,7 @@ def _hostile_report(strings: list[str]):
         out.append(msgspec.structs.replace(f, subject=subject, message=f.message + s, location=loc, status=status,
                                            fix=(f.fix or "fix it") + s, observed={s: [s]}, expected=s,
                                            reason=f.reason or ("waived: " + s if status is Status.SKIP else None)))
-    return dataclasses.replace(rep, findings=out, paths=[VALID + strings[0]], json_cache={})
+    return msgspec.structs.replace(rep, findings=out, paths=[VALID + strings[0]], json_cache={})
 
 
 @slow(12)

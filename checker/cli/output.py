@@ -22,7 +22,8 @@ import os
 import re
 import stat
 import sys
-from dataclasses import dataclass, field
+
+import msgspec
 
 #: formats whose submitter strings all sit inside JSON strings
 JSON_FORMATS = frozenset({"json", "sarif"})
@@ -84,12 +85,11 @@ def encode_output(fmt: str, text: str, encoding: str | None = "utf-8") -> bytes:
         return text.encode("utf-8", errors)
 
 
-@dataclass
-class Emitted:
+class Emitted(msgspec.Struct):
     """What ``emit`` did: the files written and the problems met (each one makes the run exit 2)."""
 
-    written: list = field(default_factory=list)  # (format, path)
-    problems: list = field(default_factory=list)  # one line each, naming the format and the path
+    written: list = msgspec.field(default_factory=list)  # (format, path)
+    problems: list = msgspec.field(default_factory=list)  # one line each, naming the format and the path
 
     @property
     def ok(self) -> bool:

@@ -1,13 +1,15 @@
 """Finding, status, severity and subject types shared by the engine, rules and renderers.
 
-Plain slotted dataclasses: a run creates thousands of findings, and they must be cheap.
+Plain msgspec Structs (slotted; a class costs next to nothing to define at import): a run creates
+thousands of findings, and they must be cheap.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
+
+import msgspec
 
 
 class Status(str, Enum):
@@ -37,8 +39,7 @@ FAIL_ON_RANK = {"reject": 3, "flag": 2, "warn": 1, "never": 99}
 SEVERITY_ORDER = [s.value for s in Severity]
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Subject:
+class Subject(msgspec.Struct, frozen=True, order=True):
     """What a finding is about: a submission, system, curve (system x model), point or run folder."""
 
     submission: str = ""
@@ -71,8 +72,7 @@ class Subject:
         }
 
 
-@dataclass(slots=True)
-class Location:
+class Location(msgspec.Struct):
     file: str
     line: int | None = None
     column: int | None = None
@@ -87,8 +87,7 @@ class Location:
         return self.file
 
 
-@dataclass(slots=True)
-class Finding:
+class Finding(msgspec.Struct):
     rule_id: str
     status: Status
     severity: Severity
@@ -102,7 +101,7 @@ class Finding:
     expected: Any = None
     fix: str | None = None
     reason: str | None = None  # SKIP reason code: missing-input, not-applicable, deselected, ...
-    extra: dict = field(default_factory=dict)
+    extra: dict = msgspec.field(default_factory=dict)
     baseline: str | None = None  # --baseline: "new" | "unchanged" (FAIL findings only)
 
     def sort_key(self) -> tuple:

@@ -6,8 +6,9 @@ into a SKIP naming the file (fail closed, never a silent pass).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
+
+import msgspec
 
 DEFAULT_EDITION = "v1.0"
 
@@ -19,27 +20,25 @@ class PolicyUnavailable(Exception):
         self.why = why
 
 
-@dataclass
-class PolicyProblem:
+class PolicyProblem(msgspec.Struct):
     file: str
     message: str
     line: int | None = None
     column: int | None = None
 
 
-@dataclass
-class Policy:
+class Policy(msgspec.Struct):
     directory: str
     edition: str = DEFAULT_EDITION
     version: str = "unknown"
-    data: dict[str, Any] = field(default_factory=dict)
-    problems: dict[str, PolicyProblem] = field(default_factory=dict)
-    overrides: dict[str, str] = field(default_factory=dict)  # name -> file that replaced the bundled one
+    data: dict[str, Any] = msgspec.field(default_factory=dict)
+    problems: dict[str, PolicyProblem] = msgspec.field(default_factory=dict)
+    overrides: dict[str, str] = msgspec.field(default_factory=dict)  # name -> file that replaced the bundled one
     #: policy name -> id of the rule that reports its problems instead of policy-registry
-    reporters: dict[str, str] = field(default_factory=dict)
+    reporters: dict[str, str] = msgspec.field(default_factory=dict)
     #: policy name -> loader not run yet (``checker.engine.policy``): a file is read and validated the
     #: first time a rule asks for it, so a run that needs few files (``--select``) builds few models
-    pending: dict[str, Callable[[], None]] = field(default_factory=dict, repr=False)
+    pending: dict[str, Callable[[], None]] = msgspec.field(default_factory=dict)
 
     def _load(self, name: str) -> None:
         load = self.pending.pop(name, None)

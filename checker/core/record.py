@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import sys
 import typing
-from dataclasses import dataclass
 from typing import Any, Callable
+
+import msgspec
 
 _MISSING: Any = object()
 _BAD: Any = object()  # a value that did not validate (its problem is already recorded)
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(msgspec.Struct, frozen=True):
     """One validation problem: where (``loc``), what kind (``type``) and a sentence (``msg``)."""
 
     loc: tuple
@@ -66,8 +66,7 @@ def model_check(fn: Callable) -> Callable:
     return fn
 
 
-@dataclass(slots=True)
-class Field:
+class Field(msgspec.Struct):
     """A resolved field of a record class."""
 
     name: str

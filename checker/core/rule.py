@@ -7,8 +7,9 @@ family comes from the package the function lives in, and the engine's catalogue
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
+
+import msgspec
 
 from checker.core.findings import Severity
 
@@ -16,8 +17,7 @@ SCOPES = ("package", "submission", "system", "curve", "point", "run-folder", "co
 _ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
-@dataclass(slots=True)
-class Outcome:
+class Outcome(msgspec.Struct):
     """What a rule function returns; the runner turns it into a Finding."""
 
     status: str  # "PASS" | "FAIL" | "SKIP"
@@ -29,7 +29,7 @@ class Outcome:
     fix: str | None = None
     reason: str | None = None
     severity: Severity | None = None  # override the rule's default (rare; e.g. a float-only margin warn)
-    extra: dict = field(default_factory=dict)
+    extra: dict = msgspec.field(default_factory=dict)
     subject: Any = None  # override the evaluated subject (a rule reporting on a file elsewhere)
     entry: str = ""  # a file or directory inside the subject this outcome is about
 
@@ -46,8 +46,7 @@ def Skip(message: str, reason: str = "not-applicable", **kw: Any) -> Outcome:
     return Outcome("SKIP", message, reason=reason, **kw)
 
 
-@dataclass(slots=True)
-class Rule:
+class Rule(msgspec.Struct):
     id: str
     title: str
     clause: str
@@ -96,8 +95,7 @@ class Rule:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class RuleSpec:
+class RuleSpec(msgspec.Struct, frozen=True):
     """The metadata ``@rule`` attaches to a function; the catalogue adds the family."""
 
     id: str

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 MIN_YEAR = 1
 MAX_YEAR = 9999
@@ -24,8 +25,7 @@ class CohortError(ValueError):
     """A value that is not a cohort id; the message says why and what a valid one looks like."""
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Cohort:
+class Cohort(msgspec.Struct, frozen=True, order=True):
     """One submission cohort, ordered by time."""
 
     ordinal: int

@@ -9,8 +9,9 @@ we follow the reference, and ``float_only_margin`` tells a rule when a point sit
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
+
+import msgspec
 
 ULTRA_LOW_MAX = 32
 REGION_ORDER = ("low_latency", "low_concurrency", "med_concurrency", "high_concurrency", "margin")
@@ -20,8 +21,7 @@ class RegionInputError(ValueError):
     """(C_max, C_min) outside the algorithm's domain: 1 <= C_min <= 32 < C_max."""
 
 
-@dataclass(frozen=True)
-class Regions:
+class Regions(msgspec.Struct, frozen=True):
     c_max: int
     c_min: int
     bounds: dict  # region -> (start, end), inclusive; start > end means empty
@@ -86,8 +86,7 @@ def derive_c_min(concurrencies) -> int | None:
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Declaration:
+class Declaration(msgspec.Struct, frozen=True):
     """One value a file declares (C_max or c_min_override), with where it sits."""
 
     point: str  # point directory name, e.g. r64
@@ -107,23 +106,22 @@ class Declaration:
         return "c_min_override" if self.kind == "override" else "max_supported_concurrency"
 
 
-@dataclass
-class CurveRegions:
+class CurveRegions(msgspec.Struct):
     """C_max, C_min and the regions of one curve, with every problem met while deriving them."""
 
     c_max: int | None = None
     c_max_source: str = ""  # "system_desc.json" | "point.yaml" | ""
-    c_max_decl: list = field(default_factory=list)  # integer declarations of max_supported_concurrency
-    c_max_bad: list = field(default_factory=list)  # Declarations whose value is not an integer
+    c_max_decl: list = msgspec.field(default_factory=list)  # integer declarations of max_supported_concurrency
+    c_max_bad: list = msgspec.field(default_factory=list)  # Declarations whose value is not an integer
     c_min: int | None = None
     c_min_basis: str = ""  # "derived" | "override"
     c_min_derived: int | None = None  # what derivation gives, even when an override wins
     lowest_point: str | None = None  # the point whose concurrency gave the derived C_min
-    basis_points: list = field(default_factory=list)  # [(point, concurrency)] non-dedicated points
-    unreadable: list = field(default_factory=list)  # points whose point.yaml did not load (dir N used)
-    override_decl: list = field(default_factory=list)  # every c_min_override Declaration (any value)
-    override_missing: list = field(default_factory=list)  # loaded system_desc.json without an override
-    override_problems: list = field(default_factory=list)  # [(message, Declaration | None)]
+    basis_points: list = msgspec.field(default_factory=list)  # [(point, concurrency)] non-dedicated points
+    unreadable: list = msgspec.field(default_factory=list)  # points whose point.yaml did not load (dir N used)
+    override_decl: list = msgspec.field(default_factory=list)  # every c_min_override Declaration (any value)
+    override_missing: list = msgspec.field(default_factory=list)  # loaded system_desc.json without an override
+    override_problems: list = msgspec.field(default_factory=list)  # [(message, Declaration | None)]
     regions: Regions | None = None
     error: str | None = None  # why regions is None
 

@@ -7,8 +7,9 @@ finding "unchanged". The baseline is any earlier JSON report of this tool (schem
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Optional, Union
+
+import msgspec
 
 from checker.core.findings import Finding, Status, Subject
 from checker.core.record import Record, as_dict, check_record
@@ -23,8 +24,7 @@ class BaselineError(ValueError):
     """The baseline file cannot be read or is not an endpoints-checker JSON report (exit 2)."""
 
 
-@dataclass
-class Baseline:
+class Baseline(msgspec.Struct):
     file: str
     failing: dict  # fingerprint -> the previous finding's dict (FAIL findings only)
 

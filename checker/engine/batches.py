@@ -14,8 +14,9 @@ path, then to a ``#N`` suffix. A single submission keeps its plain ``<submission
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from checker.core.findings import Finding, Status, Subject
 from checker.load.digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
@@ -26,8 +27,7 @@ from checker.load.mirror import needs_mirror, origin
 _WORKER_STATE: dict[tuple, tuple] = {}
 
 
-@dataclass(frozen=True)
-class UnitSettings:
+class UnitSettings(msgspec.Struct, frozen=True):
     policy_dir: str | None
     policy_overrides: tuple
     select: tuple
@@ -43,8 +43,7 @@ class UnitSettings:
         return (self.policy_dir, self.policy_overrides)
 
 
-@dataclass
-class UnitResult:
+class UnitResult(msgspec.Struct):
     findings: list[Finding]
     digest: dict
     node: Any = None  # the loaded Submission/RunFolder (only when the report needs the package)

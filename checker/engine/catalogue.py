@@ -16,26 +16,25 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable
+
+import msgspec
 
 from checker.core.findings import Severity
 from checker.core.rule import Rule
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(msgspec.Struct, frozen=True):
     name: str
     package: str  # rules.<package>
     doc: str
     modules: tuple[str, ...]
-    policies: dict[str, str] = field(default_factory=dict)  # policy name -> "module:Class"
-    reporters: dict[str, str] = field(default_factory=dict)  # policy name -> rule id reporting it
+    policies: dict[str, str] = msgspec.field(default_factory=dict)  # policy name -> "module:Class"
+    reporters: dict[str, str] = msgspec.field(default_factory=dict)  # policy name -> rule id reporting it
 
 
-@dataclass
-class Catalogue:
+class Catalogue(msgspec.Struct):
     families: list[Family]
     rules: list[Rule]
     by_id: dict[str, Rule]
@@ -43,7 +42,7 @@ class Catalogue:
     policy_models: dict[str, str]
     policy_reporters: dict[str, str]
     #: per-point metrics the reports show: the built-ins, then each family's (``@point_metric``)
-    point_metrics: list = field(default_factory=list)
+    point_metrics: list = msgspec.field(default_factory=list)
 
     def rule(self, rule_id: str) -> Rule | None:
         return self.by_id.get(rule_id)
@@ -64,8 +63,7 @@ def _import_attr(ref: str) -> Any:
     return getattr(importlib.import_module(mod), attr)
 
 
-@dataclass
-class FamilyTable:
+class FamilyTable(msgspec.Struct):
     """The families and the policy files they own: what ``rules/*/__init__.py`` say, no rule imported."""
 
     families: list[Family]

@@ -6,12 +6,12 @@ the cohort under review); scheduling, outputs and gating stay here, never in the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from typing import Any
 
+import msgspec
 
-@dataclass(frozen=True)
-class RunConfig:
+
+class RunConfig(msgspec.Struct, frozen=True):
     #: --select / --ignore: rule ids, family names or id prefixes
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -19,13 +19,13 @@ class RunConfig:
     fail_on: str = "flag"
     #: a policy edition directory replacing the bundled one; single files replacing bundled ones
     policy_dir: str | None = None
-    policy_overrides: dict[str, str] = field(default_factory=dict)
+    policy_overrides: dict[str, str] = msgspec.field(default_factory=dict)
     #: entries left out of discovery (--exclude globs: a name or the end of a path)
     exclude: tuple[str, ...] = ()
     #: the largest YAML/JSON file read, in bytes
     max_bytes: int = 8 * 1024 * 1024
     #: what rules read: point, max_concurrency, seed_set, dataset_size, events, cohort
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
     #: worker processes for the units of a cohort (1: serial, in-process)
     jobs: int = 1
     #: worker processes for the run-folder events audits (None: in-process below 64 MiB of logs)
@@ -56,7 +56,7 @@ class RunConfig:
     @classmethod
     def of(cls, **kw: Any) -> "RunConfig":
         """Build from keyword arguments, normalising lists and None the way the CLI gives them."""
-        names = {f.name for f in fields(cls)}
+        names = {f.name for f in msgspec.structs.fields(cls)}
         unknown = sorted(set(kw) - names)
         if unknown:
             raise TypeError(f"unknown RunConfig field(s): {', '.join(unknown)}")

@@ -5,8 +5,9 @@ refused inputs become SKIPs naming the file; deselected rules SKIP with reason "
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterable
+
+import msgspec
 
 from checker.core.findings import Finding, Location, Severity, Status, Subject
 from checker.load.reader import LoadedFile
@@ -16,14 +17,13 @@ from checker.core.rule import Outcome, Rule
 from checker.engine.catalogue import select_matches
 
 
-@dataclass
-class Context:
+class Context(msgspec.Struct):
     """What a rule may read besides its subject: the package, policy data and run options."""
 
     package: Package
     policy: Policy
     #: the user's run options (--max-concurrency, --seed-set, --cohort, ...); never engine state
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
     #: the loaded waiver set, for the rules evaluated after waivers are applied
     waivers: Any = None
     #: the cohort units' digests (``checker.load.digest``), for the cohort-scope rules

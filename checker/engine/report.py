@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from checker import __version__
 from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Severity, Status
@@ -13,22 +14,21 @@ SCHEMA_VERSION = "1.0"
 TOOL_NAME = "endpoints-checker"
 
 
-@dataclass
-class Report:
+class Report(msgspec.Struct):
     findings: list[Finding]
     rules: list[Rule]
     paths: list[str]
     policy_edition: str
     policy_version: str
     fail_on: str = "flag"
-    generated_at: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
+    generated_at: str = msgspec.field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     package: Any = None  # the checked Package, for renderers that draw curves
     input_error: bool = False  # PATH missing or nothing checkable: exit 2
-    policy_overrides: dict = field(default_factory=dict)
-    sections: dict = field(default_factory=dict)  # optional top-level parts: cohort, waivers, baseline
+    policy_overrides: dict = msgspec.field(default_factory=dict)
+    sections: dict = msgspec.field(default_factory=dict)  # optional top-level parts: cohort, waivers, baseline
     count_waived: bool = False  # --waivers given: summary counts waived findings separately
     gate_new_only: bool = False  # --fail-on-new: only FAILs new since --baseline fail the run
-    json_cache: dict = field(default_factory=dict, repr=False)  # id(finding) -> (finding, JSON text from a worker)
+    json_cache: dict = msgspec.field(default_factory=dict)  # id(finding) -> (finding, JSON text from a worker)
     context: Any = None  # the runner Context (package, policy, options): renderers compute per-point metrics
 
     def counts(self) -> dict[str, Any]:

@@ -20,8 +20,9 @@ from __future__ import annotations
 import datetime as _dt
 import fnmatch
 import os
-from dataclasses import dataclass, field, replace
 from typing import Any, Optional
+
+import msgspec
 
 from checker.core.record import Record, check_record, field
 
@@ -50,13 +51,12 @@ class WaiverError(ValueError):
     """The waivers file cannot be read or does not fit the schema (a usage error: exit 2)."""
 
 
-@dataclass
-class WaiverSet:
+class WaiverSet(msgspec.Struct):
     waivers: list[Waiver]
     file: Any  # LoadedFile (positions) or a display string
     rel: str
-    matched: list[int] = field(default_factory=list)  # per waiver: findings waived
-    today: _dt.date = field(default_factory=_dt.date.today)
+    matched: list[int] = msgspec.field(default_factory=list)  # per waiver: findings waived
+    today: _dt.date = msgspec.field(default_factory=_dt.date.today)
 
     def expired(self, i: int) -> bool:
         return self.waivers[i].expires < self.today
@@ -117,8 +117,9 @@ def apply_waivers(findings: list[Finding], ws: Optional[WaiverSet]) -> list[Find
             for i, w in live:
                 if fnmatch.fnmatchcase(f.rule_id, w.rule) and fnmatch.fnmatchcase(label, w.subject):
                     ws.matched[i] += 1
-                    f = replace(f, status=Status.SKIP, fix=None, reason=f"waived: {w.reason} ({w.approver})",
-                                extra={**f.extra, "waiver": {"index": i, "expires": w.expires.isoformat()}})
+                    f = msgspec.structs.replace(
+                        f, status=Status.SKIP, fix=None, reason=f"waived: {w.reason} ({w.approver})",
+                        extra={**f.extra, "waiver": {"index": i, "expires": w.expires.isoformat()}})
                     break
         out.append(f)
     return out

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any, Optional
+
+import msgspec
 
 from checker.core.findings import Subject
 from checker.load.bundle_tree import TreeInventory, inventory
@@ -28,12 +29,11 @@ UNCOPYABLE = ("file-unreadable", "symlink-escape", "file-too-large")
 ACCURACY_SOURCES = ("accuracy/accuracy_results.json", "accuracy/results.json")
 
 
-@dataclass
-class Run:
+class Run(msgspec.Struct):
     """One run folder as `runs create` and the builder see it."""
 
     rf: Any  # checker.load.model.RunFolder
-    missing: list = field(default_factory=list)  # [(run-folder path, why)]: `runs create` refuses the folder
+    missing: list = msgspec.field(default_factory=list)  # [(run-folder path, why)]: `runs create` refuses the folder
     kind: Optional[str] = None  # performance | accuracy (None: the builder cannot classify it)
     how: str = ""  # how the kind was decided, or why it could not be
     concurrency: Optional[int] = None
@@ -79,15 +79,14 @@ class Run:
         return os.path.join(self.rf.rel, inner)
 
 
-@dataclass
-class PointPlan:
+class PointPlan(msgspec.Struct):
     """One r<N> directory: its performance run, its accuracy run, and the runs that collide there."""
 
     system: str
     model: str
     n: int
-    perf: list = field(default_factory=list)  # performance-class runs (more than one: the build fails)
-    acc: list = field(default_factory=list)  # accuracy-class runs (idem)
+    perf: list = msgspec.field(default_factory=list)  # performance-class runs (more than one: the build fails)
+    acc: list = msgspec.field(default_factory=list)  # accuracy-class runs (idem)
 
     @property
     def primary(self) -> Run:
@@ -106,19 +105,17 @@ class PointPlan:
         return f"results/{self.system}/{self.model}/r{self.n}"
 
 
-@dataclass
-class SystemPlan:
+class SystemPlan(msgspec.Struct):
     name: str
-    runs: list = field(default_factory=list)
-    power: list = field(default_factory=list)  # runs carrying a readable system_power.json, in run order
+    runs: list = msgspec.field(default_factory=list)
+    power: list = msgspec.field(default_factory=list)  # runs carrying a readable system_power.json, in run order
 
     @property
     def lifted(self) -> Optional[Run]:
         return self.power[0] if self.power else None
 
 
-@dataclass
-class SharedPath:
+class SharedPath(msgspec.Struct):
     """shared_src/shared_docs of one bundled point.yaml: declared (validated) or injected."""
 
     key: str
@@ -128,18 +125,17 @@ class SharedPath:
     note: str
 
 
-@dataclass
-class Assembly:
+class Assembly(msgspec.Struct):
     """The bundle a set of run folders becomes; read by the bundle rules and staged by the engine."""
 
     name: str
     display: str  # where the runs are (the directory given, or the runs' common parent)
-    runs: list = field(default_factory=list)
-    points: dict = field(default_factory=dict)  # (system, model, n) -> PointPlan
-    systems: dict = field(default_factory=dict)  # system directory -> SystemPlan
-    src: TreeInventory = field(default_factory=TreeInventory)
-    docs: TreeInventory = field(default_factory=TreeInventory)
-    shared: dict = field(default_factory=dict)  # (point key, field) -> SharedPath
+    runs: list = msgspec.field(default_factory=list)
+    points: dict = msgspec.field(default_factory=dict)  # (system, model, n) -> PointPlan
+    systems: dict = msgspec.field(default_factory=dict)  # system directory -> SystemPlan
+    src: TreeInventory = msgspec.field(default_factory=TreeInventory)
+    docs: TreeInventory = msgspec.field(default_factory=TreeInventory)
+    shared: dict = msgspec.field(default_factory=dict)  # (point key, field) -> SharedPath
 
     @property
     def subject(self) -> Subject:

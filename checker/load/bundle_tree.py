@@ -9,22 +9,21 @@ from __future__ import annotations
 import filecmp
 import os
 import stat
-from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 
-@dataclass
-class Entry:
+
+class Entry(msgspec.Struct):
     kind: str  # file | dir
-    sources: list = field(default_factory=list)  # [(run, abspath, display)] in run order
+    sources: list = msgspec.field(default_factory=list)  # [(run, abspath, display)] in run order
 
 
-@dataclass
-class TreeInventory:
-    entries: dict = field(default_factory=dict)  # path inside the tree ("trtllm/README.md") -> Entry
-    roots: list = field(default_factory=list)  # [(run, display)] runs that carry the tree
-    conflicts: list = field(default_factory=list)  # [(path, [displays], why)]
-    skipped: list = field(default_factory=list)  # [(run, display, why)] entries not copied
+class TreeInventory(msgspec.Struct):
+    entries: dict = msgspec.field(default_factory=dict)  # path inside the tree ("trtllm/README.md") -> Entry
+    roots: list = msgspec.field(default_factory=list)  # [(run, display)] runs that carry the tree
+    conflicts: list = msgspec.field(default_factory=list)  # [(path, [displays], why)]
+    skipped: list = msgspec.field(default_factory=list)  # [(run, display, why)] entries not copied
     truncated: bool = False  # the entry budget ran out
 
     @property

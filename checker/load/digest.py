@@ -6,14 +6,13 @@ digests only, so they need neither the packages nor any file I/O.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from checker.core.findings import Subject, json_safe
 from checker.load.reader import LoadedFile
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(msgspec.Struct, frozen=True):
     kind: str  # "submission" | "run-folder"
     path: str  # absolute path, storage URL or run archive (checker.load.mirror)
     rel: str  # display path

@@ -1,15 +1,16 @@
 """Plain data of the run-folder audits: the events audit result, its rollups, the percentile method.
 
 Kept apart from the streaming code (``checker.load.events``) so results can be pickled back from worker
-processes and read by rules without importing msgspec. ``open_regular`` opens a run-folder file the
-way the loader would (no escaping symlinks, no FIFOs).
+processes and read by rules without importing the streaming decoder. ``open_regular`` opens a
+run-folder file the way the loader would (no escaping symlinks, no FIFOs).
 """
 from __future__ import annotations
 
 import math
 import os
 import stat
-from dataclasses import dataclass, field
+
+import msgspec
 
 #: the client's DEFAULT_PERCENTILES, as the float-string keys result_summary.json uses
 PERCENTILES = ("99.9", "99.0", "97.0", "95.0", "90.0", "80.0", "75.0", "50.0", "25.0", "10.0", "5.0", "1.0")
@@ -24,15 +25,14 @@ def percentile_lower(sorted_values, q: float):
     return sorted_values[math.floor((n - 1) * (q / 100.0))]
 
 
-@dataclass
-class Series:
+class Series(msgspec.Struct):
     """Rollup of one latency series (ns), shaped like result_summary's stat blocks."""
 
     count: int = 0
     total: int = 0
     min: int | None = None
     max: int | None = None
-    percentiles: dict = field(default_factory=dict)
+    percentiles: dict = msgspec.field(default_factory=dict)
 
     @classmethod
     def of(cls, values: array) -> "Series":
@@ -43,8 +43,7 @@ class Series:
                    percentiles={k: percentile_lower(s, float(k)) for k in PERCENTILES})
 
 
-@dataclass
-class EventsAudit:
+class EventsAudit(msgspec.Struct):
     """What one pass over events.jsonl found. Plain data: picklable, comparable, deterministic."""
 
     path: str = ""
@@ -52,16 +51,16 @@ class EventsAudit:
     bytes_read: int = 0
     lines: int = 0
     # problems: kind -> count, and the first line numbers of each kind
-    problems: dict = field(default_factory=dict)
-    examples: dict = field(default_factory=dict)
-    unknown_types: dict = field(default_factory=dict)  # event_type -> count (first 20 kinds)
+    problems: dict = msgspec.field(default_factory=dict)
+    examples: dict = msgspec.field(default_factory=dict)
+    unknown_types: dict = msgspec.field(default_factory=dict)  # event_type -> count (first 20 kinds)
     truncated_last_line: bool = False
     stopped_at_byte: int | None = None  # a long run of NUL bytes ended the audit here (events.MAX_NUL_RUN)
     max_backstep_ns: int = 0  # largest backward step of timestamp_ns (intermediate-chunk events not ordered)
     backsteps: int = 0
     # session
-    session_events: dict = field(default_factory=dict)  # event_type -> count
-    tracking_blocks: list = field(default_factory=list)  # [(start_ns, stop_ns or None)]
+    session_events: dict = msgspec.field(default_factory=dict)  # event_type -> count
+    tracking_blocks: list = msgspec.field(default_factory=list)  # [(start_ns, stop_ns or None)]
     # performance phase (samples issued while tracking)
     issued: int = 0
     completed: int = 0
@@ -71,10 +70,10 @@ class EventsAudit:
     recv_non_first_untracked: int = 0
     issued_outside_window: int = 0  # ISSUED inside a tracking block but timestamped before its start
     issued_outside_window_max_ns: int = 0
-    outside_window_lines: list = field(default_factory=list)
+    outside_window_lines: list = msgspec.field(default_factory=list)
     duration_ns: int = 0
-    ttft: Series = field(default_factory=Series)
-    latency: Series = field(default_factory=Series)
+    ttft: Series = msgspec.field(default_factory=Series)
+    latency: Series = msgspec.field(default_factory=Series)
     # warmup (before the first start_performance_tracking) and the post-tracking (accuracy) phase
     warmup_issued: int = 0
     warmup_completed: int = 0

@@ -7,7 +7,8 @@ binding run constraints decide before anything runs (R§6, RUN-FOLDER.md §2).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+
+import msgspec
 
 from checker.core.findings import Subject
 from checker.load.model import RunFolder
@@ -18,11 +19,10 @@ CONFIG_SUFFIXES = (".yaml", ".yml")
 _CLIENT_KEYS = ("settings", "datasets", "endpoint_config")
 
 
-@dataclass
-class PlannedSet:
+class PlannedSet(msgspec.Struct):
     """The configs of one pre-flight: the curve they are meant to measure."""
 
-    configs: list = field(default_factory=list)  # [RunFolder] with files={"config": LoadedFile}
+    configs: list = msgspec.field(default_factory=list)  # [RunFolder] with files={"config": LoadedFile}
     display: str = "."  # the directory given, or the configs' common parent
 
     @property

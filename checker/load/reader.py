@@ -15,8 +15,9 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from checker.core.values import value_at
 from checker.load import yaml_reader as yamlread
@@ -37,16 +38,14 @@ REFUSAL_RULES = {
 }
 
 
-@dataclass(slots=True)
-class LoadError:
+class LoadError(msgspec.Struct):
     code: str
     message: str
     line: int | None = None
     column: int | None = None
 
 
-@dataclass(slots=True)
-class LoadedFile:
+class LoadedFile(msgspec.Struct):
     """One submitter file: where it is, whether it loaded, its values and their positions."""
 
     kind: str  # point_yaml, system_desc, result_summary, accuracy, config, power, ...
@@ -59,8 +58,8 @@ class LoadedFile:
     is_json: bool = False
     _positions: dict | None = None
     model: Any = None  # typed model (a record) when the kind has one
-    field_errors: list = field(default_factory=list)  # model validation problems (FieldProblem)
-    spellings: list = field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
+    field_errors: list = msgspec.field(default_factory=list)  # model validation problems (FieldProblem)
+    spellings: list = msgspec.field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
     _located: dict | None = None  # large JSON files: path -> position, found by walking the text
 
     @property

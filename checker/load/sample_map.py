@@ -8,7 +8,8 @@ chunks for its ``"key": {`` / ``"key": <int>`` tokens.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+import msgspec
 
 from checker.load.events_data import open_regular
 from checker.load.yaml_reader import MAX_INT_DIGITS
@@ -22,13 +23,12 @@ _TOKEN = re.compile(rb'"((?:[^"\\]|\\.)*)"\s*:\s*(\{|-?\d+|[^\s{0-9-])')
 BOM = b"\xef\xbb\xbf"
 
 
-@dataclass
-class IdxMap:
+class IdxMap(msgspec.Struct):
     """Per phase: (samples mapped, largest row index or None)."""
 
     path: str = ""
     error: str | None = None
-    phases: dict = field(default_factory=dict)
+    phases: dict = msgspec.field(default_factory=dict)
     bom: bool = False  # the file started with a UTF-8 byte-order mark (read as if absent)
 
     def count(self, phase: str) -> int | None:

@@ -7,10 +7,11 @@ names are derived from a running number and a sanitised name, never from raw sub
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections import Counter
+
+import msgspec
 
 from checker.core.findings import Status
 from checker.domain.point_metrics import metrics_for
@@ -49,7 +50,7 @@ def split_report(report) -> list:
         part = Package(paths=[sub.rel], missing_paths=[], unusable_paths=[], submissions=[sub],
                                        run_folders=[], junk=[])
         findings = [f for f in report.findings if f.subject.submission == sub.name]
-        out.append(dataclasses.replace(report, findings=findings, package=part, paths=[sub.rel], input_error=False))
+        out.append(msgspec.structs.replace(report, findings=findings, package=part, paths=[sub.rel], input_error=False))
     return out
 
 

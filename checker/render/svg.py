@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import bisect
 import math
-from dataclasses import dataclass, field
 from html import escape
+
+import msgspec
 
 W, H = 640, 340
 ML, MR, MT, MB = 70, 18, 14, 52  # margins: left, right, top, bottom
@@ -44,8 +45,7 @@ def finite(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-@dataclass
-class Mark:
+class Mark(msgspec.Struct):
     """One plotted point: coordinates, region class, flags and the tooltip text."""
 
     label: str
@@ -57,12 +57,11 @@ class Mark:
     tooltip: str = ""
 
 
-@dataclass
-class Series:
+class Series(msgspec.Struct):
     """One curve in an overlay (cohort charts): a label and its marks."""
 
     label: str
-    marks: list = field(default_factory=list)
+    marks: list = msgspec.field(default_factory=list)
     href: str = ""
 
 

@@ -17,8 +17,9 @@ this checker's, aligned with the official checker's matching keys):
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from checker.core.values import MISSING
 
@@ -35,8 +36,7 @@ def _norm(v: Any) -> Any:
     return v
 
 
-@dataclass(frozen=True)
-class Decl:
+class Decl(msgspec.Struct, frozen=True):
     """A point's speculative_decoding declaration."""
 
     raw: Any  # the block as written, or MISSING
@@ -96,8 +96,7 @@ def describe_identity(ident: tuple) -> str:
     return ", ".join(parts) or "(nothing)"
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(msgspec.Struct, frozen=True):
     entry: Any  # DrafterEntry or None
     how: str  # "weight checksum" | "target checksum + configuration" | ""
     problem: str  # why nothing matched ("" on a match)

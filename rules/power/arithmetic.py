@@ -19,7 +19,8 @@ that is rejected normalises nothing. The flat shape keeps its own arithmetic (``
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+
+import msgspec
 
 from checker.load.models import dotted
 from checker.load.models.power import PowerDoc, Problem, parse_power
@@ -34,8 +35,7 @@ CHECK_RULES = {"descriptor": "power-descriptor", "cooling": "power-cooling-consi
                "fabric": "power-scale-out-fabric", "computed": "power-computed-figures"}
 
 
-@dataclass(slots=True)
-class Estimated:
+class Estimated(msgspec.Struct):
     path: tuple
     label: str
     value: str
@@ -43,13 +43,12 @@ class Estimated:
     why: str = ""
 
 
-@dataclass
-class PowerCalc:
+class PowerCalc(msgspec.Struct):
     doc: PowerDoc
-    problems: list = field(default_factory=list)  # [Problem]: every reject, tagged with the rule (check) reporting it
-    warnings: list = field(default_factory=list)  # [Problem]
-    gaps: list = field(default_factory=list)  # [Problem]: absent figures with no Appendix D default
-    estimated: list = field(default_factory=list)  # [Estimated] that reach the total
+    problems: list = msgspec.field(default_factory=list)  # [Problem]: every reject, tagged with the rule (check) reporting it
+    warnings: list = msgspec.field(default_factory=list)  # [Problem]
+    gaps: list = msgspec.field(default_factory=list)  # [Problem]: absent figures with no Appendix D default
+    estimated: list = msgspec.field(default_factory=list)  # [Estimated] that reach the total
     overhead: float | None = None
     overhead_note: str = ""
     major_w: float = 0.0
@@ -60,9 +59,9 @@ class PowerCalc:
     declared_w: float | None = None  # declared_provisioned_power, which governs
     total_w: float | None = None  # what normalises: None when anything rejects
     why_no_total: str | None = None
-    terms: list = field(default_factory=list)  # [(label, watts)]
-    set_power: list = field(default_factory=list)  # [(NodeSet, P_s watts incl. overhead)]
-    mismatches: list = field(default_factory=list)  # flat shape: [(path, label, declared_w)]
+    terms: list = msgspec.field(default_factory=list)  # [(label, watts)]
+    set_power: list = msgspec.field(default_factory=list)  # [(NodeSet, P_s watts incl. overhead)]
+    mismatches: list = msgspec.field(default_factory=list)  # flat shape: [(path, label, declared_w)]
 
     def of(self, check: str) -> list:
         return [p for p in self.problems if p.check == check]

@@ -8,8 +8,9 @@ policy data; this module only selects from them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Optional
+
+import msgspec
 
 from rules.shared.strict import StrictModel as _Strict
 
@@ -65,8 +66,7 @@ class PowerPolicy(_Strict):
     optional_for_divisions: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class Default:
+class Default(msgspec.Struct, frozen=True):
     """One Appendix D value: watts, its subsection, and what selected it (for messages)."""
 
     watts: float

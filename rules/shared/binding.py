@@ -8,8 +8,9 @@ cannot prove adoption. Seeds are exact integers in 0..2^64-1 (two of set A's exc
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Optional, Union
+
+import msgspec
 
 from checker.core.record import Record, field, model_check
 from checker.domain import cohort_ids as cohorts
@@ -55,8 +56,7 @@ class CohortBlock(_Strict):
         return self
 
 
-@dataclass(frozen=True)
-class BoundSet:
+class BoundSet(msgspec.Struct, frozen=True):
     """One seed set as the rules see it: values, publication cohort and adoption window."""
 
     id: str

@@ -8,8 +8,9 @@ dataloader_random_seed) where the v1.0 name is absent, and says so.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from checker.core.rule import Fail, Skip
 from checker.core.values import MISSING
@@ -50,8 +51,7 @@ def evidence(raw: Any) -> Any:
     return None if raw is MISSING else raw
 
 
-@dataclass(frozen=True)
-class DeclaredSeed:
+class DeclaredSeed(msgspec.Struct, frozen=True):
     key: str  # v1.0 name
     raw: Any  # the value as written, or MISSING
     path: tuple  # where it is (or would be) in point.yaml

@@ -7,12 +7,12 @@ cannot be written is one error line naming the path, exit code 2; nothing blocks
 """
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import os
 import stat
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -45,10 +45,10 @@ def _hostile_report(strings: list[str]):
         subject = Subject(f.subject.submission, f.subject.system + s, f.subject.model, f.subject.point + s, s)
         loc = Location(f"{CURVE}/r{s}/point.yaml", 3, 1, ("a" + s, 0)) if i % 2 else f.location
         status = Status.FAIL if i % 3 == 0 else f.status
-        out.append(dataclasses.replace(f, subject=subject, message=f.message + s, location=loc, status=status,
-                                       fix=(f.fix or "fix it") + s, observed={s: [s]}, expected=s,
-                                       reason=f.reason or ("waived: " + s if status is Status.SKIP else None)))
-    return dataclasses.replace(rep, findings=out, paths=[VALID + strings[0]], json_cache={})
+        out.append(msgspec.structs.replace(f, subject=subject, message=f.message + s, location=loc, status=status,
+                                           fix=(f.fix or "fix it") + s, observed={s: [s]}, expected=s,
+                                           reason=f.reason or ("waived: " + s if status is Status.SKIP else None)))
+    return msgspec.structs.replace(rep, findings=out, paths=[VALID + strings[0]], json_cache={})
 
 
 @slow(12)

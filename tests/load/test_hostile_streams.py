@@ -14,6 +14,7 @@ import shutil
 import tempfile
 import time
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -50,7 +51,7 @@ hostile_lines = st.one_of(
 
 
 def _audit_fields(a) -> dict:
-    d = dict(vars(a))
+    d = msgspec.structs.asdict(a)
     d.pop("path")
     d.pop("bytes_read")
     return d

@@ -6,14 +6,14 @@ hides the rest of the file.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from checker.core.values import show, value_at
 
 
-@dataclass(slots=True)
-class FieldProblem:
+class FieldProblem(msgspec.Struct):
     path: tuple
     message: str
     observed: Any = None

@@ -10,8 +10,9 @@ score of the performance run, not an accuracy run. Parsing never raises: every o
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from checker.core.values import show
 
@@ -38,15 +39,13 @@ def finite(v: Any) -> bool:
     return is_number(v) and math.isfinite(v)
 
 
-@dataclass
-class Problem:
+class Problem(msgspec.Struct):
     path: tuple
     message: str
     observed: Any = None
 
 
-@dataclass
-class AccuracyEntry:
+class AccuracyEntry(msgspec.Struct):
     """One scored dataset. ``path`` locates the entry in the file; metric paths extend it."""
 
     name: str
@@ -80,11 +79,10 @@ class AccuracyEntry:
         return self.path + (key,)
 
 
-@dataclass
-class AccuracyFile:
+class AccuracyFile(msgspec.Struct):
     shape: str  # "list" | "mapping" | "invalid"
-    entries: list[AccuracyEntry] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    entries: list[AccuracyEntry] = msgspec.field(default_factory=list)
+    problems: list[Problem] = msgspec.field(default_factory=list)
 
     @property
     def runs(self) -> list[AccuracyEntry]:

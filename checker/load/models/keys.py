@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import importlib
 import typing
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from checker.core.record import Record, fields_of
 
@@ -32,8 +33,7 @@ _CUTOFF = 0.8
 MAX_SUGGESTED = 200
 
 
-@dataclass(frozen=True, slots=True)
-class UnknownKey:
+class UnknownKey(msgspec.Struct, frozen=True):
     path: tuple  # the key's own path (parent path + key)
     key: str
     suggestion: str | None  # the closest known key of the same object

@@ -8,8 +8,9 @@ path inside point.yaml, for the ``me-block-valid`` rule.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any, Optional
+
+import msgspec
 
 from checker.core.values import show
 from checker.load.models import FieldProblem, validate_lenient
@@ -72,8 +73,7 @@ class ModelEquivalence(FileModel):
     softmax_elision: Optional[bool] = None
 
 
-@dataclass(slots=True)
-class Technique:
+class Technique(msgspec.Struct):
     """One entry of ``techniques``: its index, normalised name and whether it carries a disclosure."""
 
     index: int
@@ -82,12 +82,11 @@ class Technique:
     disclosed: bool
 
 
-@dataclass(slots=True)
-class Parsed:
+class Parsed(msgspec.Struct):
     present: bool  # the block exists (and is not null)
     model: ModelEquivalence | None
-    problems: list[FieldProblem] = field(default_factory=list)
-    techniques: list[Technique] = field(default_factory=list)
+    problems: list[FieldProblem] = msgspec.field(default_factory=list)
+    techniques: list[Technique] = msgspec.field(default_factory=list)
 
 
 def norm_name(value: Any) -> str | None:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import difflib
 import math
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from checker.core.values import show
 from checker.load.models import dotted, is_http_url
@@ -28,8 +29,7 @@ _UNSET = object()
 _MAX = 2 ** 53  # beyond this a number is not exact as a float: not a figure anyone means
 
 
-@dataclass(slots=True)
-class Problem:
+class Problem(msgspec.Struct):
     """One finding about the file; ``check`` names the rule that reports it (see rules/power*.py)."""
 
     path: tuple
@@ -40,8 +40,7 @@ class Problem:
     fix: str | None = None
 
 
-@dataclass(slots=True)
-class Sourced:
+class Sourced(msgspec.Struct):
     """A sourced value: watts (from value_w or value_kw) or picojoules per bit (value_pj)."""
 
     path: tuple
@@ -56,8 +55,7 @@ class Sourced:
         return self.source_type == "mlc_default"
 
 
-@dataclass(slots=True)
-class Component:
+class Component(msgspec.Struct):
     """A counted part: Appendix E cpu/accelerator (per node) or a flat-shape group (per system)."""
 
     name: str
@@ -67,8 +65,7 @@ class Component:
     model: str | None = None
 
 
-@dataclass(slots=True)
-class ScaleUp:
+class ScaleUp(msgspec.Struct):
     """E.3 ``scale_up_network``: declared_tdp | bandwidth_estimate | none."""
 
     path: tuple
@@ -77,11 +74,10 @@ class ScaleUp:
     tdp_per_switch: Sourced | None = None
     aggregate_tbps: float | None = None  # read as terabytes per second (E.3)
     energy: Sourced | None = None  # energy_per_bit_pj
-    legacy: dict = field(default_factory=dict)  # earlier-draft key -> Appendix E name, as written
+    legacy: dict = msgspec.field(default_factory=dict)  # earlier-draft key -> Appendix E name, as written
 
 
-@dataclass(slots=True)
-class NodeSet:
+class NodeSet(msgspec.Struct):
     path: tuple
     node_set_id: Any = None
     ensemble_id: Any = None
@@ -89,14 +85,13 @@ class NodeSet:
     method: str | None = None
     published: Sourced | None = None
     nodes_in_published: int | None = None
-    components: dict = field(default_factory=dict)  # "cpu" / "accelerator" -> Component
+    components: dict = msgspec.field(default_factory=dict)  # "cpu" / "accelerator" -> Component
     combined: Sourced | None = None  # combined_cpu_accelerator, per node
     scale_up: ScaleUp | None = None
     complete: bool = True  # False: a structural problem leaves the set without a figure
 
 
-@dataclass(slots=True)
-class Nics:
+class Nics(msgspec.Struct):
     path: tuple
     count_per_node: int | None = None
     bandwidth_gbps: float | None = None
@@ -105,8 +100,7 @@ class Nics:
     excluded: str | None = None  # excluded_from_published_power: the evidence
 
 
-@dataclass(slots=True)
-class Switch:
+class Switch(msgspec.Struct):
     path: tuple
     model: str | None = None
     count: int | None = None
@@ -114,8 +108,7 @@ class Switch:
     power: Sourced | None = None
 
 
-@dataclass(slots=True)
-class ScaleOut:
+class ScaleOut(msgspec.Struct):
     path: tuple
     present: bool | None = None
     cabling: str | None = None
@@ -125,22 +118,21 @@ class ScaleOut:
     complete: bool = True  # present: true with every required part well formed
 
 
-@dataclass
-class PowerDoc:
+class PowerDoc(msgspec.Struct):
     shape: str  # "appendix-e" | "flat"
-    problems: list = field(default_factory=list)
-    warnings: list = field(default_factory=list)
+    problems: list = msgspec.field(default_factory=list)
+    warnings: list = msgspec.field(default_factory=list)
     system_desc_id: Any = None
     cooling: Any = None  # Appendix E: liquid | air, None when not valid; flat: as written
-    node_sets: list = field(default_factory=list)
+    node_sets: list = msgspec.field(default_factory=list)
     scale_out: ScaleOut | None = None
     declared: Sourced | None = None  # declared_provisioned_power
-    computed: dict = field(default_factory=dict)  # Appendix E computed figure -> (path, value)
+    computed: dict = msgspec.field(default_factory=dict)  # Appendix E computed figure -> (path, value)
     provisioned_kw: tuple | None = None  # (path, value) of provisioned_power_kw
     # flat shape
     overhead_fraction: float | None = None
-    flat_declared: list = field(default_factory=list)  # [(path, label, watts)]
-    groups: dict = field(default_factory=dict)  # name -> Component (counts per system)
+    flat_declared: list = msgspec.field(default_factory=list)  # [(path, label, watts)]
+    groups: dict = msgspec.field(default_factory=dict)  # name -> Component (counts per system)
     rack: tuple | None = None  # (rack_power_w, rack_nodes, submitted_nodes)
 
 

@@ -16,8 +16,9 @@ import importlib
 import math
 import types
 import typing
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from checker.core.record import Record, fields_of
 
@@ -32,8 +33,7 @@ NORMALISE_ONLY = {"config": ("checker.load.models.client_config", "ClientConfig"
 NESTED = {"point_yaml": {("model_equivalence",): ("checker.load.models.model_equivalence", "ModelEquivalence")}}
 
 
-@dataclass(frozen=True, slots=True)
-class Spelling:
+class Spelling(msgspec.Struct, frozen=True):
     path: tuple
     written: Any  # the value as written (a float, a string), or None for a file-level note
     value: Any  # the value read

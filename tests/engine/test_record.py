@@ -3,7 +3,7 @@
 The records replaced pydantic models declared ``ConfigDict(strict=True, extra=...)``; for the types the
 project uses they must accept and refuse the same data, keep the same values (an int in a float field
 becomes a float), report the same locations with the same type codes, and write the same JSON Schema.
-pydantic is a test dependency only: the ``pydantic_oracle`` fixture (tests/engine/conftest.py) skips the oracle tests
+pydantic is a test dependency only: the ``pydantic_oracle`` fixture (tests/conftest.py) skips the oracle tests
 loudly without it and fails them in CI, as the conformance suite does without the official checker.
 """
 from __future__ import annotations

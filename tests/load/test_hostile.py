@@ -97,8 +97,9 @@ def _build(tmp_path, name):
 
 
 #: run the CLI and, at exit, record the process's own peak RSS (VmHWM belongs to the exec'd image;
-#: ru_maxrss would also count the pytest parent's pages the child had before exec)
-_WRAPPER = ("import atexit, runpy, sys\n"
+#: ru_maxrss would also count the pytest parent's pages the child had before exec); the CLI's quick
+#: exit (os._exit, checker.cli.entry) skips atexit, so it records first
+_WRAPPER = ("import atexit, os, runpy, sys\n"
             "hwm = sys.argv.pop(1)\n"
             "def peak():\n"
             "    with open('/proc/self/status') as fh:\n"
@@ -106,6 +107,8 @@ _WRAPPER = ("import atexit, runpy, sys\n"
             "    with open(hwm, 'w') as out:\n"
             "        out.write(kb[0] if kb else '0')\n"
             "atexit.register(peak)\n"
+            "_exit = os._exit\n"
+            "os._exit = lambda code: (peak(), _exit(code))\n"
             "sys.argv[0] = 'endpoints-checker'\n"
             "runpy.run_module('checker', run_name='__main__')\n")
 

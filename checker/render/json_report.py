@@ -84,7 +84,13 @@ def render_chunks(report):
     cache = getattr(report, "json_cache", None) or {}
     doc = report.to_dict(with_findings=False)
     doc["findings"] = _SLOT
-    head = encode_indented(doc) + "\n"
+    try:
+        head = encode_indented(doc) + "\n"
+    except (TypeError, ValueError):
+        # a value JSON refuses: encode the whole report so the error names what json.dumps names
+        # first (the findings come before the later keys), never a different value of the same report
+        yield encode_indented(report.to_dict()) + "\n"
+        return
     # a JSON string never holds a raw newline, so this key at two spaces' indent is the top-level one
     slot = f'\n  "findings": "{_SLOT}"'
     cut = head.index(slot)

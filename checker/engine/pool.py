@@ -15,7 +15,7 @@ objects). Workers are forked where the platform allows, inheriting the loaded ru
 from __future__ import annotations
 
 import os
-import pickle
+
 from typing import Any, Callable, Sequence
 
 from checker.engine.progress import Progress
@@ -47,6 +47,8 @@ def _describe(exc: BaseException) -> str:
 
 def _call(fn: Callable, item: Any) -> tuple[bool, Any]:
     """In-process call with the same contract as a worker: exceptions and unpicklable results become crashes."""
+    import pickle  # only when items run (a single package is checked without the pool)
+
     try:
         return True, pickle.loads(pickle.dumps(fn(item), protocol=pickle.HIGHEST_PROTOCOL))
     except Exception as exc:  # isolation: one item never stops the others

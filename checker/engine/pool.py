@@ -15,7 +15,6 @@ objects). Workers are forked where the platform allows, inheriting the loaded ru
 from __future__ import annotations
 
 import os
-
 from typing import Any, Callable, Sequence
 
 from checker.engine.progress import Progress

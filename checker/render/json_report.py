@@ -99,10 +99,35 @@ def render_chunks(report):
         yield "[]"
     else:
         sep = "[\n    "
+        batch: list = []
         for f in report.findings:
             hit = cache.get(id(f))
-            text = hit[1] if hit is not None and hit[0] is f else finding_json(f)
-            yield sep + text.replace("\n", "\n    ")
-            sep = ",\n    "
+            if hit is not None and hit[0] is f:
+                if batch:
+                    yield sep + _batch_json(batch)
+                    batch, sep = [], ",\n    "
+                yield sep + hit[1].replace("\n", "\n    ")
+                sep = ",\n    "
+            else:
+                batch.append(f.as_dict())
+                if len(batch) == BATCH:
+                    yield sep + _batch_json(batch)
+                    batch, sep = [], ",\n    "
+        if batch:
+            yield sep + _batch_json(batch)
         yield "\n  ]"
     yield head[cut + len(slot):]
+
+
+#: findings encoded per call: one encode, check and format per batch instead of per finding (a third of
+#: the JSON report's time), while a writer still holds a bounded piece of the report at a time
+BATCH = 256
+
+
+def _batch_json(dicts: list) -> str:
+    """Consecutive findings as they sit in the report's list (items at depth 2, separated by commas).
+
+    ``json.dumps(indent=2)`` of a list is ``[`` + its items at 2 spaces, one per line group + ``]``: the
+    items are taken from between the brackets and indented two spaces more."""
+    text = encode_indented(dicts)
+    return text[4:-2].replace("\n", "\n  ")

@@ -117,3 +117,28 @@ def test_plain_documents_never_reach_the_stdlib_encoder(monkeypatch):
     monkeypatch.setattr(json, "dumps", refuse)
     assert encode_indented(doc) == want
     assert encode_indented(doc, "  ") == want.replace("\n", "\n  ")
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(findings, min_size=3, max_size=9), st.integers(1, 4), st.sets(st.integers(0, 8)))
+def test_batches_and_worker_texts_splice_to_the_same_bytes(fs, batch, cached):
+    """Findings are encoded in batches (BATCH at a time), a worker's text spliced between them: same bytes."""
+    import checker.render.json_report as jr
+
+    report = Report(findings=fs, rules=[], paths=["pkg"], policy_edition="v1.0", policy_version="1.0",
+                    generated_at="2026-01-01T00:00:00+00:00")
+    want = outcome(lambda r: stdlib(r.to_dict()) + "\n", report)
+    cache = {}
+    for i, f in enumerate(fs):
+        if i in cached:
+            try:
+                cache[id(f)] = (f, finding_json(f))
+            except ValueError:
+                pass
+    report.json_cache = cache
+    old = jr.BATCH
+    jr.BATCH = batch
+    try:
+        assert outcome(render, report) == want
+    finally:
+        jr.BATCH = old

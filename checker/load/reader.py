@@ -5,15 +5,13 @@ special files (FIFO, device, directory), symlinks that loop or leave the submiss
 unreadable files, files over the size cap, non-UTF-8 or binary content, nesting deeper than 64,
 YAML alias expansion over budget, duplicate keys, integers longer than 64 digits, syntax errors.
 
-YAML goes through ``checker.load.yaml_reader`` (positions recorded while parsing). JSON goes through the
-C ``json`` module for speed; its positions are recovered lazily, only when a finding needs one,
-by running the YAML reader over the retained text (JSON is YAML 1.2).
+YAML goes through ``checker.load.yaml_reader`` (positions recorded while parsing). JSON goes through
+``checker.load.json_reader`` (the C ``json`` scanner, for speed); its positions are recovered lazily, only
+when a finding needs one, by running the YAML reader over the retained text (JSON is YAML 1.2).
 """
 from __future__ import annotations
 
-import json
 import os
-import re
 import stat
 from typing import Any
 
@@ -21,7 +19,8 @@ import msgspec
 
 from checker.core.values import value_at
 from checker.load import yaml_reader as yamlread
-from checker.load.yaml_reader import MAX_DEPTH, MAX_INT_DIGITS, MAX_VALUES, YamlLoadError
+from checker.load.json_reader import locate_json, parse_json
+from checker.load.yaml_reader import MAX_VALUES, YamlLoadError
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 
@@ -118,55 +117,6 @@ class LoadedFile(msgspec.Struct):
 
 #: a file longer than this (characters) finds each position on its own, never by a map of every value
 LOCATE_ABOVE = 256 * 1024
-_JSON_DECODER = json.JSONDecoder()
-_WS = re.compile(r"[ \t\n\r]*")
-
-
-def locate_json(text: str, path: tuple) -> int | None:
-    """Index in ``text`` (a JSON document already parsed and checked) where the value at ``path`` starts,
-    or None when there is no such value. Skipped values are decoded by the C scanner and dropped."""
-    from json.decoder import scanstring
-
-    ws = _WS.match
-    n = len(text)
-    try:
-        idx = ws(text, 0).end()
-        for step in path:
-            if idx >= n:
-                return None
-            c = text[idx]
-            if c == "{" and isinstance(step, str):
-                idx = ws(text, idx + 1).end()
-                while True:
-                    if idx >= n or text[idx] != '"':
-                        return None
-                    key, idx = scanstring(text, idx + 1)
-                    idx = ws(text, idx).end() + 1  # the colon
-                    idx = ws(text, idx).end()
-                    if key == step:
-                        break
-                    _, idx = _JSON_DECODER.raw_decode(text, idx)
-                    idx = ws(text, idx).end()
-                    if idx >= n or text[idx] != ",":
-                        return None
-                    idx = ws(text, idx + 1).end()
-            elif c == "[" and isinstance(step, int) and not isinstance(step, bool) and step >= 0:
-                idx = ws(text, idx + 1).end()
-                for _ in range(step):
-                    if idx >= n or text[idx] == "]":
-                        return None
-                    _, idx = _JSON_DECODER.raw_decode(text, idx)
-                    idx = ws(text, idx).end()
-                    if idx >= n or text[idx] != ",":
-                        return None
-                    idx = ws(text, idx + 1).end()
-                if idx >= n or text[idx] == "]":
-                    return None
-            else:
-                return None
-        return idx
-    except (ValueError, RecursionError):
-        return None
 
 
 def missing(kind: str, rel: str, abspath: str) -> LoadedFile:
@@ -248,7 +198,10 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     lf.text = text
     lf.is_json = abspath.endswith(".json") if as_json is None else as_json
     if lf.is_json:
-        _parse_json_into(lf, text, max_values)
+        lf.data, refusal = parse_json(text, max_values)
+        if refusal is not None:
+            lf.error = LoadError(*refusal)
+            lf.text = None
     else:
         # positions are recovered lazily (like JSON's): most files never need one, and skipping the
         # map makes parsing ~20 % cheaper
@@ -334,93 +287,4 @@ def decode(raw: bytes, lf: LoadedFile) -> str | None:
 def _line_col(raw: bytes, offset: int) -> tuple[int, int]:
     line = raw.count(b"\n", 0, offset) + 1
     col = offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
-    return line, col
-
-
-class _DupKey(Exception):
-    pass
-
-
-def _pairs_hook(pairs: list) -> dict:
-    d = dict(pairs)
-    if len(d) != len(pairs):
-        seen = set()
-        for k, _ in pairs:
-            if k in seen:
-                raise _DupKey(k)
-            seen.add(k)
-    return d
-
-
-def _parse_json_into(lf: LoadedFile, text: str, max_values: int | None = MAX_VALUES) -> None:
-    try:
-        data = json.loads(text, object_pairs_hook=_pairs_hook)
-    except _DupKey as exc:
-        key = str(exc.args[0])[:60]
-        lf.error = LoadError("duplicate-key", f"duplicate key {key!r}", *_find_key(text, key))
-        lf.text = None
-        return
-    except json.JSONDecodeError as exc:
-        lf.error = LoadError("parse-error", f"JSON syntax error: {exc.msg}", exc.lineno, exc.colno)
-        lf.text = None
-        return
-    except RecursionError:
-        lf.error = LoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels")
-        lf.text = None
-        return
-    except ValueError as exc:  # e.g. Python's 4300-digit int limit
-        msg = str(exc)
-        code = "integer-too-long" if "digit" in msg else "parse-error"
-        lf.error = LoadError(code, f"integer too long: {msg[:120]}" if code != "parse-error" else msg[:200])
-        lf.text = None
-        return
-    problem = check_tree(data, max_values)
-    if problem is not None:
-        lf.error = problem
-        lf.text = None
-        return
-    lf.data = data
-
-
-_INT_BITS = int("9" * MAX_INT_DIGITS).bit_length()
-
-
-def check_tree(data: Any, max_values: int | None = MAX_VALUES) -> LoadError | None:
-    """Iteratively enforce the depth, integer-length and value-count limits on an already parsed JSON tree."""
-    stack = [(data, 0)]
-    values = 1
-    limit = max_values if max_values is not None else float("inf")
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, (dict, list)):
-            values += len(node)
-            if values > limit:
-                return LoadError("file-too-large", f"more than {max_values} values (the limit per file)")
-        if isinstance(node, dict):
-            if depth >= MAX_DEPTH:
-                return LoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels")
-            for v in node.values():
-                if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1))
-                elif type(v) is int and v.bit_length() > _INT_BITS - 1 and len(str(abs(v))) > MAX_INT_DIGITS:
-                    return LoadError("integer-too-long", f"integer with more than {MAX_INT_DIGITS} digits")
-        elif isinstance(node, list):
-            if depth >= MAX_DEPTH:
-                return LoadError("nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels")
-            for v in node:
-                if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1))
-                elif type(v) is int and v.bit_length() > _INT_BITS - 1 and len(str(abs(v))) > MAX_INT_DIGITS:
-                    return LoadError("integer-too-long", f"integer with more than {MAX_INT_DIGITS} digits")
-    return None
-
-
-def _find_key(text: str, key: str) -> tuple[int | None, int | None]:
-    needle = json.dumps(key)
-    first = text.find(needle)
-    second = text.find(needle, first + 1) if first >= 0 else -1
-    if second < 0:
-        return (None, None)
-    line = text.count("\n", 0, second) + 1
-    col = second - (text.rfind("\n", 0, second) + 1) + 1
     return line, col

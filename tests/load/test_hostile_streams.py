@@ -276,7 +276,7 @@ json_docs = st.recursive(
 @given(json_docs, st.sampled_from([None, 1, 2]), st.booleans())
 def test_json_locator_agrees_with_the_position_map(doc, indent, ascii_only):
     """Large JSON files find positions by walking the text: the same line:col as the full map."""
-    from checker.load.reader import locate_json
+    from checker.load.json_reader import locate_json
     from checker.load.yaml_reader import YamlLoadError, parse_yaml
 
     text = json.dumps(doc, indent=indent, ensure_ascii=ascii_only)

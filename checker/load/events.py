@@ -18,6 +18,7 @@ from bisect import bisect_right
 from typing import Annotated
 
 from checker.load.events_data import PERCENTILES, EventsAudit, Series, open_regular, percentile_lower  # noqa: F401
+from checker.load.events_lines import stream_lines
 
 #: every event type the client writes (RUN-FOLDER.md §1.4)
 KNOWN_EVENTS = frozenset({
@@ -27,14 +28,11 @@ KNOWN_EVENTS = frozenset({
 })
 SALT_RE = re.compile(r"^\[[0-9a-f]{16}\] ")
 CHUNK_BYTES = 1 << 20
-MAX_LINE_BYTES = 64 << 20  # a longer "line" is counted as a problem and skipped, never held whole
 MAX_TIMESTAMP_NS = 1 << 62  # a larger (or negative) timestamp_ns makes the line malformed
 MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
 RECENT_DONE = 1 << 16  # completed samples remembered for late first-chunk events
 #: a run of NUL bytes this long ends the audit (a zero-filled or sparse tail: JSON lines never hold a
 #: raw NUL); what came before it is audited as usual and the stop is a counted problem
-MAX_NUL_RUN = 64 << 10
-_NUL_RUN = b"\0" * MAX_NUL_RUN
 
 
 def audit_events(path: str, root_real: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> EventsAudit:
@@ -59,20 +57,6 @@ def audit_stream(fh, path: str = "", chunk_bytes: int = CHUNK_BYTES) -> EventsAu
     except Exception as exc:  # noqa: BLE001  (a bug here must not stop the whole check)
         audit.error = f"internal error while auditing: {type(exc).__name__}: {str(exc)[:200]}"
     return audit
-
-
-def _cut_nul_run(chunk: bytes, nul_tail: int) -> tuple[bytes, int, int | None]:
-    """(the part of ``chunk`` to audit, NUL bytes now ending what was read, where a run of MAX_NUL_RUN NUL
-    bytes starts relative to ``chunk`` or None): ``nul_tail`` NUL bytes ended the previous chunks, so a
-    run is found across chunk boundaries (its start is then negative)."""
-    lead = len(chunk) - len(chunk.lstrip(b"\0"))
-    if nul_tail + lead >= MAX_NUL_RUN:
-        return b"", 0, -nul_tail
-    cut = chunk.find(_NUL_RUN)
-    if cut >= 0:
-        return chunk[:cut], 0, cut
-    trail = len(chunk) - len(chunk.rstrip(b"\0"))
-    return chunk, (nul_tail + trail if trail == len(chunk) else trail), None
 
 
 class _Auditor:
@@ -108,61 +92,17 @@ class _Auditor:
 
     def run(self, fh, chunk_bytes: int) -> None:
         a = self.a
-        pending: list = []  # pieces of a line longer than a chunk (joined once, never re-copied)
-        pending_len = 0
-        overlong = False  # the current line passed MAX_LINE_BYTES: dropped, counted, not decoded
-        first = True
-        nul_tail = 0  # NUL bytes at the end of what was read so far
         stop = False
-        while not stop:
-            chunk = fh.read(chunk_bytes)
-            if not chunk:
-                break
-            if b"\0" in chunk:
-                chunk, nul_tail, run_start = _cut_nul_run(chunk, nul_tail)
-                if run_start is not None:
-                    stop = True
-                    a.stopped_at_byte = a.bytes_read + run_start
-            else:
-                nul_tail = 0
-            a.bytes_read += len(chunk)
-            if first:  # a UTF-8 byte-order mark before the first line is read as if absent (and noted)
-                first = False
-                if chunk.startswith(b"\xef\xbb\xbf"):
-                    chunk, a.bom = chunk[3:], True
-            lines = chunk.split(b"\n")
-            if len(lines) == 1:  # no newline in this chunk
-                if not overlong:
-                    pending.append(chunk)
-                    pending_len += len(chunk)
-                    if pending_len > MAX_LINE_BYTES:
-                        overlong, pending, pending_len = True, [], 0
-                continue
-            if overlong:
+        for kind, item in stream_lines(fh, chunk_bytes, a):
+            if kind == "lines":
+                self._feed(item)
+            elif kind == "overlong":
                 self.line_no += 1
                 a.add_problem("line-too-long", self.line_no)
-                lines[0] = None
-                overlong = False
-            elif pending:
-                pending.append(lines[0])
-                lines[0] = b"".join(pending)
-                pending, pending_len = [], 0
-            rest = lines.pop()  # the part after the last newline (b"" when the chunk ends with one)
-            if lines[0] is None:
-                del lines[0]
-            if lines:
-                self._feed(lines)
-            if rest:
-                pending, pending_len = [rest], len(rest)
-        if overlong:
-            self.line_no += 1
-            a.add_problem("line-too-long", self.line_no)
-        elif pending:
-            rest = b"".join(pending)
-            if stop:  # the NUL bytes before the run belong to it, not to a last line
-                rest = rest.rstrip(b"\0")
-            if rest.strip():
-                self._tail(rest)
+            elif kind == "tail":
+                self._tail(item)
+            else:  # "end": True when a run of NUL bytes stopped the read
+                stop = item
         a.lines = self.line_no
         if stop:
             a.add_problem("nul-run", self.line_no + 1)

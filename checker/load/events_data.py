@@ -55,7 +55,7 @@ class EventsAudit(msgspec.Struct):
     examples: dict = msgspec.field(default_factory=dict)
     unknown_types: dict = msgspec.field(default_factory=dict)  # event_type -> count (first 20 kinds)
     truncated_last_line: bool = False
-    stopped_at_byte: int | None = None  # a long run of NUL bytes ended the audit here (events.MAX_NUL_RUN)
+    stopped_at_byte: int | None = None  # a long run of NUL bytes ended the audit here (events_lines.MAX_NUL_RUN)
     max_backstep_ns: int = 0  # largest backward step of timestamp_ns (intermediate-chunk events not ordered)
     backsteps: int = 0
     # session

@@ -131,7 +131,8 @@ def test_sparse_nul_tail_stops_the_audit_fast(tmp_path, where):
 
 
 def test_short_nul_runs_are_malformed_lines_not_a_stop(tmp_path):
-    from checker.load.events import MAX_NUL_RUN, audit_events
+    from checker.load.events import audit_events
+    from checker.load.events_lines import MAX_NUL_RUN
 
     path = tmp_path / "events.jsonl"
     lines = list(LINES)

@@ -133,7 +133,7 @@ def test_chunk_boundaries_do_not_matter(tmp_path):
 
 
 def test_overlong_line_is_skipped(tmp_path, monkeypatch):
-    import checker.load.events as ev
+    import checker.load.events_lines as ev
 
     monkeypatch.setattr(ev, "MAX_LINE_BYTES", 1000)
     d = _copy("var_poisson_perf", tmp_path)

@@ -18,16 +18,9 @@ from typing import Any, Callable
 
 import msgspec
 
+from checker.core.record_checks import BAD, Problem, compile_checker, strip_annotated
+
 _MISSING: Any = object()
-_BAD: Any = object()  # a value that did not validate (its problem is already recorded)
-
-
-class Problem(msgspec.Struct, frozen=True):
-    """One validation problem: where (``loc``), what kind (``type``) and a sentence (``msg``)."""
-
-    loc: tuple
-    type: str
-    msg: str
 
 
 class RecordError(ValueError):
@@ -76,7 +69,7 @@ class Field(msgspec.Struct):
     factory: Any
     constraints: dict
     description: str | None
-    check: Callable = None  # (value, loc, problems) -> value or _BAD
+    check: Callable = None  # (value, loc, problems) -> value or BAD
 
     @property
     def required(self) -> bool:
@@ -192,11 +185,11 @@ def _build_spec(cls: type) -> _Spec:
                 continue
             declared = klass.__dict__.get(name, _MISSING)
             fs = declared if isinstance(declared, FieldSpec) else FieldSpec(declared)
-            tp, meta = _strip_annotated(tp)
+            tp, meta = strip_annotated(tp)
             constraints = {**meta, **fs.constraints()}
             f = Field(name=name, key=fs.alias or name, annotation=tp, default=fs.default, factory=fs.factory,
                       constraints=constraints, description=fs.description)
-            f.check = _compile(tp, constraints)
+            f.check = compile_checker(tp, constraints)
             spec.fields.pop(name, None)
             spec.fields[name] = f
         spec.checks += [v for v in klass.__dict__.values() if getattr(v, "__record_check__", False)]
@@ -215,30 +208,20 @@ def _resolve(text: str, globalns: dict, localns) -> Any:
     return eval(code, globalns, localns)  # noqa: S307  (annotations of our own record classes)
 
 
-def _strip_annotated(tp: Any) -> tuple[Any, dict]:
-    meta: dict = {}
-    while typing.get_origin(tp) is typing.Annotated:
-        args = typing.get_args(tp)
-        tp = args[0]
-        for m in args[1:]:
-            if isinstance(m, FieldSpec):
-                meta.update(m.constraints())
-    return tp, meta
-
-
 def check_record(cls: type, data: Any, loc: tuple = ()) -> tuple[Any, list[Problem]]:
     """Validate ``data`` into ``cls``: (instance, []) or (None, every problem)."""
     problems: list[Problem] = []
-    obj = _validate(cls, data, loc, problems)
-    return (None if obj is _BAD else obj), problems
+    obj = validate_into(cls, data, loc, problems)
+    return (None if obj is BAD else obj), problems
 
 
-def _validate(cls: type, data: Any, loc: tuple, problems: list) -> Any:
+def validate_into(cls: type, data: Any, loc: tuple, problems: list) -> Any:
+    """``data`` validated into ``cls`` at ``loc``, its problems appended; BAD when there are any."""
     if isinstance(data, cls):  # an instance already validated (code building a record from records)
         return data
     if not isinstance(data, dict):
         problems.append(Problem(loc, "model_type", f"Input should be a mapping of {cls.__name__} fields"))
-        return _BAD
+        return BAD
     spec = _spec(cls)
     start = len(problems)
     values: dict = {}
@@ -256,7 +239,7 @@ def _validate(cls: type, data: Any, loc: tuple, problems: list) -> Any:
             values[f.name] = f.default_value()
             continue
         v = f.check(data[key], loc + (key,), problems)  # a problem is located at the key as written
-        if v is not _BAD:
+        if v is not BAD:
             values[f.name] = v
     if spec.extra != "ignore":
         # a field's own name beside its alias was not read: one key too many, as in pydantic
@@ -266,7 +249,7 @@ def _validate(cls: type, data: Any, loc: tuple, problems: list) -> Any:
         elif unknown:
             values["__extras__"] = {k: data[k] for k in unknown}
     if len(problems) > start:
-        return _BAD
+        return BAD
     obj = cls.__new__(cls)
     obj.__dict__.update(values)
     for check in spec.checks:
@@ -274,221 +257,5 @@ def _validate(cls: type, data: Any, loc: tuple, problems: list) -> Any:
             check(obj)
         except (ValueError, AssertionError) as exc:
             problems.append(Problem(loc, "value_error", str(exc)))
-            return _BAD
+            return BAD
     return obj
-
-
-# --- one checker per annotation -------------------------------------------------------------------
-
-_SCALARS = {
-    int: ("int_type", "Input should be a valid integer"),
-    float: ("float_type", "Input should be a valid number"),
-    str: ("string_type", "Input should be a valid string"),
-    bool: ("bool_type", "Input should be a valid boolean"),
-}
-
-
-_CHECKERS: dict = {}
-
-
-def _compile(tp: Any, constraints: dict) -> Callable:
-    """The checker of one annotation: (value, loc, problems) -> the value (floats as float) or _BAD;
-    one per distinct annotation and constraints (``Optional[int]`` is shared by hundreds of fields)."""
-    try:
-        # typing compares unions regardless of order (Union[int, float] == Union[float, int]); the
-        # order matters here (which member's problem is reported), so the text is part of the key
-        key = (tp, repr(tp), tuple(sorted(constraints.items())))
-        hit = _CHECKERS.get(key)
-    except TypeError:  # an unhashable annotation: compiled each time
-        return _compile_new(tp, constraints)
-    if hit is None:
-        hit = _CHECKERS[key] = _compile_new(tp, constraints)
-    return hit
-
-
-def _compile_new(tp: Any, constraints: dict) -> Callable:
-    base = _compile_type(tp)
-    if not constraints:
-        return base
-    bounds = _bounds(constraints)
-
-    def bounded(v, loc, problems):
-        v = base(v, loc, problems)
-        if v is _BAD or v is None:
-            return v
-        for test, kind, msg in bounds:
-            if not test(v):
-                problems.append(Problem(loc, kind if not isinstance(v, str) or kind != "too_short" else
-                                        "string_too_short", msg(v)))
-                return _BAD
-        return v
-
-    return bounded
-
-
-def _bounds(c: dict) -> list:
-    out = []
-    if "ge" in c:
-        out.append((lambda v, b=c["ge"]: v >= b, "greater_than_equal",
-                    lambda v, b=c["ge"]: f"Input should be greater than or equal to {b}"))
-    if "gt" in c:
-        out.append((lambda v, b=c["gt"]: v > b, "greater_than", lambda v, b=c["gt"]: f"Input should be greater than {b}"))
-    if "le" in c:
-        out.append((lambda v, b=c["le"]: v <= b, "less_than_equal",
-                    lambda v, b=c["le"]: f"Input should be less than or equal to {b}"))
-    if "lt" in c:
-        out.append((lambda v, b=c["lt"]: v < b, "less_than", lambda v, b=c["lt"]: f"Input should be less than {b}"))
-    if "min_length" in c:
-        n = c["min_length"]
-        out.append((lambda v: len(v) >= n, "too_short",
-                    lambda v: (f"String should have at least {n} character{'s' if n != 1 else ''}" if isinstance(v, str)
-                               else f"List should have at least {n} item{'s' if n != 1 else ''} after validation, "
-                                    f"not {len(v)}")))
-    return out
-
-
-def _compile_type(tp: Any) -> Callable:
-    if tp is Any or tp is object:
-        return lambda v, loc, problems: v
-    if tp is None or tp is type(None):
-        def none(v, loc, problems):
-            if v is None:
-                return v
-            problems.append(Problem(loc, "none_required", "Input should be None"))
-            return _BAD
-        return none
-    if tp in _SCALARS:
-        return _scalar(tp)
-    if isinstance(tp, type) and issubclass(tp, Record):
-        return lambda v, loc, problems: _validate(tp, v, loc, problems)
-    import datetime
-
-    if tp is datetime.date:
-        return _date
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is typing.Union or (origin is not None and origin.__name__ == "UnionType"):
-        return _union(args)
-    if origin is typing.Literal:
-        return _literal(args)
-    if origin is list:
-        return _list(_compile(*_strip_annotated(args[0])) if args else _compile_type(Any))
-    if origin is dict:
-        k, vt = args if args else (Any, Any)
-        return _dict(_compile(*_strip_annotated(k)), _compile(*_strip_annotated(vt)))
-    raise TypeError(f"unsupported record field type: {tp!r}")
-
-
-def _scalar(tp: type) -> Callable:
-    kind, msg = _SCALARS[tp]
-    if tp is float:
-        def check_float(v, loc, problems):
-            t = type(v)
-            if t is float:
-                return v
-            if t is int:
-                try:
-                    return float(v)
-                except OverflowError:  # an integer beyond the largest float is not a number either
-                    pass
-            problems.append(Problem(loc, kind, msg))
-            return _BAD
-        return check_float
-    if tp is str:
-        def check_str(v, loc, problems):
-            if isinstance(v, str):
-                return v
-            problems.append(Problem(loc, kind, msg))
-            return _BAD
-        return check_str
-
-    def check_exact(v, loc, problems):  # int and bool: exactly that type (True is not 1)
-        if type(v) is tp:
-            return v
-        problems.append(Problem(loc, kind, msg))
-        return _BAD
-    return check_exact
-
-
-def _union(args: tuple) -> Callable:
-    nullable = type(None) in args
-    kinds = [a for a in args if a is not type(None)]
-    order = list(range(len(kinds)))
-    if int in kinds and float in kinds:  # an integer stays an integer where the union also takes one
-        order.remove(kinds.index(float))
-        order.append(kinds.index(float))
-    members = [(i, _compile(*_strip_annotated(kinds[i]))) for i in order]
-
-    def check_union(v, loc, problems):
-        if v is None and nullable:
-            return None
-        first: list = []
-        for i, m in members:
-            trial: list = []
-            out = m(v, loc, trial)
-            if out is not _BAD:
-                return out
-            if i == 0:
-                first = trial
-        problems.extend(first)  # the first declared member's problems speak for the union (float tried last)
-        return _BAD
-    return check_union
-
-
-def _literal(choices: tuple) -> Callable:
-    allowed = {(type(c), c) for c in choices}
-    shown = " or ".join(repr(c) for c in choices) if len(choices) <= 2 else \
-        ", ".join(repr(c) for c in choices[:-1]) + f" or {choices[-1]!r}"
-
-    def check_literal(v, loc, problems):
-        try:
-            if (type(v), v) in allowed:
-                return v
-        except TypeError:  # an unhashable value is not one of them
-            pass
-        problems.append(Problem(loc, "literal_error", f"Input should be {shown}"))
-        return _BAD
-    return check_literal
-
-
-def _list(item: Callable) -> Callable:
-    def check_list(v, loc, problems):
-        if type(v) is not list:
-            problems.append(Problem(loc, "list_type", "Input should be a valid list"))
-            return _BAD
-        out, bad = [], False
-        for i, x in enumerate(v):
-            y = item(x, loc + (i,), problems)
-            bad = bad or y is _BAD
-            out.append(y)
-        return _BAD if bad else out
-    return check_list
-
-
-def _dict(key: Callable, value: Callable) -> Callable:
-    def check_dict(v, loc, problems):
-        if type(v) is not dict:
-            problems.append(Problem(loc, "dict_type", "Input should be a valid dictionary"))
-            return _BAD
-        out, bad = {}, False
-        for k, x in v.items():
-            kk = key(k, loc + (k, "[key]"), problems)
-            y = value(x, loc + (k,), problems)
-            bad = bad or kk is _BAD or y is _BAD
-            if not bad:
-                out[kk] = y
-        return _BAD if bad else out
-    return check_dict
-
-
-def _date(v, loc, problems):
-    import datetime
-
-    if type(v) is datetime.date:
-        return v
-    if isinstance(v, str) and len(v) == 10:
-        try:
-            return datetime.date.fromisoformat(v)
-        except ValueError:
-            pass
-    problems.append(Problem(loc, "date_type", "Input should be a valid date (YYYY-MM-DD)"))
-    return _BAD

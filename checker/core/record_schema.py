@@ -11,7 +11,8 @@ import inspect
 import typing
 from typing import Any
 
-from checker.core.record import Record, _strip_annotated, fields_of
+from checker.core.record import Record, fields_of
+from checker.core.record_checks import strip_annotated
 
 _SCALAR = {int: "integer", float: "number", str: "string", bool: "boolean", type(None): "null"}
 
@@ -52,7 +53,7 @@ def _object(cls: type, defs: dict) -> dict:
 def _titled(tp: Any) -> bool:
     """A field that is (optionally) one nested record is shown by reference alone, without a title."""
     args = [a for a in typing.get_args(tp) if a is not type(None)] if _is_union(tp) else [tp]
-    return not (len(args) == 1 and _is_record(_strip_annotated(args[0])[0]))
+    return not (len(args) == 1 and _is_record(strip_annotated(args[0])[0]))
 
 
 def _is_record(tp: Any) -> bool:
@@ -65,7 +66,7 @@ def _is_union(tp: Any) -> bool:
 
 
 def _type(tp: Any, constraints: dict, defs: dict) -> dict:
-    tp, meta = _strip_annotated(tp)
+    tp, meta = strip_annotated(tp)
     constraints = {**meta, **constraints}
     if _is_union(tp):
         members = [_type(a, constraints if a is not type(None) else {}, defs) for a in typing.get_args(tp)]

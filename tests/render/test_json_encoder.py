@@ -85,14 +85,21 @@ def test_report_bytes_match_stdlib(fs, sections, spliced):
                     generated_at="2026-01-01T00:00:00+00:00", sections=sections)
     want = outcome(lambda r: stdlib(r.to_dict()) + "\n", report)
     if spliced:  # the cohort path: findings encoded one by one (by the workers) and spliced in as text
-        cache = {}
-        for f in fs:
+        report.json_cache = worker_texts(fs, range(len(fs)))
+    assert outcome(render, report) == want
+
+
+def worker_texts(fs, which) -> dict:
+    """The ``json_cache`` a cohort run hands over: the JSON text of findings ``which`` (by index), as
+    each worker encoded it (a finding json refuses is left to the renderer)."""
+    cache = {}
+    for i, f in enumerate(fs):
+        if i in which:
             try:
                 cache[id(f)] = (f, finding_json(f))
             except ValueError:
                 pass
-        report.json_cache = cache
-    assert outcome(render, report) == want
+    return cache
 
 
 def test_real_report_matches_stdlib(tmp_path):
@@ -128,14 +135,7 @@ def test_batches_and_worker_texts_splice_to_the_same_bytes(fs, batch, cached):
     report = Report(findings=fs, rules=[], paths=["pkg"], policy_edition="v1.0", policy_version="1.0",
                     generated_at="2026-01-01T00:00:00+00:00")
     want = outcome(lambda r: stdlib(r.to_dict()) + "\n", report)
-    cache = {}
-    for i, f in enumerate(fs):
-        if i in cached:
-            try:
-                cache[id(f)] = (f, finding_json(f))
-            except ValueError:
-                pass
-    report.json_cache = cache
+    report.json_cache = worker_texts(fs, cached)
     old = jr.BATCH
     jr.BATCH = batch
     try:

@@ -134,7 +134,7 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
         if pkg.run_folders:
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,
                                 executor=executor, timeout=config.timeout)
-        findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
+        findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore, sort=False)  # sorted in check()
         if staged is not None:
             findings = staged.relocate(findings)
             staged.publish(pkg.submissions[0])

@@ -52,8 +52,9 @@ class YamlLoadError(Exception):
         self.column = column
 
 
-def _event_stream(text: str):
-    """Yield parse events: ruamel's C parser driven directly (its Python wrapper costs ~40 %)."""
+def _parser(text: str):
+    """ruamel's C parser over ``text``, driven directly through ``get_event`` (its Python wrapper costs
+    ~40 %); the pure-Python parser behind the same method when the C library is missing."""
     global _PARSER
     if _PARSER is None:
         try:
@@ -65,13 +66,7 @@ def _event_stream(text: str):
 
             pure = YAML(typ="safe", pure=True)
             _PARSER = lambda t: _PureAdapter(pure.parse(t))  # noqa: E731
-    parser = _PARSER(text)
-    get = parser.get_event
-    while True:
-        ev = get()
-        if ev is None:
-            return
-        yield ev
+    return _PARSER(text)
 
 
 class _PureAdapter:  # pragma: no cover - only without ruamel.yaml.clib
@@ -202,7 +197,8 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
     docs = 0
     at = _newline_positions(text)
     try:
-        for ev in _event_stream(text):
+        get_event = _parser(text).get_event
+        while (ev := get_event()) is not None:
             cls = type(ev)
             if cls is events_mod.ScalarEvent or cls is events_mod.AliasEvent or cls in _STARTS:
                 mark = ev.start_mark

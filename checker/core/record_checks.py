@@ -175,6 +175,14 @@ def _union(args: tuple) -> Callable:
         order.remove(kinds.index(float))
         order.append(kinds.index(float))
     members = [(i, compile_checker(*strip_annotated(kinds[i]))) for i in order]
+    if len(members) == 1:  # Optional[X], most fields of the file models: no trial lists
+        only = members[0][1]
+
+        def check_optional(v, loc, problems):
+            if v is None and nullable:
+                return None
+            return only(v, loc, problems)
+        return check_optional
 
     def check_union(v, loc, problems):
         if v is None and nullable:

@@ -123,10 +123,12 @@ def missing(kind: str, rel: str, abspath: str) -> LoadedFile:
     return LoadedFile(kind=kind, rel=rel, abspath=abspath, exists=False)
 
 
-def entry_problem(abspath: str, root_real: str) -> LoadError | None:
-    """Check a path (file or directory entry) for symlink loops/escapes without following blindly."""
+def entry_problem(abspath: str, root_real: str, parent_real: str | None = None, lst=None) -> LoadError | None:
+    """Check a path (file or directory entry) for symlink loops/escapes without following blindly.
+    ``parent_real``: its directory's real path when the caller has resolved it already (the files of
+    one point share it), so it is not resolved again per file; ``lst``: its ``os.lstat`` when taken."""
     try:
-        st = os.lstat(abspath)
+        st = lst if lst is not None else os.lstat(abspath)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -142,12 +144,12 @@ def entry_problem(abspath: str, root_real: str) -> LoadError | None:
                 "symlink-escape",
                 f"symlink resolves outside the submission root (to {real[:200]})",
             )
-        parent_real = os.path.realpath(os.path.dirname(abspath))
+        parent_real = parent_real or os.path.realpath(os.path.dirname(abspath))
         if os.path.isdir(real) and _inside(parent_real, real):
             return LoadError("file-unreadable", "symlink cycle: points at one of its own parent directories")
         return None
     # the entry is no symlink, but a directory on its way may be (a run folder's performance/ -> /etc)
-    parent_real = os.path.realpath(os.path.dirname(abspath))
+    parent_real = parent_real or os.path.realpath(os.path.dirname(abspath))
     if not _inside(parent_real, root_real):
         return LoadError("symlink-escape",
                          f"a directory on its path resolves outside the checked root (to {parent_real[:200]})")
@@ -159,9 +161,11 @@ def _inside(path: str, root: str) -> bool:
 
 
 def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES,
-              max_values: int | None = MAX_VALUES, as_json: bool | None = None) -> LoadedFile:
+              max_values: int | None = MAX_VALUES, as_json: bool | None = None,
+              parent_real: str | None = None) -> LoadedFile:
     """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised. ``max_values``
-    bounds the values (nodes) one file may hold (None: only the byte cap bounds them)."""
+    bounds the values (nodes) one file may hold (None: only the byte cap bounds them); ``parent_real``
+    as for ``entry_problem``."""
     lf = LoadedFile(kind=kind, rel=rel, abspath=abspath)
     try:
         st = os.lstat(abspath)
@@ -172,15 +176,16 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
         lf.error = LoadError("file-unreadable", f"cannot stat: {exc.strerror or exc}")
         return lf
     lf.exists = True
-    problem = entry_problem(abspath, root_real)
+    problem = entry_problem(abspath, root_real, parent_real, st)
     if problem is not None:
         lf.error = problem
         return lf
-    try:
-        st = os.stat(abspath)
-    except OSError as exc:
-        lf.error = LoadError("file-unreadable", f"cannot stat: {exc.strerror or exc}")
-        return lf
+    if stat.S_ISLNK(st.st_mode):  # what it points at (inside the root, checked above)
+        try:
+            st = os.stat(abspath)
+        except OSError as exc:
+            lf.error = LoadError("file-unreadable", f"cannot stat: {exc.strerror or exc}")
+            return lf
     if not stat.S_ISREG(st.st_mode):
         lf.error = LoadError("file-unreadable", f"not a regular file ({_filetype(st.st_mode)})")
         return lf

@@ -99,13 +99,14 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
                                            error=LoadError("file-unreadable", "its directory cannot be listed"))
         return
     names = {e.name for e in entries}
+    point_real = os.path.realpath(point.abspath)  # once for the point's files, not once per file
     for name, kind in POINT_FILES.items():
         rel = os.path.join(point.rel, name)
         abspath = os.path.join(point.abspath, name)
         if name not in names:
             point.files[kind] = LoadedFile(kind=kind, rel=rel, abspath=abspath)
             continue
-        lf = read_file(kind, rel, abspath, root_real, options.max_bytes)
+        lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real)
         attach_model(lf)
         point.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
@@ -118,7 +119,7 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
         elif why:
             point.junk.append((e.name, why))
         elif e.is_symlink():
-            problem = entry_problem(os.path.join(point.abspath, e.name), root_real)
+            problem = entry_problem(os.path.join(point.abspath, e.name), root_real, point_real)
             if problem is not None and e.name not in POINT_FILES:
                 refused.append((point.subject, e.name, problem))
 

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from casefixtures import FIXTURES, PLACEHOLDERS, apply_patch
+from hostile_gen import run_cli
 from conftest import assert_valid_report
 
 CURVE = PLACEHOLDERS["{curve}"]
@@ -96,55 +97,11 @@ def _build(tmp_path, name):
     return root
 
 
-#: run the CLI and, at exit, record the process's own peak RSS (VmHWM belongs to the exec'd image;
-#: ru_maxrss would also count the pytest parent's pages the child had before exec); the CLI's quick
-#: exit (os._exit, checker.cli.entry) skips atexit, so it records first
-_WRAPPER = ("import atexit, os, runpy, sys\n"
-            "hwm = sys.argv.pop(1)\n"
-            "def peak():\n"
-            "    with open('/proc/self/status') as fh:\n"
-            "        kb = [ln.split()[1] for ln in fh if ln.startswith('VmHWM:')]\n"
-            "    with open(hwm, 'w') as out:\n"
-            "        out.write(kb[0] if kb else '0')\n"
-            "atexit.register(peak)\n"
-            "_exit = os._exit\n"
-            "os._exit = lambda code: (peak(), _exit(code))\n"
-            "sys.argv[0] = 'endpoints-checker'\n"
-            "runpy.run_module('checker', run_name='__main__')\n")
-
-
-def _run_limited(args, cwd=None, timeout=20):
-    """Run the CLI in a child; return (rc, stdout, stderr, CPU seconds, peak RSS MB of the child).
-
-    CPU time rather than wall time, so a loaded machine cannot fail the test; the timeout still
-    catches a hang (a blocked read uses no CPU)."""
-    import tempfile
-    import threading
-
-    with tempfile.TemporaryDirectory() as tmp:
-        hwm = os.path.join(tmp, "hwm")
-        with open(os.path.join(tmp, "out"), "w+b") as out, open(os.path.join(tmp, "err"), "w+b") as err:
-            proc = subprocess.Popen([sys.executable, "-c", _WRAPPER, hwm, *args], stdout=out, stderr=err, cwd=cwd)
-            timer = threading.Timer(timeout, proc.kill)
-            timer.start()
-            try:
-                _pid, status, usage = os.wait4(proc.pid, 0)
-            finally:
-                timer.cancel()
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            out.seek(0)
-            err.seek(0)
-            stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
-        peak_kb = int(open(hwm).read() or 0) if os.path.exists(hwm) else 0
-    assert proc.returncode != -9, f"killed after {timeout} s (hang)"
-    return proc.returncode, stdout, stderr, usage.ru_utime + usage.ru_stime, peak_kb / 1024
-
-
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_input_ends_in_a_report(name, tmp_path):
     root = _build(tmp_path, name)
     out = tmp_path / "report.json"
-    rc, stdout, stderr, cpu, rss_mb = _run_limited(["check", str(root), "-f", "json", "-o", str(out)])
+    rc, stdout, stderr, cpu, rss_mb = run_cli(["check", str(root), "-f", "json", "-o", str(out)], timeout=20)
     assert "Traceback" not in stderr, stderr
     assert rc == (0 if name in WARN_ONLY else 1), (rc, stderr)
     assert cpu < 2.0, f"{name} took {cpu:.2f}s of CPU"
@@ -262,6 +219,6 @@ def test_two_submissions_in_an_org_dir_are_both_checked(tmp_path):
 def test_regular_file_as_path_is_input_error(tmp_path):
     p = tmp_path / "x.txt"
     p.write_text("hi")
-    rc, stdout, stderr, *_ = _run_limited(["check", str(p)])
+    rc, stdout, stderr, *_ = run_cli(["check", str(p)], timeout=20)
     assert rc == 2
     assert "not a directory" in stderr

@@ -183,8 +183,10 @@ def set_path(doc, path, value):
 # running the checker
 
 
-#: run the CLI and, at exit, record the process's own peak RSS (VmHWM of the exec'd image)
-_WRAPPER = ("import atexit, runpy, sys\n"
+#: run the CLI and, at exit, record the process's own peak RSS (VmHWM belongs to the exec'd image;
+#: ru_maxrss would also count the pytest parent's pages the child had before exec); the CLI's quick
+#: exit (os._exit, checker.cli.entry) skips atexit, so it records first
+_WRAPPER = ("import atexit, os, runpy, sys\n"
             "hwm = sys.argv.pop(1)\n"
             "def peak():\n"
             "    with open('/proc/self/status') as fh:\n"
@@ -192,6 +194,8 @@ _WRAPPER = ("import atexit, runpy, sys\n"
             "    with open(hwm, 'w') as out:\n"
             "        out.write(kb[0] if kb else '0')\n"
             "atexit.register(peak)\n"
+            "_exit = os._exit\n"
+            "os._exit = lambda code: (peak(), _exit(code))\n"
             "sys.argv[0] = 'endpoints-checker'\n"
             "runpy.run_module('checker', run_name='__main__')\n")
 
@@ -224,6 +228,7 @@ def run_cli(args, cwd=None, timeout=60, env=None, preexec_fn=None, stdout_path=N
             stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
         peak_kb = int(open(hwm).read() or 0) if os.path.exists(hwm) else 0
     assert rc != -9, f"killed after {timeout} s (hang): {args}"
+    assert rc < 0 or peak_kb > 0, f"the child's peak memory was not recorded: {args}"  # a bound never checked passes
     return rc, stdout, stderr, usage.ru_utime + usage.ru_stime, peak_kb / 1024
 
 

@@ -82,6 +82,17 @@ def _decode(raw: bytes, out: IdxMap) -> None:
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         out.error = f"not a {{phase: {{sample_uuid: row}}}} map: {exc}"
         return
+    limit = 10 ** MAX_INT_DIGITS  # the scan's bound on a row index, the same for a file decoded whole
+    for rows in data.values():
+        for key, n in rows.items():
+            if not -limit < n < limit:
+                try:
+                    digits = len(str(abs(n)))
+                except ValueError:  # beyond Python's own limit on int-to-text conversion
+                    digits = "thousands of"
+                out.error = (f"not a {{phase: {{sample_uuid: row}}}} map: a row index of {digits} digits "
+                             f"(limit {MAX_INT_DIGITS}) after {key.encode('utf-8', 'surrogatepass')[:40]!r}")
+                return
     out.phases = {k: (len(v), max(v.values()) if v else None) for k, v in data.items()}
 
 

@@ -335,3 +335,24 @@ def test_positions_count_newlines_only():
     assert positions[(1,)] == (1, 7) and positions[(3,)] == (1, 19)
     _, positions = parse_yaml('a: "x\x85y"\nb: 1\n')
     assert positions[("b",)] == (2, 4)
+
+
+def test_sample_map_row_index_bound_is_the_same_decoded_whole_or_scanned():
+    """A row index over MAX_INT_DIGITS is refused whether the file is decoded whole or scanned in chunks
+    (msgspec decodes such integers; only the scan refused them, found by the property above)."""
+    import io
+
+    import checker.load.sample_map as sm
+
+    raw = b'{"p": {"u": 1' + b"0" * 64 + b"}}"
+    whole = sm.summarize_stream(io.BytesIO(raw), len(raw))
+    old = sm.FULL_DECODE_BYTES
+    sm.FULL_DECODE_BYTES = -1
+    try:
+        scanned = sm.summarize_stream(io.BytesIO(raw), len(raw))
+    finally:
+        sm.FULL_DECODE_BYTES = old
+    for m in (whole, scanned):
+        assert m.error is not None and "65 digits (limit 64)" in m.error, m.error
+    ok = sm.summarize_stream(io.BytesIO(b'{"p": {"u": 1' + b"0" * 63 + b"}}"), 70)
+    assert ok.error is None and ok.phases["p"] == (1, 10 ** 63)

@@ -113,14 +113,7 @@ def write_file(path: str, data) -> None:
     """Write ``data`` (bytes, or an iterable of bytes) to ``path`` whole: a temporary file beside it renamed
     over it (an existing symlink is followed to its file). A device or FIFO, or a name of the process's own
     descriptors (``/dev/stdout``, ``/proc/self/fd/1``), is written in place, never blocking on the open."""
-    if path == "":
-        raise OSError(0, "an empty path is not a file name")
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise OSError(0, "is a directory")
+    st = _output_stat(path)
     if st is not None and (not stat.S_ISREG(st.st_mode) or _names_a_descriptor(path)):
         _write_special(path, data, truncate=stat.S_ISREG(st.st_mode))
         return
@@ -142,6 +135,19 @@ def write_file(path: str, data) -> None:
         except OSError:
             pass
         raise
+
+
+def _output_stat(path: str):
+    """What an output path names now (None: nothing yet); an empty name or a directory is refused."""
+    if path == "":
+        raise OSError(0, "an empty path is not a file name")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        raise OSError(0, "is a directory")
+    return st
 
 
 def _names_a_descriptor(path: str) -> bool:
@@ -169,14 +175,7 @@ def _write_special(path: str, data, append: bool = False, truncate: bool = False
 
 def append_file(path: str, data: bytes) -> None:
     """Append to ``path`` (``$GITHUB_STEP_SUMMARY``): never blocks on a FIFO without a reader."""
-    if path == "":
-        raise OSError(0, "an empty path is not a file name")
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise OSError(0, "is a directory")
+    st = _output_stat(path)
     if st is not None and not stat.S_ISREG(st.st_mode):
         _write_special(path, data, append=True)
         return

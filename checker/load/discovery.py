@@ -59,16 +59,8 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
             else:
                 pkg.unusable_paths.append((display, why))
             continue
-        hint = None if is_submission_root(path) else wrong_level(path, display)
-        if hint:
-            pkg.unusable_paths.append((display, hint))
-        elif is_run_folder(path):
-            pkg.run_folders.append(load_run_folder(path, display, options))
-        elif is_submission_root(path):
-            pkg.submissions.append(load_submission(path, display, options, org=""))
-        else:
-            before = len(pkg.unusable_paths)
-            _discover_children(pkg, path, display, options, root_real=os.path.realpath(path))
+        before = len(pkg.unusable_paths)
+        if add_directory(pkg, path, display, options, root_real=os.path.realpath(path)):
             cfgs = configs_in(path, display, options.max_bytes) if len(pkg.unusable_paths) > before else []
             if cfgs:  # a directory of client configs: nothing else was found there
                 del pkg.unusable_paths[before:]
@@ -87,6 +79,22 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
         pkg.plan = PlannedSet(configs=planned, display=common)
     pkg.junk = cap_entries(pkg.junk)
     return pkg
+
+
+def add_directory(pkg: Package, path: str, display: str, options: Options, root_real: str) -> bool:
+    """A directory given as PATH (or a mirror of one): a path at the wrong level, a run folder, a
+    submission root, or else an organisation or cohort directory whose children are walked (True)."""
+    hint = None if is_submission_root(path) else wrong_level(path, display)
+    if hint:
+        pkg.unusable_paths.append((display, hint))
+    elif is_run_folder(path):
+        pkg.run_folders.append(load_run_folder(path, display, options))
+    elif is_submission_root(path):
+        pkg.submissions.append(load_submission(path, display, options, org=""))
+    else:
+        _discover_children(pkg, path, display, options, root_real=root_real)
+        return True
+    return False
 
 
 def _discover_children(pkg: Package, path: str, display: str, options: Options, depth: int = 0,

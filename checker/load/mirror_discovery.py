@@ -9,9 +9,8 @@ from __future__ import annotations
 import os
 
 from checker.load import mirror
-from checker.load.discovery import _discover_children, is_run_folder, is_submission_root
-from checker.load.submission import Options, load_submission
-from checker.load.placement import wrong_level
+from checker.load.discovery import add_directory
+from checker.load.submission import Options
 from checker.load.model import Package
 from checker.load.run_folder_files import load_run_folder
 
@@ -22,23 +21,9 @@ def discover_mirrored(pkg: Package, location: str, options: Options) -> None:
     if mirror.is_archive(location):
         add_archive(pkg, location, display, options)
         return
-    try:
-        local = mirror.build(location, options.max_bytes, shallow=options.shallow, events=options.events)
-    except mirror.MirrorError as exc:
-        if exc.missing:
-            pkg.missing_paths.append(display)
-        else:
-            pkg.unusable_paths.append((display, str(exc)))
-        return
-    hint = None if is_submission_root(local) else wrong_level(local, display)
-    if hint:
-        pkg.unusable_paths.append((display, hint))
-    elif is_run_folder(local):
-        pkg.run_folders.append(load_run_folder(local, display, options))
-    elif is_submission_root(local):
-        pkg.submissions.append(load_submission(local, display, options, org=""))
-    else:
-        _discover_children(pkg, local, display, options)
+    local = _mirror(pkg, location, display, options, shallow=options.shallow)
+    if local is not None:
+        add_directory(pkg, local, display, options, root_real="")  # the private mirror holds no symlinks out
 
 
 def add_archive(pkg: Package, path: str, display: str, options: Options) -> None:
@@ -53,12 +38,18 @@ def add_archive(pkg: Package, path: str, display: str, options: Options) -> None
         rf.name = mirror.archive_stem(location)
         pkg.run_folders.append(rf)
         return
+    local = _mirror(pkg, location, display, options)
+    if local is not None:
+        pkg.run_folders.append(load_run_folder(local, display, options))
+
+
+def _mirror(pkg: Package, location: str, display: str, options: Options, shallow: bool = False) -> str | None:
+    """The local mirror of ``location``, or None with the reason recorded (missing, or unusable)."""
     try:
-        local = mirror.build(location, options.max_bytes, events=options.events)
+        return mirror.build(location, options.max_bytes, shallow=shallow, events=options.events)
     except mirror.MirrorError as exc:
         if exc.missing:
             pkg.missing_paths.append(display)
         else:
             pkg.unusable_paths.append((display, str(exc)))
-        return
-    pkg.run_folders.append(load_run_folder(local, display, options))
+        return None

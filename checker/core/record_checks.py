@@ -24,6 +24,12 @@ class Problem(msgspec.Struct, frozen=True):
 
 
 
+def is_union(tp: Any) -> bool:
+    """``Union[...]``, ``Optional[...]`` or ``X | Y``."""
+    origin = typing.get_origin(tp)
+    return origin is typing.Union or (origin is not None and origin.__name__ == "UnionType")
+
+
 def strip_annotated(tp: Any) -> tuple[Any, dict]:
     """(the type, its constraints) of ``Annotated[X, field(...)]`` (any depth); (tp, {}) otherwise."""
     meta: dict = {}
@@ -124,7 +130,7 @@ def _compile_type(tp: Any) -> Callable:
     if tp is datetime.date:
         return _date
     origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is typing.Union or (origin is not None and origin.__name__ == "UnionType"):
+    if is_union(tp):
         return _union(args)
     if origin is typing.Literal:
         return _literal(args)

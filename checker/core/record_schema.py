@@ -12,7 +12,7 @@ import typing
 from typing import Any
 
 from checker.core.record import Record, fields_of
-from checker.core.record_checks import strip_annotated
+from checker.core.record_checks import is_union, strip_annotated
 
 _SCALAR = {int: "integer", float: "number", str: "string", bool: "boolean", type(None): "null"}
 
@@ -52,7 +52,7 @@ def _object(cls: type, defs: dict) -> dict:
 
 def _titled(tp: Any) -> bool:
     """A field that is (optionally) one nested record is shown by reference alone, without a title."""
-    args = [a for a in typing.get_args(tp) if a is not type(None)] if _is_union(tp) else [tp]
+    args = [a for a in typing.get_args(tp) if a is not type(None)] if is_union(tp) else [tp]
     return not (len(args) == 1 and _is_record(strip_annotated(args[0])[0]))
 
 
@@ -60,15 +60,10 @@ def _is_record(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, Record)
 
 
-def _is_union(tp: Any) -> bool:
-    origin = typing.get_origin(tp)
-    return origin is typing.Union or (origin is not None and origin.__name__ == "UnionType")
-
-
 def _type(tp: Any, constraints: dict, defs: dict) -> dict:
     tp, meta = strip_annotated(tp)
     constraints = {**meta, **constraints}
-    if _is_union(tp):
+    if is_union(tp):
         members = [_type(a, constraints if a is not type(None) else {}, defs) for a in typing.get_args(tp)]
         return {"anyOf": members}
     out = _bare(tp, defs)

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import importlib
 import math
-import types
 import typing
 from typing import Any
 
 import msgspec
 
 from checker.core.record import Record, fields_of
+from checker.core.record_checks import is_union
 
 #: PyYAML's (YAML 1.1) boolean words, exactly as its resolver matches them
 YAML11_BOOLS = {**{w: True for w in ("yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE")},
@@ -57,7 +57,7 @@ def _kinds_of(annotation) -> set[str]:
     while stack:
         a = stack.pop()
         origin = typing.get_origin(a)
-        if origin is typing.Union or origin is types.UnionType:
+        if is_union(a):
             stack.extend(typing.get_args(a))
         elif origin is typing.Annotated:
             stack.append(typing.get_args(a)[0])

@@ -103,6 +103,7 @@ class Finding(msgspec.Struct):
     reason: str | None = None  # SKIP reason code: missing-input, not-applicable, deselected, ...
     extra: dict = msgspec.field(default_factory=dict)
     baseline: str | None = None  # --baseline: "new" | "unchanged" (FAIL findings only)
+    edits: tuple = ()  # the automatic fix: TextEdits (checker.core.fixes), applied by check --fix
 
     def sort_key(self) -> tuple:
         s = self.subject
@@ -129,6 +130,8 @@ class Finding(msgspec.Struct):
             d["extra"] = json_safe(self.extra)
         if self.baseline:
             d["baseline"] = self.baseline
+        if self.edits:
+            d["edits"] = [e.as_dict() for e in self.edits]
         return d
 
 

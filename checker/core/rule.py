@@ -32,6 +32,7 @@ class Outcome(msgspec.Struct):
     extra: dict = msgspec.field(default_factory=dict)
     subject: Any = None  # override the evaluated subject (a rule reporting on a file elsewhere)
     entry: str = ""  # a file or directory inside the subject this outcome is about
+    edits: tuple = ()  # an automatic fix: Edits (checker.core.fixes) whose right value is certain
 
 
 def Pass(message: str, **kw: Any) -> Outcome:

@@ -14,6 +14,7 @@ import shutil
 from typing import Any, Callable
 
 from checker.load.bundle import Assembly, PointPlan, Run, inside
+from checker.load.reader import overlaid
 
 #: run-folder files the builder copies into a point besides its four (the extra files it keeps)
 EXTRA_FILES = ("results.json", "sample_idx_map.json", "serving_config.json", "report.txt", "metrics/final_snapshot.json")
@@ -173,6 +174,9 @@ def _utilization(run: Run, peak: float | None) -> float | None:
 
 
 def _read(path: str, max_bytes: int | None) -> bytes | None:
+    fixed = overlaid(path)  # a --fix/--diff round checks the fixed text before it is written
+    if fixed is not None:
+        return fixed
     try:
         with open(path, "rb") as fh:
             return fh.read() if max_bytes is None else fh.read(max_bytes + 1)

@@ -122,6 +122,7 @@ def _to_finding(rule: Rule, subject: Subject, out: Outcome) -> Finding:
         subject = out.subject
     if out.entry:
         subject = Subject(subject.submission, subject.system, subject.model, subject.point, out.entry)
+    edits = _resolve_edits(out.edits) if out.edits and status is Status.FAIL else ()
     return Finding(
         rule_id=rule.id,
         status=status,
@@ -137,7 +138,22 @@ def _to_finding(rule: Rule, subject: Subject, out: Outcome) -> Finding:
         fix=fix if status is Status.FAIL else None,
         reason=out.reason,
         extra=out.extra,
+        edits=edits,
     )
+
+
+def _resolve_edits(edits) -> tuple:
+    """A rule's Edits as exact text edits (``checker.fix.locate``); all or none, so a finding's fix is whole."""
+    from checker.core.fixes import fixable_file
+    from checker.fix.locate import resolve
+
+    out = []
+    for e in edits:
+        te = resolve(e.file, e) if fixable_file(e.file) else None
+        if te is None:
+            return ()
+        out.append(te)
+    return tuple(out)
 
 
 def evaluate(rule: Rule, obj: Any, ctx: Context, selected: bool = True) -> list[Finding]:

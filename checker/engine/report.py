@@ -63,7 +63,13 @@ class Report(msgspec.Struct):
     def exit_code(self) -> int:
         if self.input_error:
             return 2
+        if (self.sections.get("fix") or {}).get("not_fixed"):
+            return 1  # check --fix could not write a file: never a silent success
         return 1 if self.failing() else 0
+
+    def fixable(self) -> int:
+        """FAIL findings that carry an automatic fix (check --fix applies them)."""
+        return sum(1 for f in self.findings if f.edits and f.status is Status.FAIL)
 
     def to_dict(self, with_findings: bool = True) -> dict[str, Any]:
         return {

@@ -60,6 +60,7 @@ class LoadedFile(msgspec.Struct):
     field_errors: list = msgspec.field(default_factory=list)  # model validation problems (FieldProblem)
     spellings: list = msgspec.field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
     _located: dict | None = None  # large JSON files: path -> position, found by walking the text
+    bom: bool = False  # the file started with a UTF-8 byte-order mark (not part of ``text``)
 
     @property
     def ok(self) -> bool:
@@ -117,6 +118,17 @@ class LoadedFile(msgspec.Struct):
 
 #: a file longer than this (characters) finds each position on its own, never by a map of every value
 LOCATE_ABOVE = 256 * 1024
+
+#: the fixed contents ``check --fix``/``--diff`` checks again before anything is written (real path -> bytes;
+#: checker.fix.engine fills it for one run and empties it after); empty, it costs nothing
+OVERLAY: dict = {}
+
+
+def overlaid(abspath: str) -> bytes | None:
+    """The fixed bytes standing in for a file during a --fix/--diff round, else None."""
+    if not OVERLAY:
+        return None
+    return OVERLAY.get(os.path.realpath(abspath))
 
 
 def missing(kind: str, rel: str, abspath: str) -> LoadedFile:
@@ -247,6 +259,9 @@ def _read_bounded(abspath: str, max_bytes: int, lf: LoadedFile) -> bytes | None:
         if not stat.S_ISREG(st.st_mode):  # swapped under us
             lf.error = LoadError("file-unreadable", f"not a regular file ({_filetype(st.st_mode)})")
             return None
+        fixed = overlaid(abspath)
+        if fixed is not None:
+            return fixed
         chunks = []
         total = 0
         while True:
@@ -282,6 +297,7 @@ def decode(raw: bytes, lf: LoadedFile) -> str | None:
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
+        lf.bom = True
         if lf.abspath.endswith(".json"):  # JSON must not carry one (RFC 8259); YAML may
             from checker.load.models.spelling import Spelling
 

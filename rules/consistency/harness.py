@@ -10,6 +10,7 @@ import re
 from collections import Counter
 
 from checker.load.models.keys import missing_hint
+from checker.core.fixes import Edit
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.values import show
 from rules.procedure.policy import NEEDS, canonical_dataset, declares_models_dataset, point_model, usable
@@ -175,15 +176,28 @@ def model_name_valid(point, ctx):
     if name in models.models:
         return Pass(f"{name} ({models.models[name].display_name})")
     canon = _spelling_of(models, name)
+    edits = _canonical_edit(lf, models, name, canon)
     if canon and models.canonical(name) == canon:
         return Fail(f"{name!r} is an older accepted spelling; the current id is {canon!r}", file=lf,
                     path=("model_name",), observed=name, expected=canon, severity=_warn(),
-                    fix=f"Write `model_name: {canon}` (and name the model directory {canon}/).")
+                    fix=f"Write `model_name: {canon}` (and name the model directory {canon}/).", edits=edits)
     if canon:
         return Fail(f"{name!r} is not a model id; it spells {canon!r} differently", file=lf, path=("model_name",),
-                    observed=name, expected=canon, fix=f"Write `model_name: {canon}`.")
+                    observed=name, expected=canon, fix=f"Write `model_name: {canon}`.", edits=edits)
     return Fail(f"{name!r} is not a benchmark model of this round", file=lf, path=("model_name",), observed=name,
                 expected=allowed)
+
+
+def _canonical_edit(lf, models, name: str, canon: str | None) -> tuple:
+    """The rename to the canonical id, when ``name`` is an alias of it or spells only that model's names."""
+    if not canon:
+        return ()
+    n = _norm(name)
+    hits = {mid for mid, m in models.models.items()
+            if any(_norm(f) == n for f in (mid, *m.aliases, m.hf_id, m.hf_id.split("/")[-1], m.display_name))}
+    if models.canonical(name) != canon and hits != {canon}:
+        return ()
+    return (Edit(lf, ("model_name",), "value", canon, old=name, value=canon, plain=False),)
 
 
 def _warn():

@@ -10,6 +10,7 @@ from __future__ import annotations
 from checker.domain.point_metrics import point_metric
 from checker.domain.regions import (REGION_LABELS, curve_regions, describe, empty_region_note, exact_margin_end,
                              float_margin_note, span)
+from checker.core.fixes import Edit
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.values import file_value
 from rules.shared.strict import StrictModel
@@ -188,6 +189,26 @@ def _point_regions(point):
     return cr, c, skip
 
 
+def region_fix(point, allowed, declared) -> dict:
+    """The computed region written into point.yaml (inserted after `concurrency` when absent), when it is
+    certain: C_max agreed by every declaration, every point readable, no c_min_override problem."""
+    cr, c, skip = _point_regions(point)
+    if skip or cr.c_max_disagreements or cr.c_max_bad or cr.unreadable or cr.override_problems:
+        return {}
+    computed = cr.regions.region_of(c)
+    if computed is None or computed not in allowed or computed == declared:
+        return {}
+    lf = point.files["point_yaml"]
+    if declared is None:
+        edit = Edit(lf, ("region",), "insert", computed, value=computed, after="concurrency")
+    elif isinstance(declared, str):
+        edit = Edit(lf, ("region",), "value", computed, old=declared, value=computed, plain=False)
+    else:
+        return {}
+    return {"edits": (edit,), "fix": f"Write `region: {computed}` (concurrency {c} with C_max {cr.c_max}, "
+                                     f"C_min {cr.c_min} is in {computed}, {span(cr.regions.bounds[computed])})."}
+
+
 @rule(id="concurrency-in-range", title="Concurrency in range", clause="R§9.1", severity="flag",
       scope="point", needs=("point_yaml",), official=True)
 def concurrency_in_range(point, ctx):
@@ -229,13 +250,14 @@ def region_declared(point, ctx):
     if value is None:
         if point.is_dedicated_offline:
             return Pass("dedicated Offline point declares no region (none is defined for it)")
-        return Fail(f"{point.name}: point.yaml declares no `region`", file=lf, observed=None, expected=allowed)
+        return Fail(f"{point.name}: point.yaml declares no `region`", file=lf, observed=None, expected=allowed,
+                    **region_fix(point, allowed, None))
     if not isinstance(value, str) or value not in allowed:
         near = [a for a in allowed if isinstance(value, str) and a.lower() == value.strip().lower()]
         hint = f" Did you mean {near[0]!r}?" if near else ""
         return Fail(f"{where(point, 'region')}: region {value!r} is not a permitted value.{hint}", file=lf,
                     path=("region",), observed=value, expected=allowed,
-                    fix=f"Set region to one of: {', '.join(allowed)}.{hint}")
+                    **{"fix": f"Set region to one of: {', '.join(allowed)}.{hint}", **region_fix(point, allowed, value)})
     return Pass(f"region {value!r} is permitted")
 
 
@@ -266,7 +288,8 @@ def region_placement(point, ctx):
     return Fail(f"{where(point, 'region')}: declares {declared} but concurrency {c} is in {computed} "
                 f"({span(cr.regions.bounds[computed])}; C_max {cr.c_max}, C_min {cr.c_min})",
                 file=point.files["point_yaml"], path=("region",), observed=declared, expected=computed,
-                fix=f"Set region: {computed} (or submitters_choice).")
+                **{"fix": f"Set region: {computed} (or submitters_choice).",
+                   **region_fix(point, ctx.policy.get("curve").region_values, declared)})
 
 
 @rule(id="margin-float-ceiling", title="Point on a float-only margin value", clause="R§5.5", severity="warn", scope="point", needs=("point_yaml",))

@@ -6,6 +6,7 @@ a wrong-typed field is named with its line while the rest of the file stays usab
 from __future__ import annotations
 
 from checker.load.models.keys import missing_hint
+from checker.load.models.spelling import quoted_edits, quoted_fix as unquote_fix
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.structure.layout import _KIND_NAMES
 
@@ -41,10 +42,14 @@ def _validity(point, kind: str, required: dict):
         hints = [(m, *missing_hint(lf, (), m)) for m in missing]
         msgs = [p.message for p in problems] + [f"required field `{m}` is missing{t}" for m, t, _ in hints]
         first = problems[0].path if problems else next((at for _, _, at in hints if at is not None), ())
+        edits = tuple(quoted_edits(lf))
+        fix = _field_fix(name, problems, missing) if kind == "point_yaml" else None
+        if edits:
+            fix = unquote_fix(edits, len(problems) + len(missing))
         return Fail(f"{name}: " + "; ".join(msgs), file=lf, path=first,
                     observed=[p.message for p in problems] or None,
                     expected=f"required: {', '.join(required)}" if missing else "valid field types",
-                    fix=_field_fix(name, problems, missing) if kind == "point_yaml" else None)
+                    fix=fix, edits=edits)
     return Pass(f"{name} is valid")
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 
 from checker.load.models import dotted
-from checker.load.models.keys import KINDS, unknown_keys
-from checker.load.models.spelling import describe as describe_spelling, written_text
+from checker.load.models.keys import KINDS, rename_edits, unknown_keys
+from checker.load.models.spelling import describe as describe_spelling, spelling_edits, written_text
 from checker.core.rule import Fail, Pass, rule
 
 
@@ -56,11 +56,15 @@ def unknown_key(pkg, ctx):
         more = f" (+{len(found) - 8} more)" if len(found) > 8 else ""
         fix = (f"Rename `{first.key}` to `{first.suggestion}`." if first.suggestion else
                "Remove the key, or rename it to the field it was meant to be.")
+        edits = rename_edits(lf, found)
+        if edits:
+            fix = "Rename " + ", ".join(f"`{dotted(e.path)}` to `{e.new}`" for e in edits) + (
+                "." if len(edits) == len(found) else "; the other keys are not certain: rename or remove them by hand.")
         outs.append(Fail(f"{len(found)} unknown key(s) in {os.path.basename(lf.rel)}: {shown}{more}", file=lf,
                          path=first.path, subject=subject, entry=entry,
                          observed=[dotted(u.path) for u in found],
                          expected={dotted(u.path): u.suggestion for u in found if u.suggestion} or "known keys only",
-                         fix=fix))
+                         fix=fix, edits=tuple(edits)))
     return outs or Pass(f"every key of {files} point.yaml/system_desc.json file(s) is a known field")
 
 
@@ -92,7 +96,7 @@ def value_spelling(pkg, ctx):
                              observed={dotted(x.path): (written_text(lf, x) if x.written is not None else x.why)
                                        for x in lf.spellings},
                              expected={dotted(x.path): x.value for x in lf.spellings if x.written is not None}
-                             or "no byte-order mark"))
+                             or "no byte-order mark", **_plain_fix(lf)))
     for rf in pkg.run_folders:
         for name, obj in (("sample_idx_map.json", rf.idx_map), ("events.jsonl", rf.events_audit)):
             if obj is not None and getattr(obj, "bom", False):
@@ -100,3 +104,12 @@ def value_spelling(pkg, ctx):
                                  file=os.path.join(rf.rel, name), subject=rf.subject, entry=name,
                                  observed="byte-order mark", expected="UTF-8 without a byte-order mark"))
     return outs or Pass("every value is written in its plain form")
+
+
+def _plain_fix(lf) -> dict:
+    """The edits writing each spelling plain, with a fix text naming them (no edits: the rule's own text)."""
+    edits = spelling_edits(lf)
+    if not edits:
+        return {}
+    parts = [f"`{dotted(e.path)}: {e.new}`" if e.part == "value" else "no byte-order mark" for e in edits]
+    return {"edits": tuple(edits), "fix": "Write " + ", ".join(parts) + "."}

@@ -12,6 +12,7 @@ from typing import Optional
 
 from checker.load.models import is_http_url
 from checker.load.models.keys import missing_hint
+from checker.load.models.spelling import quoted_edits, quoted_fix as unquote_fix
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.strict import StrictModel as _Strict
 
@@ -196,8 +197,10 @@ def system_description_valid(point, ctx):
         return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
     probs = validity_problems(lf, ctx.policy.get("system_desc"))
     if probs:
+        edits = tuple(quoted_edits(lf))
         return Fail("system_desc.json: " + "; ".join(m for _, m in probs), file=lf, path=probs[0][0],
-                    observed=[m for _, m in probs], expected="the R§8.2 template's required fields and vocabulary")
+                    observed=[m for _, m in probs], expected="the R§8.2 template's required fields and vocabulary",
+                    fix=unquote_fix(edits, len(probs)) if edits else None, edits=edits)
     return Pass("system_desc.json is valid")
 
 

@@ -17,6 +17,7 @@ class FieldProblem(msgspec.Struct):
     path: tuple
     message: str
     observed: Any = None
+    type: str = ""  # the validation error's type (int_type, bool_type, ...; pydantic's names)
 
 
 #: typed model per file kind: (module, class)
@@ -151,10 +152,10 @@ def validate_lenient(model_cls, data: Any, tries: int = 8):
             observed = value_at(current, loc)
             dotted = ".".join(str(p) for p in loc) or "(top level)"
             if err.type in _SAY_MESSAGE:  # a record check's own sentence, or an unknown key
-                problems.append(FieldProblem(loc, f"field `{dotted}`: {err.msg}", observed))
+                problems.append(FieldProblem(loc, f"field `{dotted}`: {err.msg}", observed, err.type))
             else:
                 problems.append(FieldProblem(loc, f"field `{dotted}`: expected {_word(err.type)}, got {show(observed)}",
-                                             observed))
+                                             observed, err.type))
             current = _drop(current, loc)
     return None, problems
 

@@ -37,6 +37,10 @@ class UnknownKey(msgspec.Struct, frozen=True):
     path: tuple  # the key's own path (parent path + key)
     key: str
     suggestion: str | None  # the closest known key of the same object
+    #: every known key of the object it is near (same letters, else difflib's close matches)
+    candidates: tuple = ()
+    same_letters: bool = False  # the suggestion differs from the key only in case, "_" and "-"
+    in_open_object: bool = False  # its object may carry other settings (runtime_settings)
 
     @property
     def parent(self) -> tuple:
@@ -57,16 +61,22 @@ def _norm(s: str) -> str:
 
 def closest(key: str, known) -> str | None:
     """The known key ``key`` most likely meant (same letters ignoring case and _-, else difflib), or None."""
+    near, _same = near_matches(key, known)
+    return near[0] if near else None
+
+
+def near_matches(key: str, known) -> tuple[tuple, bool]:
+    """(the known keys ``key`` is near, best first; whether they have its letters ignoring case and _-)."""
     known = [k for k in known if isinstance(k, str)]
     n = _norm(key)
-    for k in known:
-        if _norm(k) == n:
-            return k
+    same = tuple(k for k in known if _norm(k) == n)
+    if same:
+        return same, True
     lowered = {k.lower(): k for k in known}
     import difflib  # only for a key with no same-letters match
 
-    hit = difflib.get_close_matches(key.lower(), list(lowered), n=1, cutoff=_CUTOFF)
-    return lowered[hit[0]] if hit else None
+    hit = difflib.get_close_matches(key.lower(), list(lowered), n=3, cutoff=_CUTOFF)
+    return tuple(lowered[h] for h in hit), False
 
 
 def _submodel(annotation) -> tuple[type | None, bool]:
@@ -109,10 +119,11 @@ def _walk(cls, data: Any, path: tuple, open_paths: set, legacy: dict, out: list)
             continue
         if name not in fields:
             # a suggestion for the first MAX_SUGGESTED only: difflib on thousands of keys is slow
-            guess = closest(name, fields) if len(out) < MAX_SUGGESTED else None
+            near, same = near_matches(name, fields) if len(out) < MAX_SUGGESTED else ((), False)
+            guess = near[0] if near else None
             if path in open_paths and (guess is None or len(out) >= MAX_SUGGESTED):
                 continue
-            out.append(UnknownKey(path + (key,), name, guess))
+            out.append(UnknownKey(path + (key,), name, guess, near, same, path in open_paths))
             continue
         sub, is_list = _submodel(fields[name].annotation)
         if sub is None:
@@ -151,3 +162,57 @@ def missing_hint(lf, parent: tuple, key: str) -> tuple[str, tuple | None]:
     if u is None:
         return "", None
     return f" ({u.describe(lf)})", u.path
+
+
+def rename_edits(lf, found: list[UnknownKey]) -> list:
+    """The renames that are certain, as Edits (``checker.core.fixes``): the key is near exactly one known key
+    of its object (in an object that may hold other settings, only one differing in case, ``_`` and ``-``),
+    no key of that object has that name already or is near it too, and its value is valid under that name
+    (so the rename adds no finding)."""
+    from checker.core.fixes import Edit, fixable_file
+
+    if not fixable_file(lf) or not isinstance(lf.data, dict):
+        return []
+    wanted: dict = {}
+    for u in found:
+        if len(u.candidates) == 1 and (u.same_letters or not u.in_open_object) and isinstance(u.key, str):
+            wanted.setdefault((u.parent, u.candidates[0]), []).append(u)
+    out = []
+    for (parent, target), us in wanted.items():
+        if len(us) != 1:
+            continue  # two keys that both mean one field: which to keep is not certain
+        obj = _get(lf.data, parent)
+        if not isinstance(obj, dict) or target in obj:
+            continue
+        if _valid_renamed(lf, us[0].path, target):
+            out.append(Edit(lf, us[0].path, "key", target, old=us[0].key, value=target))
+    return sorted(out, key=lambda e: str(e.path))
+
+
+def _get(data, path: tuple):
+    for p in path:
+        if not isinstance(data, dict) or p not in data:
+            return None
+        data = data[p]
+    return data
+
+
+def _valid_renamed(lf, path: tuple, target: str) -> bool:
+    """The file validates with the key renamed exactly as well as now, plus nothing new under the new name."""
+    import copy
+
+    from checker.load.models import validate_lenient
+
+    spec = FILE_MODELS.get(lf.kind)
+    if spec is None:
+        return False
+    cls = getattr(importlib.import_module(spec[0]), spec[1])
+    data = copy.deepcopy(lf.data)
+    obj = _get(data, path[:-1])
+    items = list(obj.items())
+    obj.clear()
+    for k, v in items:
+        obj[target if k == path[-1] else k] = v
+    _model, problems = validate_lenient(cls, data)
+    new_path = path[:-1] + (target,)
+    return not any(tuple(p.path[:len(new_path)]) == new_path for p in problems)

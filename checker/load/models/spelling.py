@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import re
 import typing
 from typing import Any
 
@@ -226,3 +227,73 @@ def describe(s: Spelling, lf=None) -> str:
         return "a UTF-8 byte-order mark at the start of the file (read as if absent)"
     plain = "true" if s.value is True else "false" if s.value is False else str(s.value)
     return f"`{dotted(s.path)}: {written_text(lf, s)}` read as {plain} ({s.why}; write `{plain}`)"
+
+
+def spelling_edits(lf) -> list:
+    """Each noted spelling of a hand-written file rewritten in its plain form, as Edits (``checker.core.fixes``):
+    the value the check already reads, so the file then says exactly what was read. Empty for the files the
+    client wrote (they are the record of what ran) and when any spelling has no plain form to write."""
+    from checker.core.fixes import Edit, fixable_file, yaml_token
+
+    if not fixable_file(lf) or not lf.spellings:
+        return []
+    out = []
+    for s in lf.spellings:
+        if s.written is None:
+            out.append(Edit(lf, (), "bom"))
+            continue
+        try:
+            token = yaml_token(s.value)
+        except TypeError:
+            return []
+        out.append(Edit(lf, s.path, "value", token, old=s.written, value=s.value))
+    return out
+
+
+#: a quoted scalar that can only mean a number or a boolean: what a field of that type then reads
+_INT_TEXT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
+_FLOAT_TEXT = re.compile(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$")
+_BOOL_TEXT = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+
+
+def quoted_value(text: Any, expected: str) -> tuple[Any, str] | None:
+    """(the value, its plain token) a string in a field of type ``expected`` (``int_type``, ``float_type``,
+    ``bool_type``: the validation error's type) can only mean, or None."""
+    if not isinstance(text, str) or text != text.strip() or len(text) > 64:
+        return None
+    if expected == "int_type" and _INT_TEXT.match(text):
+        return int(text), str(int(text))
+    if expected == "int_type" and _FLOAT_TEXT.match(text):
+        v = float(text)
+        if math.isfinite(v) and v.is_integer() and abs(v) <= MAX_EXACT_INT:
+            return int(v), str(int(v))
+    if expected == "float_type" and _FLOAT_TEXT.match(text):
+        v = float(text)
+        if math.isfinite(v):
+            return v, repr(v)
+    if expected == "bool_type" and text in _BOOL_TEXT:
+        return _BOOL_TEXT[text], "true" if _BOOL_TEXT[text] else "false"
+    return None
+
+
+def quoted_edits(lf) -> list:
+    """The type errors of a hand-written file that are a number or boolean written as a string (``"8"``,
+    ``"true"``), as Edits writing the plain token; the field then holds the value the string spells."""
+    from checker.core.fixes import Edit, fixable_file
+
+    if not fixable_file(lf):
+        return []
+    out = []
+    for p in lf.field_errors:
+        got = quoted_value(p.observed, getattr(p, "type", ""))
+        if got is not None and p.path:
+            out.append(Edit(lf, tuple(p.path), "value", got[1], old=p.observed, value=got[0]))
+    return out
+
+
+def quoted_fix(edits, problems: int) -> str:
+    """The fix text of quoted numbers and booleans written plain (what ``check --fix`` applies)."""
+    from checker.load.models import dotted
+
+    text = "Write " + ", ".join(f"`{dotted(e.path)}: {e.new}`" for e in edits) + " (unquoted)"
+    return text + ("." if len(edits) == problems else "; correct the other fields as the message says.")

@@ -28,11 +28,14 @@ def run(values: dict) -> int:
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
           assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor,
-          scheduler) -> int:
+          scheduler, fix=False, diff=False) -> int:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
+    mode = _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle)
+    if mode == "diff" and not formats and not outputs:
+        pairs = []  # the diff is standard output's
     for fmt, out in pairs:
         if out != "-" and _is_dir_output(out) and fmt != "html":
             raise InputError(f"{out!r} is a directory: only --format html writes a folder (index + one page per submission)")
@@ -48,15 +51,28 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
     if cohort:
         options["cohort"] = cohort
+    def make_report(bundle=write_bundle):
+        return _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
+                    jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
+                    today=today, timeout=timeout, assemble=assemble, write_bundle=bundle,
+                    executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler)
+
+    diff_text = None
     try:
-        report = _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
-                      jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
-                      today=today, timeout=timeout, assemble=assemble, write_bundle=write_bundle,
-                      executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler)
+        if mode:
+            from checker.cli import fixing
+
+            report, diff_text = fixing.run(mode, make_report, paths, point_file, write_bundle)
+        else:
+            report = make_report()
     except InputError:
         raise
     except Exception as exc:  # noqa: BLE001  (a bug: exit 2, still write the JSON report)
         report = _crashed_report(paths, fail_on, exc)
+    if mode:
+        from checker.cli import fixing
+
+        fixing.tell(report, diff_text, _text_on_stdout(pairs))
     emitted = _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
     _tell_bundle(report, write_bundle)
     if report.input_error and report.package is not None:
@@ -67,6 +83,27 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         for p, why in report.package.unusable_paths:
             warn(f"error: nothing to check at {p}: {why}")
     return report.exit_code() if emitted else 2
+
+
+def _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle) -> str | None:
+    """"fix", "diff" or None; the combinations that cannot work are usage errors."""
+    if not (fix or diff):
+        return None
+    if fix and diff:
+        raise InputError("--fix writes the fixes and --diff only shows them: give one")
+    flag = "--fix" if fix else "--diff"
+    if executor == "dask" or scheduler:
+        raise InputError(f"{flag} runs the check on this machine: drop --executor dask/--scheduler")
+    from checker.cli.fixing import check_paths
+
+    why = check_paths(paths, point_file)
+    if why:
+        raise InputError(why)
+    if diff and formats and any(out == "-" for _, out in pairs):
+        raise InputError("--diff prints the diff on standard output: write the report with -o FILE")
+    if diff and write_bundle:
+        raise InputError("--diff writes nothing: drop --write-bundle (or fix first with --fix)")
+    return "fix" if fix else "diff"
 
 
 def _pair_outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -218,16 +255,21 @@ def _split(values) -> list[str]:
     return [t.strip() for v in values for t in v.split(",") if t.strip()]
 
 
+def _text_on_stdout(pairs) -> bool:
+    from checker.render import resolve_auto
+
+    return any(out == "-" and (resolve_auto() if fmt == "auto" else fmt) == "text" for fmt, out in pairs)
+
+
 def _emit(report, pairs, text_options: dict) -> bool:
     """Write every output (checker.cli.output): each problem is one error line on stderr; with -o FILE the
     written paths and (unless text is on stdout) the verdict go to stderr. True when every output was written."""
     from checker.cli.output import emit, warn
-    from checker.render import resolve_auto
 
     done = emit(report, pairs, text_options, _is_dir_output)
     for fmt, out in done.written:
         warn(f"wrote {out} ({fmt})")
-    text_on_stdout = any(out == "-" and (resolve_auto() if fmt == "auto" else fmt) == "text" for fmt, out in pairs)
+    text_on_stdout = _text_on_stdout(pairs)
     if done.written and not text_on_stdout:
         try:
             from checker.render.words import verdict_line

@@ -61,6 +61,11 @@ OPTIONS = (
     Opt(("--fail-on",), "fail_on", "choice", choices=("reject", "flag", "warn", "never"), default="flag",
         show_default=True,
         help="Lowest severity that makes the exit code 1 (reject = errors, flag, warn = warnings)."),
+    Opt(("--fix",), "fix", "flag",
+        help="Apply every fix whose right value is certain (marked [*]), then check again and report what "
+             "remains. Only hand-written files (point.yaml, system_desc.json) are edited; docs/fixes.md."),
+    Opt(("--diff",), "diff", "flag",
+        help="Print the fixes --fix would apply as a unified diff on standard output; write nothing."),
     Opt(("-q", "--quiet"), "quiet", "flag", help="Text: only the problem lines and the summary."),
     Opt(("-v", "--verbose"), "verbose", "flag", help="Text: also list the checks that passed or were skipped."),
     Opt(("--statistics",), "statistics", "flag", help="Text: count the problems per rule."),

@@ -96,7 +96,8 @@ def _evidence(label: str, value, indent: str) -> list[str]:
 def group_lines(group: list[Finding], paint: _Paint, details: bool = True, baseline: bool = False) -> list[str]:
     f = group[0]
     level = LEVEL_WORD[f.severity]
-    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')} {_c(f.message)}"
+    mark = " [*]" if f.edits else ""
+    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')}{mark} {_c(f.message)}"
     out = [head]
     if not details:
         return out
@@ -194,8 +195,28 @@ def summary_lines(report, paint: _Paint) -> list[str]:
     if base:
         n = base["counts"]
         gate += f" · baseline: {n['new']} new, {n['unchanged']} unchanged, {n['resolved']} resolved"
-    return [f"{counts_phrase(fails)}{where_} · {checks_phrase(report)}", _c(week0_phrase(report)),
-            paint(gate, report.verdict)]
+    out = [f"{counts_phrase(fails)}{where_} · {checks_phrase(report)}"]
+    out += fix_lines(report)
+    return out + [_c(week0_phrase(report)), paint(gate, report.verdict)]
+
+
+def fix_lines(report) -> list[str]:
+    """'[*] 3 fixable with --fix (--diff shows the changes)', and what --fix or --diff did."""
+    out = []
+    done = getattr(report, "sections", {}).get("fix")
+    if done:
+        verb = "fixed" if done["mode"] == "fix" else "would fix"
+        files = [f for f in done["files"] if f["status"] != "not-fixed"]
+        line = f"--{done['mode']}: {verb} {plural(done['findings'], 'problem')} in {plural(len(files), 'file')}"
+        if not files and not done["not_fixed"]:
+            line = f"--{done['mode']}: nothing to fix (no problem has a fix whose right value is certain)"
+        if done["not_fixed"]:
+            line += f"; {plural(done['not_fixed'], 'file')} not fixed (left as they were, see above)"
+        out.append(_c(line))
+    n = report.fixable() if hasattr(report, "fixable") else 0
+    if n and not (done and done["mode"] == "diff"):
+        out.append(f"[*] {n} fixable with --fix (--diff shows the changes first)")
+    return out
 
 
 def render_plain(report, quiet: bool = False, verbose: bool = False, statistics: bool = False,

@@ -1,0 +1,66 @@
+"""``check --fix`` and ``check --diff`` around the ordinary check (click-free, like check_command.py).
+
+The check runs as asked; the fix engine (``checker.fix.engine``) applies every certain fix in memory,
+round by round. ``--diff`` prints the unified diff on standard output and reports the package as it is;
+``--fix`` writes the files and reports the package checked again from disk. Either way the report's
+``fix`` section lists each file, and a file that could not be fixed makes the exit code at least 1.
+"""
+from __future__ import annotations
+
+import sys
+
+
+def check_paths(paths, point_file) -> str | None:
+    """Why --fix/--diff cannot work on these inputs (None: they can): local files only."""
+    from checker.load.mirror import is_url
+
+    for p in list(paths) + ([point_file] if point_file else []):
+        if is_url(p) or str(p).endswith((".tar.gz", ".tgz", ".tar")):
+            return f"{p}: --fix and --diff edit local files only (a URL or an archive is read through a copy)"
+    return None
+
+
+def run(mode: str, make_report, paths, point_file, write_bundle=None, before_rename=None):
+    """(the report to emit, the diff text or None) for ``mode`` "fix" or "diff". ``make_report(bundle)``
+    runs the check (writing the assembled bundle to ``bundle`` when given): the rounds never write it,
+    the check after --fix does."""
+    from checker.fix import engine
+
+    roots = engine.roots_of(list(paths), [point_file] if point_file else [])
+    first, _last, states = engine.fix_rounds(lambda: make_report(None), roots)
+    before = len(engine.fixable(first.findings))
+    if mode == "diff":
+        text = engine.diff(states)
+        first.sections["fix"] = engine.section("diff", states, before)
+        return first, text
+    engine.write(states, before_rename)
+    written = any(st.written for st in states.values())
+    report = make_report(write_bundle) if written or write_bundle else first
+    report.sections["fix"] = engine.section("fix", states, before)
+    return report, None
+
+
+def tell(report, diff_text, text_on_stdout: bool) -> None:
+    """The diff on standard output; on standard error every file left as it was, with the reason, and (unless
+    the text report on standard output says it) what was fixed or would be."""
+    from checker.cli.output import warn
+
+    section = report.sections.get("fix")
+    if section is None:
+        return
+    if diff_text is not None:
+        try:
+            sys.stdout.write(diff_text)
+            sys.stdout.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    verb = "fixed" if section["mode"] == "fix" else "would fix"
+    files = [f for f in section["files"] if f["status"] != "not-fixed"]
+    if files and not text_on_stdout:
+        warn(f"{verb} {section['findings']} problem(s) in {len(files)} file(s): "
+             + ", ".join(f"{f['file']} ({f['edits']} edit(s))" for f in files))
+    elif not files and not section["not_fixed"] and not text_on_stdout:
+        warn("nothing to fix: no problem has a fix whose right value is certain")
+    for f in section["files"]:
+        if f["status"] == "not-fixed":
+            warn(f"error: {f['file']} was not fixed: {f['reason']}; the file is as it was")

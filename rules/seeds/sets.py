@@ -12,11 +12,12 @@ from collections import Counter
 from checker.domain import cohort_ids as cohorts
 from checker.core.findings import Severity
 from checker.load.models.keys import near_miss
+from checker.core.fixes import Edit
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.binding import SEED_KEYS
 from checker.core.values import MISSING, show
 from rules.shared.seed_values import (adoption_cohorts, registry_failure, declared_seeds, evidence, no_point_yaml, point_yaml,
-                              registry, registry_source, seed_problem)
+                              registry, registry_source, seed_edits, seed_fix_text, seed_problem)
 
 
 @rule(id="seed-set-registry", title="Seed-set registry", clause="S§4.6", severity="reject",
@@ -165,7 +166,20 @@ def seed_set_membership(point, ctx):
     near = [i for i in ids if i.lower() == raw.strip().lower()]
     hint = f" (did you mean {near[0]!r}? ids are case-sensitive)" if near else ""
     return Fail(f"seed_set {show(raw)} is not a published seed set; published: {', '.join(ids)}{hint}",
-                file=lf, path=("seed_set",), observed=raw, expected=ids)
+                file=lf, path=("seed_set",), observed=raw, expected=ids, **_set_id_fix(lf, reg, raw, near))
+
+
+def _set_id_fix(lf, reg, raw: str, near: list) -> dict:
+    """The published id ``raw`` misspells by case or spaces, when it is the only one and the point's three seeds
+    are exactly that set's: then nothing but the id is wrong."""
+    if len(near) != 1:
+        return {}
+    entry = next(e for e in reg.entries if e.id == near[0])
+    declared = declared_seeds(lf)
+    if any(declared[k].raw != getattr(entry, k) or declared[k].problem is not None for k in SEED_KEYS):
+        return {}
+    return {"edits": (Edit(lf, ("seed_set",), "value", entry.id, old=raw, value=entry.id, plain=False),),
+            "fix": f"Write `seed_set: {entry.id}` (the point's seeds are set {entry.id}'s)."}
 
 
 def _bound(lf, reg, ctx):
@@ -221,15 +235,18 @@ def seed_runtime_match(point, ctx):
         diffs.append((d, f"{name} {got} (set {bs.id}: {want})"))
     if diffs:
         first = diffs[0][0]
+        edits, notes = seed_edits(point, lf, bs.id, bs.seeds, declared)
         return Fail(f"{len(diffs)} of 3 seeds differ from seed set {bs.id}: " + "; ".join(t for _, t in diffs),
                     file=lf, path=first.path,
                     observed={d.key: evidence(d.raw) for d, _ in diffs},
-                    expected={d.key: bs.seeds[d.key] for d, _ in diffs})
+                    expected={d.key: bs.seeds[d.key] for d, _ in diffs}, edits=tuple(edits),
+                    **({"fix": seed_fix_text(edits, notes)} if edits or notes else {}))
     if legacy:
         names = ", ".join(f"{d.path[-1]} -> {d.key}" for d in legacy)
         return Fail(f"seeds equal set {bs.id}, but under v0.7 names ({names})", file=lf, path=legacy[0].path,
                     observed=[d.path[-1] for d in legacy], expected=[d.key for d in legacy],
-                    severity=Severity.WARN, fix="Rename the keys to the v1.0 names in runtime_settings.runtime.")
+                    severity=Severity.WARN, fix="Rename the keys to the v1.0 names in runtime_settings.runtime.",
+                    edits=tuple(Edit(lf, d.path, "key", d.key, old=d.path[-1], value=d.key) for d in legacy))
     return Pass(f"all 3 runtime seeds equal seed set {bs.id}")
 
 
@@ -320,7 +337,22 @@ def seed_config_legacy(point, ctx):
 CONFIG_SEEDS = {"scheduler_random_seed": "scheduler_rng_seed", "dataloader_random_seed": "sample_index_rng_seed"}
 
 
-@rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject", scope="point")
+def _bound_seed_fix(point, lf, ctx, declared, keys: set) -> dict:
+    """Where the point binds a published set and config.yaml shows the run used its seeds, the edits that
+    make point.yaml say so; where the run used other seeds, a fix text saying the point needs a re-run."""
+    raw = _declared_set(lf)
+    reg = ctx.policy.get("seed_sets") if ctx.policy.available("seed_sets") else None
+    entry = next((e for e in reg.entries if e.id == raw), None) if reg is not None and isinstance(raw, str) else None
+    if entry is None:
+        return {}
+    seeds = {k: getattr(entry, k) for k in SEED_KEYS if k in keys}
+    edits, notes = seed_edits(point, lf, entry.id, seeds, declared)
+    text = seed_fix_text(edits, [n for n in notes if "re-run" in n])
+    return {"edits": tuple(edits), **({"fix": text} if text else {})}
+
+
+@rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject",
+      scope="point", needs=("policy:seed_sets",))
 def config_seeds_match(point, ctx):
     """The seeds in the point's config.yaml equal the runtime seeds its point.yaml declares.
 
@@ -359,5 +391,6 @@ def config_seeds_match(point, ctx):
         ckey = diffs[0][0]
         return Fail("config.yaml seeds differ from point.yaml: " + "; ".join(d[4] for d in diffs),
                     file=cfg, path=("settings", "runtime", ckey),
-                    observed={d[0]: evidence(d[2]) for d in diffs}, expected={d[0]: evidence(d[3]) for d in diffs})
+                    observed={d[0]: evidence(d[2]) for d in diffs}, expected={d[0]: evidence(d[3]) for d in diffs},
+                    **_bound_seed_fix(point, lf, ctx, declared, {d[1] for d in diffs}))
     return Pass("config.yaml scheduler and dataloader seeds equal point.yaml's")

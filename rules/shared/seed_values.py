@@ -124,3 +124,59 @@ def registry_failure(ctx, name: str, what: str, expected: str):
     where = f"{prob.file}:{prob.line}" if prob and prob.line else (prob.file if prob else src)
     return Fail(f"the {what} cannot be used: {msg} ({where})", file=prob.file if prob else src,
                 observed=msg, expected=expected)
+
+
+#: point.yaml runtime seed -> the config.yaml key (settings.runtime.*) the client records it under (the
+#: client has no key for model_seed: the server applies it, and no run-folder file records it)
+RAN_UNDER = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
+
+
+def ran_seed(point, key: str) -> Any:
+    """The seed the run used for ``key``, as the point's config.yaml records it (exact integer), else MISSING."""
+    cfg = point.files.get("config")
+    name = RAN_UNDER.get(key)
+    if name is None or cfg is None or not cfg.ok or not isinstance(cfg.data, dict):
+        return MISSING
+    v = cfg.get("settings", "runtime", name, default=MISSING)
+    return v if isinstance(v, int) and not isinstance(v, bool) and seed_problem(v) is None else MISSING
+
+
+def seed_edits(point, lf, set_id: str, seeds: dict, declared: dict) -> tuple[list, list[str]]:
+    """(the Edits writing the bound set's seeds into point.yaml, notes on the seeds that cannot be fixed).
+
+    A seed is fixed only where config.yaml shows the run used the set's value: then point.yaml misstates
+    what ran. Where the run used another value, point.yaml is not the problem: the point needs a re-run."""
+    from checker.core.fixes import Edit, fixable_file
+
+    edits, notes = [], []
+    for key, want in seeds.items():
+        d = declared[key]
+        if d.problem is None and d.raw == want:
+            continue
+        ran = ran_seed(point, key)
+        if ran is MISSING:
+            why = "no client key records it" if key not in RAN_UNDER else "config.yaml does not record it"
+            notes.append(f"{key}: what ran cannot be verified ({why})")
+            continue
+        if ran != want:
+            notes.append(f"{key}: the run used {ran} (config.yaml settings.runtime.{RAN_UNDER[key]}), not set "
+                         f"{set_id}'s {want}: the point needs a re-run with the set's seeds")
+            continue
+        if not fixable_file(lf):
+            continue
+        if d.raw is MISSING:
+            if isinstance(lf.get(*RUNTIME), dict):
+                edits.append(Edit(lf, RUNTIME + (key,), "insert", str(want), value=want))
+        else:
+            edits.append(Edit(lf, d.path, "value", str(want), old=d.raw, value=want))
+    return edits, notes
+
+
+def seed_fix_text(edits: list, notes: list[str]) -> str | None:
+    """A fix text for ``seed_edits``' result (None: nothing to add to the rule's own text)."""
+    parts = []
+    if edits:
+        parts.append("Write " + ", ".join(f"`{e.path[-1]}: {e.new}`" for e in edits)
+                     + " in runtime_settings.runtime (config.yaml shows the run used these seeds)")
+    parts += notes
+    return ("; ".join(parts) + ".") if parts else None

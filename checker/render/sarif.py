@@ -37,6 +37,21 @@ def _rule_descriptor(r) -> dict:
     }
 
 
+def _fix(f) -> dict:
+    """The finding's automatic fix as SARIF ``fixes``: one artifact change per file, its replacements in order."""
+    changes: dict[str, list] = {}
+    for e in f.edits:
+        if e.part == "bom":  # a byte-order mark has no column: its bytes
+            region = {"byteOffset": 0, "byteLength": 3}
+        else:
+            region = {"startLine": e.start_line, "startColumn": e.start_column, "endLine": e.end_line,
+                      "endColumn": e.end_column}
+        changes.setdefault(e.file, []).append({"deletedRegion": region, "insertedContent": {"text": e.new}})
+    return {"description": {"text": f.fix or "Apply the fix (endpoints-checker check --fix)."},
+            "artifactChanges": [{"artifactLocation": {"uri": repo_relative(file)}, "replacements": reps}
+                                for file, reps in changes.items()]}
+
+
 def render(report, **_options) -> str:
     rules = sorted(complete_rules(report.rules), key=lambda r: r.id)
     index = {r.id: i for i, r in enumerate(rules)}
@@ -64,6 +79,8 @@ def render(report, **_options) -> str:
         }
         if f.fix:
             result["properties"]["fix"] = f.fix
+        if f.edits and f.status is Status.FAIL:
+            result["fixes"] = [_fix(f)]
         if waived:
             result["suppressions"] = [{"kind": "external", "justification": f.message}]
         results.append(result)

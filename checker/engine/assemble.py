@@ -111,7 +111,35 @@ class Staged:
             if STAGED in f.message:
                 f.message = self._text(f.message)
             f.observed, f.expected = self._value(f.observed), self._value(f.expected)
+            if f.edits:
+                f.edits = self._edits(f.edits)
         return findings
+
+    def _edits(self, edits) -> tuple:
+        """A fix found in the staged tree, moved to the run folder's own file: the same spans where the builder
+        copied the file verbatim, else the same request resolved again in the run folder's text."""
+        import msgspec
+
+        from checker.fix.locate import digest_of, resolve
+
+        root = os.path.join(self.tmp or "", "bundle")
+        out = []
+        for e in edits:
+            if not self.tmp or not e.abspath.startswith(root + os.sep):
+                out.append(e)
+                continue
+            origin = self.files.get(os.path.join(STAGED, os.path.relpath(e.abspath, root).replace(os.sep, "/")))
+            lf = origin[1] if origin is not None else None
+            if lf is None:
+                return ()
+            if not origin[2] and digest_of(lf) == e.digest:
+                out.append(msgspec.structs.replace(e, file=lf.rel, abspath=lf.abspath))
+                continue
+            again = resolve(lf, msgspec.structs.replace(e.intent, file=lf)) if e.intent is not None else None
+            if again is None:
+                return ()
+            out.append(again)
+        return tuple(out)
 
     def _text(self, text: str) -> str:
         return _STAGED_PATH.sub(lambda m: self.where(m.group(0)), text)

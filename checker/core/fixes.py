@@ -69,6 +69,8 @@ class TextEdit(msgspec.Struct, frozen=True):
     value: Any = None
     #: the rule's request with its file left out (to resolve it again in another copy of the file)
     intent: Edit | None = None
+    #: aliases of the edited anchor that read the new value too (their paths)
+    also: tuple = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {

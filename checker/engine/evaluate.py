@@ -143,16 +143,33 @@ def _to_finding(rule: Rule, subject: Subject, out: Outcome) -> Finding:
 
 
 def _resolve_edits(edits) -> tuple:
-    """A rule's Edits as exact text edits (``checker.fix.locate``); all or none, so a finding's fix is whole."""
-    from checker.core.fixes import fixable_file
-    from checker.fix.locate import resolve
+    """A rule's Edits as exact text edits (``checker.fix.locate``); all or none, so a finding's fix is whole.
+    A value edit at an alias is covered when its anchor gets the same value: the anchor's edit then also
+    names the alias's path (the edited file must read the new value there too)."""
+    import msgspec
 
-    out = []
+    from checker.core.fixes import fixable_file
+    from checker.fix.locate import alias_target, resolve, same
+
+    out: list = []
+    covered: list = []
     for e in edits:
-        te = resolve(e.file, e) if fixable_file(e.file) else None
+        if not fixable_file(e.file):
+            return ()
+        target = alias_target(e.file, e.path) if e.part == "value" else None
+        if target is not None:
+            covered.append((target, e))
+            continue
+        te = resolve(e.file, e)
         if te is None:
             return ()
         out.append(te)
+    for target, e in covered:
+        hit = next((i for i, te in enumerate(out) if te.part == "value" and te.path == tuple(target)
+                    and te.abspath == e.file.abspath and same(te.value, e.value)), None)
+        if hit is None:
+            return ()
+        out[hit] = msgspec.structs.replace(out[hit], also=out[hit].also + (tuple(e.path),))
     return tuple(out)
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable
 
+import msgspec
+
 from checker.core.fixes import TextEdit
 from checker.fix.locate import same
 
@@ -19,7 +21,11 @@ def merge(edits: Iterable[TextEdit]) -> tuple[list[TextEdit], list[TextEdit]]:
     """(the edits to apply, sorted by position; the ones dropped because they overlap another change)."""
     unique: dict = {}
     for e in edits:
-        unique.setdefault(e.key(), e)
+        seen = unique.get(e.key())
+        if seen is None:
+            unique[e.key()] = e
+        elif set(e.also) - set(seen.also):  # the same edit, found with more of its anchor's aliases
+            unique[e.key()] = msgspec.structs.replace(seen, also=tuple(dict.fromkeys(seen.also + e.also)))
     ordered = sorted(unique.values(), key=lambda e: (e.start, e.end, e.new))
     keep: list[TextEdit] = []
     dropped: list[TextEdit] = []
@@ -113,6 +119,8 @@ def intended(data: Any, edits: list[TextEdit]) -> tuple[bool, Any]:
     for e in edits:
         if e.part in ("value", "insert"):
             ok = _set(out, e.path, e.value) and ok
+            for alias in e.also:
+                ok = _set(out, alias, e.value) and ok
     for e in sorted((e for e in edits if e.part == "key"), key=lambda e: -len(e.path)):
         ok = _rename(out, e.path, e.value) and ok
     return ok, out

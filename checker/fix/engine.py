@@ -48,6 +48,7 @@ class FileState(msgspec.Struct):
     rules: set = msgspec.field(default_factory=set)
     refused: str | None = None
     written: bool = False
+    rounds: list = msgspec.field(default_factory=list)  # each round's edits, in order (original -> current)
 
     def result(self, mode: str) -> dict:
         status = "not-fixed" if self.refused else ("fixed" if mode == "fix" else "would-fix")
@@ -157,22 +158,24 @@ def _round(plans: list[FilePlan], states: dict, roots: list[str], overlay: dict)
             continue
         if _text_digest(st.current) != p.digest:
             st.refused = "it changed since the check read it"
-            st.current = st.original
+            st.current, st.rounds = st.original, []
             overlay.pop(real, None)
             continue
         try:
             new = apply_edits(st.current, p.edits)
         except ValueError as exc:
-            st.refused, st.current = f"its text is not what the check read ({exc})", st.original
+            st.refused, st.current, st.rounds = f"its text is not what the check read ({exc})", st.original, []
             overlay.pop(real, None)
             continue
         if not reads_as_intended(st.current, new, p.edits, p.is_json):
-            st.refused, st.current = "the edited text would not read back as intended (please report this)", st.original
+            st.refused, st.current, st.rounds = ("the edited text would not read back as intended (please report "
+                                                 "this)", st.original, [])
             overlay.pop(real, None)
             continue
         if new == st.current:
             continue
         st.current = new
+        st.rounds.append(list(p.edits))
         st.edits += len(p.edits)
         st.findings += len(p.findings)
         st.rules.update(r for r, _ in p.findings)

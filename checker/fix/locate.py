@@ -25,7 +25,7 @@ class Node:
     """One parsed node: its kind, token span (properties excluded), style, and for a mapping its layout."""
 
     __slots__ = ("kind", "start", "end", "style", "text", "tagged", "anchored", "flow", "content_end", "key",
-                 "keys", "first_key_start")
+                 "keys", "first_key_start", "target")
 
     def __init__(self, kind: str, start: int, end: int) -> None:
         self.kind = kind  # scalar | alias | map | seq
@@ -37,6 +37,7 @@ class Node:
         self.key = None  # as a mapping value: the key's Node
         self.keys: list = []  # a mapping's keys, in order
         self.first_key_start = None
+        self.target = None  # an alias: the path of the node its anchor names
 
 
 def _skip_properties(text: str, i: int, end: int) -> int:
@@ -57,6 +58,7 @@ def node_map(text: str) -> dict | None:
     from checker.load.yaml_reader import _parser
 
     nodes: dict = {}
+    anchors: dict = {}  # anchor name -> path of the node it names (the latest definition, as YAML reads it)
     stack: list = []  # [path, Node, pending key node or None, is_map, index]
     try:
         parser = _parser(text)
@@ -96,6 +98,10 @@ def node_map(text: str) -> dict | None:
                 elif stack:
                     stack[-1][4] += 1
                 nodes[path] = node
+                if kind == "alias":
+                    node.target = anchors.get(ev.anchor)
+                elif node.anchored:
+                    anchors[ev.anchor] = path
                 if kind in ("map", "seq"):
                     stack.append([path, node, None, kind == "map", 0])
                 else:
@@ -228,6 +234,13 @@ def resolve(lf, edit: Edit) -> TextEdit | None:
                     start_line=sl, start_column=sc, end_line=el, end_column=ec, digest=digest_of(lf),
                     path=tuple(edit.path), part=edit.part, value=edit.value,
                     intent=Edit(None, tuple(edit.path), edit.part, edit.new, edit.old, edit.value, edit.plain, edit.after))
+
+
+def alias_target(lf, path: tuple) -> tuple | None:
+    """The path of the anchored node the alias at ``path`` repeats, or None when ``path`` is no alias."""
+    nodes = _nodes_of(lf)
+    node = None if nodes is None else nodes.get(tuple(path))
+    return node.target if node is not None and node.kind == "alias" else None
 
 
 def _value_span(lf, text: str, edit: Edit):

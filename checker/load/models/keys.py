@@ -191,9 +191,12 @@ def rename_edits(lf, found: list[UnknownKey]) -> list:
 
 def _get(data, path: tuple):
     for p in path:
-        if not isinstance(data, dict) or p not in data:
+        if isinstance(data, dict) and p in data:
+            data = data[p]
+        elif isinstance(data, list) and isinstance(p, int) and not isinstance(p, bool) and 0 <= p < len(data):
+            data = data[p]
+        else:
             return None
-        data = data[p]
     return data
 
 

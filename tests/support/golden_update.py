@@ -18,3 +18,9 @@ if __name__ == "__main__":
             fh.write(render_case(fmt, paths))
         print(f"wrote {os.path.relpath(out)}")
     golden_render.main()
+    import tempfile
+
+    import fix_goldens
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fix_goldens.main(tmp)

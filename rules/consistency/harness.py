@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from checker.load.models.keys import missing_hint
+from checker.load.models.keys import missing_hint, rename_for_missing
 from checker.core.fixes import Edit
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.values import show
@@ -265,10 +265,13 @@ def point_disclosure_complete(point, ctx):
         spelt = [(f, text, p) for f, text, p in hints if p is not None]
         shown = ", ".join(f + text for f, text, _ in hints)
         fix = None
+        edits: tuple = ()
         if spelt:
             fix = "Rename " + ", ".join(f"`{p[-1]}` to `{f}`" for f, _, p in spelt) + "."
+            renames = [rename_for_missing(lf, (), f) for f, _, _ in spelt]
+            edits = sum(renames, ()) if all(renames) and len(spelt) == len(missing) else ()
         return Fail(f"missing or empty: {shown}", file=lf, path=spelt[0][2] if spelt else (missing[0],),
-                    observed=missing, expected=required, fix=fix)
+                    observed=missing, expected=required, fix=fix, edits=edits)
     return Pass(f"all {len(required)} disclosure fields present")
 
 

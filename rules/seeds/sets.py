@@ -11,7 +11,7 @@ from collections import Counter
 
 from checker.domain import cohort_ids as cohorts
 from checker.core.findings import Severity
-from checker.load.models.keys import near_miss
+from checker.load.models.keys import near_miss, rename_for_missing
 from checker.core.fixes import Edit
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.binding import SEED_KEYS
@@ -127,14 +127,18 @@ def seed_set_consistency(sub, ctx):
     p, lf = first_lf[odd_key]
     listing = "; ".join(f"{k} at {', '.join(q.name for q in groups[k])}" for k in sorted(groups))
     notes = "; ".join(f"{name}: {u.describe(ulf)}" for name, (u, ulf) in sorted(spelt.items()))
-    path, fix = ("seed_set",), None
+    path, fix, edits = ("seed_set",), None, ()
     if p.name in spelt:
         path = spelt[p.name][0].path
         fix = f"Rename `{spelt[p.name][0].key}` to `seed_set` in {p.name}/point.yaml."
+        if len(groups) == 2 and odd_key == "none" and len(groups["none"]) == len(spelt):
+            renames = [rename_for_missing(ulf, (), "seed_set") for _u, ulf in spelt.values()]
+            if all(renames) and all(u.key is not None and ulf.get(*u.path) == majority for u, ulf in spelt.values()):
+                edits = sum(renames, ())
     return Fail(f"{len(groups)} different seed_set values across {sum(counts.values())} points: {listing}"
                 + (f" ({notes})" if notes else ""),
                 file=lf, path=path, observed={q.subject.label(): k for k, qs in groups.items() for q in qs},
-                expected=f"one seed_set everywhere (most points use {majority})", fix=fix)
+                expected=f"one seed_set everywhere (most points use {majority})", fix=fix, edits=edits)
 
 
 @rule(id="seed-set-membership", title="Seed set membership", clause="R§9.1", severity="reject",

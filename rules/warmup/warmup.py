@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from checker.load.models.keys import missing_hint
+from checker.load.models.keys import missing_hint, rename_for_missing
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.values import show
 from rules.procedure.policy import NEEDS, is_int, number_problem
@@ -64,8 +64,12 @@ def warmup_present(point, ctx):
     if missing:
         hints = [(f, *missing_hint(lf, ("warmup",), f)) for f in missing]
         at = next((p for _, _, p in hints if p is not None), None)
+        renames = [rename_for_missing(lf, ("warmup",), f) for f in missing]
+        edits = sum(renames, ()) if all(renames) else ()
         return Fail(f"warmup lacks {', '.join(f + t for f, t, _ in hints)}", file=lf, path=at or ("warmup",),
-                    observed=missing, expected=required)
+                    observed=missing, expected=required, edits=edits,
+                    **({"fix": "Rename " + ", ".join(f"`{e.path[-1]}` to `{e.new}`" for e in edits) + "."}
+                       if edits else {}))
     probs = []
     for f in ("requests_issued", "requests_completed", "concurrency"):
         if not is_int(w[f]) or w[f] < 0:

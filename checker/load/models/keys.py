@@ -219,3 +219,11 @@ def _valid_renamed(lf, path: tuple, target: str) -> bool:
     _model, problems = validate_lenient(cls, data)
     new_path = path[:-1] + (target,)
     return not any(tuple(p.path[:len(new_path)]) == new_path for p in problems)
+
+
+def rename_for_missing(lf, parent: tuple, key: str) -> tuple:
+    """The certain rename (an Edit) of the misspelt key that stands for the missing ``key``, or ()."""
+    u = near_miss(lf, parent, key)
+    if u is None:
+        return ()
+    return tuple(e for e in rename_edits(lf, unknown_keys(lf)) if e.path == u.path)

@@ -89,6 +89,7 @@ class _Auditor:
         self.line_no = 0
         self.warm_plain: set = set()
         self.warm_salted: set = set()
+        self.warm_answered: set = set()  # warmup uuids with a first chunk or a completion (a response came)
 
     def run(self, fh, chunk_bytes: int) -> None:
         a = self.a
@@ -166,6 +167,8 @@ class _Auditor:
                         a.late_first_chunks += 1
                     elif u not in self.other_ids:
                         a.add_problem("event-for-unknown-sample", line)
+                    elif self.other_ids[u] == 0:
+                        self.warm_answered.add(u)
                 elif v >= 0:
                     d = ts - v
                     if d < 0:
@@ -185,6 +188,7 @@ class _Auditor:
                         a.post_completed += 1
                     elif ph == 0:
                         a.warmup_completed += 1
+                        self.warm_answered.add(u)
                     elif ph is None:
                         a.add_problem("event-for-unknown-sample", line)
                     continue
@@ -338,10 +342,12 @@ class _Auditor:
 
     def _finish(self) -> None:
         a = self.a
+        a.warmup_answered = len(self.warm_answered)
+        self.warm_answered.clear()
         if not a.tracking_blocks:  # no performance phase (accuracy-only run): nothing was warmup
             a.post_issued += a.warmup_issued
             a.post_completed += a.warmup_completed
-            a.warmup_issued = a.warmup_completed = a.warmup_salted = 0
+            a.warmup_issued = a.warmup_completed = a.warmup_salted = a.warmup_answered = 0
             a.warmup_first_ns = None
         if self.phase == 1 and a.tracking_blocks:
             a.add_problem("tracking-never-stopped", self.line_no)

@@ -78,6 +78,7 @@ class EventsAudit(msgspec.Struct):
     warmup_issued: int = 0
     warmup_completed: int = 0
     warmup_salted: int = 0
+    warmup_answered: int = 0  # warmup requests a response came back for (the client logs no completion for them)
     warmup_first_ns: int | None = None
     warmup_span_ns: int | None = None  # first warmup issue -> first start_performance_tracking
     warmup_perf_overlap: int = 0  # tracked prompts equal to an unsalted warmup prompt

@@ -141,15 +141,8 @@ def _norm(name: str) -> str:
 
 def _spelling_of(models, name: str) -> str | None:
     """The canonical id a name spells differently (aliases, punctuation/case, HF id), or None."""
-    mid = models.canonical(name)
-    if mid:
-        return mid
-    n = _norm(name)
-    for mid, m in models.models.items():
-        forms = [mid, *m.aliases, m.hf_id, m.hf_id.split("/")[-1], m.display_name]
-        if any(_norm(f) == n for f in forms):
-            return mid
-    return None
+    ids = models.identify(name)
+    return ids[0] if ids else None
 
 
 @rule(id="model-name-valid", title="Benchmark model name", clause="R§3.2", severity="reject", scope="point", needs=("point_yaml", "policy:models"), official=True)
@@ -190,12 +183,7 @@ def model_name_valid(point, ctx):
 
 def _canonical_edit(lf, models, name: str, canon: str | None) -> tuple:
     """The rename to the canonical id, when ``name`` is an alias of it or spells only that model's names."""
-    if not canon:
-        return ()
-    n = _norm(name)
-    hits = {mid for mid, m in models.models.items()
-            if any(_norm(f) == n for f in (mid, *m.aliases, m.hf_id, m.hf_id.split("/")[-1], m.display_name))}
-    if models.canonical(name) != canon and hits != {canon}:
+    if not canon or models.identify(name) != [canon]:
         return ()
     return (Edit(lf, ("model_name",), "value", canon, old=name, value=canon, plain=False),)
 

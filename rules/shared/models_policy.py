@@ -41,6 +41,18 @@ class ModelsPolicy(_Strict):
                 return mid
         return None
 
+    def identify(self, name: str | None) -> list[str]:
+        """The model ids ``name`` spells: an accepted spelling, else the ids, aliases, Hugging Face ids (whole or
+        after the slash) and display names equal to it ignoring case and punctuation."""
+        if not isinstance(name, str) or not name:
+            return []
+        exact = self.canonical(name)
+        if exact:
+            return [exact]
+        n = _letters(name)
+        return [mid for mid, m in self.models.items()
+                if any(_letters(f) == n for f in (mid, *m.aliases, m.hf_id, m.hf_id.split("/")[-1], m.display_name))]
+
     def dataset_size(self, name: str | None) -> int | None:
         if not name:
             return None
@@ -50,3 +62,7 @@ class ModelsPolicy(_Strict):
         return None
 
 
+
+
+def _letters(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isascii() and ch.isalnum())

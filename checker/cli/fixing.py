@@ -7,8 +7,6 @@ round by round. ``--diff`` prints the unified diff on standard output and report
 """
 from __future__ import annotations
 
-import sys
-
 
 def check_paths(paths, point_file) -> str | None:
     """Why --fix/--diff cannot work on these inputs (None: they can): local files only."""
@@ -48,12 +46,13 @@ def tell(report, diff_text, text_on_stdout: bool) -> None:
     section = report.sections.get("fix")
     if section is None:
         return
-    if diff_text is not None:
+    if diff_text:
+        from checker.cli.output import write_stdout
+
         try:
-            sys.stdout.write(diff_text)
-            sys.stdout.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
+            write_stdout("text", diff_text)
+        except OSError as exc:
+            warn(f"error: the diff could not be written to standard output ({exc.strerror or exc})")
     verb = "fixed" if section["mode"] == "fix" else "would fix"
     files = [f for f in section["files"] if f["status"] != "not-fixed"]
     if files and not text_on_stdout:

@@ -170,3 +170,30 @@ def regions_cmd(c_max: int, c_min: int, fmt: str) -> None:
         click.echo(json.dumps(as_dict(regions), indent=2))
     else:
         click.echo(as_text(regions), nl=False)
+
+
+@main.command("draft")
+@click.argument("run_folders", nargs=-1, required=True, metavar="RUN_FOLDER...",
+                type=click.Path(exists=True, file_okay=False))
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write DIR/<run folder>/point.yaml instead of into each run folder.")
+@click.option("--force", is_flag=True, help="Replace an existing point.yaml (never done otherwise).")
+@click.option("--max-concurrency", type=click.IntRange(1), metavar="N",
+              help="C_max, for the region, when the folder has no system_desc.json.")
+@click.option("--dataset-size", type=click.IntRange(1), metavar="N",
+              help="The performance dataset's size (one pass), when the model does not tell it.")
+@click.option("--template", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="A filled point.yaml: its answers to the disclosures only a person makes (links, precision, "
+                   "model equivalence, cohort) replace those placeholders.")
+@click.option("--no-events", is_flag=True, help="Do not read events.jsonl (the warmup numbers stay to fill in).")
+@click.option("--policy", "policy_dir", type=click.Path(file_okay=False),
+              help="Use this policy directory instead of the bundled rules/policy/v1.0.")
+def draft_cmd(run_folders, out_dir, force, max_concurrency, dataset_size, template, no_events, policy_dir) -> None:
+    """Draft a point.yaml for each run folder from what the folder proves; mark what only you can disclose."""
+    from checker.cli.draft_command import DraftUsageError, run
+
+    try:
+        code = run(run_folders, out_dir, force, max_concurrency, dataset_size, template, no_events, policy_dir)
+    except DraftUsageError as exc:
+        raise InputError(str(exc)) from None
+    sys.exit(code)

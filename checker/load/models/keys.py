@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from checker.core.record import Record, fields_of
+from checker.core.values import value_at
 
 from checker.load.models import FILE_MODELS, dotted
 from checker.load.models.system_desc import TOLERATED_KEYS
@@ -181,23 +182,12 @@ def rename_edits(lf, found: list[UnknownKey]) -> list:
     for (parent, target), us in wanted.items():
         if len(us) != 1:
             continue  # two keys that both mean one field: which to keep is not certain
-        obj = _get(lf.data, parent)
+        obj = value_at(lf.data, parent)
         if not isinstance(obj, dict) or target in obj:
             continue
         if _valid_renamed(lf, us[0].path, target):
             out.append(Edit(lf, us[0].path, "key", target, old=us[0].key, value=target))
     return sorted(out, key=lambda e: str(e.path))
-
-
-def _get(data, path: tuple):
-    for p in path:
-        if isinstance(data, dict) and p in data:
-            data = data[p]
-        elif isinstance(data, list) and isinstance(p, int) and not isinstance(p, bool) and 0 <= p < len(data):
-            data = data[p]
-        else:
-            return None
-    return data
 
 
 def _valid_renamed(lf, path: tuple, target: str) -> bool:
@@ -211,7 +201,7 @@ def _valid_renamed(lf, path: tuple, target: str) -> bool:
         return False
     cls = getattr(importlib.import_module(spec[0]), spec[1])
     data = copy.deepcopy(lf.data)
-    obj = _get(data, path[:-1])
+    obj = value_at(data, path[:-1])
     items = list(obj.items())
     obj.clear()
     for k, v in items:

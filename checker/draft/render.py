@@ -5,22 +5,20 @@ import json
 import math
 import re
 
+from checker.core.fixes import yaml_token
+
 _PLAIN = re.compile(r"^[A-Za-z_/][A-Za-z0-9_ .,()/:+@-]*$")
 _RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
 
 
 def scalar(v) -> str:
     """A value as YAML reads it back exactly (strings quoted unless plainly text)."""
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
     if v is None:
         return "null"
-    if isinstance(v, int):
-        return str(v)
+    if isinstance(v, (bool, int)) or (isinstance(v, float) and math.isfinite(v)):
+        return yaml_token(v)
     if isinstance(v, float):
-        return repr(v) if math.isfinite(v) else json.dumps(str(v))
+        return json.dumps(str(v))
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(scalar(x) for x in v) + "]"
     if isinstance(v, dict):

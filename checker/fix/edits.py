@@ -14,6 +14,7 @@ from typing import Any, Iterable
 import msgspec
 
 from checker.core.fixes import TextEdit
+from checker.core.values import MISSING, value_at
 from checker.fix.locate import same
 
 
@@ -75,15 +76,13 @@ def _parse(text: str, is_json: bool) -> tuple[bool, Any]:
         return False, None
 
 
+def _parent(data: Any, path: tuple) -> Any:
+    """The container holding ``path``'s last step, or MISSING."""
+    return value_at(data, path[:-1], MISSING)
+
+
 def _set(data: Any, path: tuple, value: Any) -> bool:
-    cur = data
-    for p in path[:-1]:
-        if isinstance(cur, dict) and p in cur:
-            cur = cur[p]
-        elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
-            cur = cur[p]
-        else:
-            return False
+    cur = _parent(data, path)
     if isinstance(cur, dict):
         cur[path[-1]] = value
         return True
@@ -94,14 +93,7 @@ def _set(data: Any, path: tuple, value: Any) -> bool:
 
 
 def _rename(data: Any, path: tuple, new: str) -> bool:
-    cur = data
-    for p in path[:-1]:
-        if isinstance(cur, dict) and p in cur:
-            cur = cur[p]
-        elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
-            cur = cur[p]
-        else:
-            return False
+    cur = _parent(data, path)
     if not isinstance(cur, dict) or path[-1] not in cur or new in cur:
         return False
     items = list(cur.items())

@@ -19,6 +19,7 @@ A case file (``rules/<family>/cases/<rule-id>/<case>.yaml``) reads::
     run: {select: [...], ignore: [...], options: {...}, policy_overrides: {...}}  # relative paths: repo root
     expect:
       - {rule: duplicate-point, status: FAIL, subject: "valid/{system_name}/{model_name}"}
+      # optional keys: severity, message (a substring), line, fixes (the texts --fix writes; []: none)
     fails_exactly: true             # default: the run's FAIL findings are exactly the FAIL expectations
 
 Placeholders: {curve} = results/<system>/<model>, {system} = results/<system>, {system_name},
@@ -211,6 +212,8 @@ def matches(finding, exp: dict) -> bool:
         return False
     if "line" in exp and (finding.location is None or finding.location.line != exp["line"]):
         return False
+    if "fixes" in exp and [e.new for e in finding.edits] != list(exp["fixes"]):
+        return False  # the texts the automatic fix writes, in order ([]: no automatic fix)
     return True
 
 

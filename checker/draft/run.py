@@ -127,12 +127,25 @@ def write(target: str, text: str, force: bool, make_parent: bool = False) -> Non
         if force:
             os.replace(tmp, target)
         else:
-            os.link(tmp, target)  # fails if the name appeared meanwhile: an existing file is never replaced
+            try:
+                os.link(tmp, target)  # fails if the name appeared meanwhile: an existing file is never replaced
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links: create the name exclusively instead
+                _write_new(target, text)
             os.unlink(tmp)
         tmp = None
     finally:
         if tmp is not None and os.path.lexists(tmp):
             os.unlink(tmp)
+
+
+def _write_new(target: str, text: str) -> None:
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(text.encode("utf-8"))
+        fh.flush()
+        os.fsync(fh.fileno())
 
 
 __all__ = ["run", "draft_text", "Drafted", "accuracy_only"]

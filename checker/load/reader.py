@@ -60,6 +60,9 @@ class LoadedFile(msgspec.Struct):
     field_errors: list = msgspec.field(default_factory=list)  # model validation problems (FieldProblem)
     spellings: list = msgspec.field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
     _located: dict | None = None  # large JSON files: path -> position, found by walking the text
+    #: (path, what) of each value that is not plain text: a key that is not a string, a NUL, a lone
+    #: surrogate, a byte-order mark (checker.load.text_check; the text-characters warning)
+    text_notes: list = msgspec.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -202,6 +205,7 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
         return lf
     lf.text = text
     lf.is_json = abspath.endswith(".json") if as_json is None else as_json
+    keys: list = []
     if lf.is_json:
         lf.data, refusal = parse_json(text, max_values)
         if refusal is not None:
@@ -211,7 +215,7 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
         # positions are recovered lazily (like JSON's): most files never need one, and skipping the
         # map makes parsing ~20 % cheaper
         try:
-            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=max_values)
+            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=max_values, keys=keys)
         except YamlLoadError as exc:
             if exc.code == "duplicate-key":  # re-read with positions so the message names the first line
                 try:
@@ -220,6 +224,10 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
                     exc = full
             lf.error = LoadError(exc.code, exc.message, exc.line, exc.column)
             lf.text = None
+    if lf.error is None:
+        from checker.load.text_check import notes
+
+        lf.text_notes += notes(text, lf.data, lf.is_json, keys)
     return lf
 
 
@@ -281,11 +289,14 @@ def decode(raw: bytes, lf: LoadedFile) -> str | None:
         )
         return None
     if text.startswith("\ufeff"):
-        text = text[1:]
+        boms = len(text) - len(text.lstrip("\ufeff"))
+        text = text[boms:]
         if lf.abspath.endswith(".json"):  # JSON must not carry one (RFC 8259); YAML may
             from checker.load.models.spelling import Spelling
 
             lf.spellings.append(Spelling((), None, None, "UTF-8 byte-order mark"))
+        if boms > 1:  # a file saved twice with a BOM: every one is read as absent, and noted
+            lf.text_notes.append(((), f"{boms} byte-order marks at the start of the file (one at most is allowed)"))
     return text
 
 

@@ -57,7 +57,7 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         raise
     except Exception as exc:  # noqa: BLE001  (a bug: exit 2, still write the JSON report)
         report = _crashed_report(paths, fail_on, exc)
-    emitted = _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
+    _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
     _tell_bundle(report, write_bundle)
     if report.input_error and report.package is not None:
         from checker.cli.output import warn
@@ -66,7 +66,7 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
             warn(f"error: path does not exist: {p}")
         for p, why in report.package.unusable_paths:
             warn(f"error: nothing to check at {p}: {why}")
-    return report.exit_code() if emitted else 2
+    return report.exit_code()  # the one the reports carry: an output that failed is in report.output_problems
 
 
 def _pair_outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -218,9 +218,9 @@ def _split(values) -> list[str]:
     return [t.strip() for v in values for t in v.split(",") if t.strip()]
 
 
-def _emit(report, pairs, text_options: dict) -> bool:
-    """Write every output (checker.cli.output): each problem is one error line on stderr; with -o FILE the
-    written paths and (unless text is on stdout) the verdict go to stderr. True when every output was written."""
+def _emit(report, pairs, text_options: dict) -> None:
+    """Write every output (checker.cli.output): each problem is one error line on stderr (and in the report,
+    exit 2); with -o FILE the written paths and (unless text is on stdout) the verdict go to stderr."""
     from checker.cli.output import emit, warn
     from checker.render import resolve_auto
 
@@ -233,8 +233,7 @@ def _emit(report, pairs, text_options: dict) -> bool:
             from checker.render.words import verdict_line
 
             warn(verdict_line(report))
-        except Exception as exc:  # noqa: BLE001  (the verdict line is a courtesy; the reports are written)
-            done.problems.append(f"internal error: the verdict line could not be rendered ({type(exc).__name__})")
+        except Exception as exc:  # noqa: BLE001  (a courtesy after the reports: they are written and say the code)
+            warn(f"warning: internal error: the verdict line could not be rendered ({type(exc).__name__})")
     for line in done.problems:
         warn(f"error: {line}")
-    return done.ok

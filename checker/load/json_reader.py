@@ -80,6 +80,8 @@ def _pairs_hook(pairs: list) -> dict:
 
 def parse_json(text: str, max_values: int | None = MAX_VALUES) -> tuple[Any, tuple | None]:
     """(values, None), or (None, (code, message, line, column)): a refusal the loader reports."""
+    if not text.strip():
+        return None, ("parse-error", "the file is empty" if not text else "the file holds only whitespace", 1, 1)
     try:
         data = json.loads(text, object_pairs_hook=_pairs_hook)
     except _DupKey as exc:

@@ -78,12 +78,15 @@ def _pairs_hook(pairs: list) -> dict:
     return d
 
 
-def parse_json(text: str, max_values: int | None = MAX_VALUES) -> tuple[Any, tuple | None]:
-    """(values, None), or (None, (code, message, line, column)): a refusal the loader reports."""
+def parse_json(text: str, max_values: int | None = MAX_VALUES, hook=None) -> tuple[Any, tuple | None]:
+    """(values, None), or (None, (code, message, line, column)): a refusal the loader reports. ``hook``: called
+    with each object's dict (duplicate keys already refused) as it is built, its result kept instead (a
+    reader that keeps a compact form of each record never holds the whole tree, ``--baseline``)."""
     if not text.strip():
         return None, ("parse-error", "the file is empty" if not text else "the file holds only whitespace", 1, 1)
+    pairs_hook = _pairs_hook if hook is None else (lambda pairs: hook(_pairs_hook(pairs)))
     try:
-        data = json.loads(text, object_pairs_hook=_pairs_hook)
+        data = json.loads(text, object_pairs_hook=pairs_hook)
     except _DupKey as exc:
         key = str(exc.args[0])[:60]
         return None, ("duplicate-key", f"duplicate key {key!r}", *_find_key(text, key))

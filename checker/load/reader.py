@@ -165,10 +165,10 @@ def _inside(path: str, root: str) -> bool:
 
 def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES,
               max_values: int | None = MAX_VALUES, as_json: bool | None = None,
-              parent_real: str | None = None) -> LoadedFile:
+              parent_real: str | None = None, json_hook=None) -> LoadedFile:
     """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised. ``max_values``
     bounds the values (nodes) one file may hold (None: only the byte cap bounds them); ``parent_real``
-    as for ``entry_problem``."""
+    as for ``entry_problem``; ``json_hook`` as for ``json_reader.parse_json``."""
     lf = LoadedFile(kind=kind, rel=rel, abspath=abspath)
     try:
         st = os.lstat(abspath)
@@ -201,13 +201,14 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     if raw is None:
         return lf
     text = decode(raw, lf)
+    del raw  # the text holds it now: never both while parsing
     if text is None:
         return lf
     lf.text = text
     lf.is_json = abspath.endswith(".json") if as_json is None else as_json
     keys: list = []
     if lf.is_json:
-        lf.data, refusal = parse_json(text, max_values)
+        lf.data, refusal = parse_json(text, max_values, json_hook)
         if refusal is not None:
             lf.error = LoadError(*refusal)
             lf.text = None

@@ -121,6 +121,34 @@ class LoadedFile(msgspec.Struct):
 #: a file longer than this (characters) finds each position on its own, never by a map of every value
 LOCATE_ABOVE = 256 * 1024
 
+#: values all the files of one unit (a submission, a run folder) may hold: a real submission of 64 points
+#: holds about 160,000 (YAML about 40,000). They bound a unit's memory (about 100 bytes a value) and time
+#: (YAML parses at about 3 µs a value, JSON at 0.1 µs) whatever the number of files near the size cap
+MAX_UNIT_VALUES = 2_000_000
+MAX_UNIT_YAML_VALUES = 500_000
+
+
+class LoadBudget:
+    """What the files of one unit may still hold; a file past it is refused (file-too-large), never parsed whole."""
+
+    def __init__(self, values: int = MAX_UNIT_VALUES, yaml_values: int = MAX_UNIT_YAML_VALUES):
+        self.values = values
+        self.yaml_values = yaml_values
+
+    def limit(self, is_json: bool) -> int:
+        return self.values if is_json else min(self.values, self.yaml_values)
+
+    def spend(self, n: int, is_json: bool) -> None:
+        self.values -= n
+        if not is_json:
+            self.yaml_values -= n
+
+    def refusal(self, is_json: bool) -> LoadError:
+        what = "JSON/YAML" if is_json or self.values <= self.yaml_values else "YAML"
+        total = MAX_UNIT_VALUES if what == "JSON/YAML" else MAX_UNIT_YAML_VALUES
+        return LoadError("file-too-large", f"not read whole: this unit's {what} files hold more than {total:,} values "
+                                           "in all (the checker's limit per submission or run folder)")
+
 
 def missing(kind: str, rel: str, abspath: str) -> LoadedFile:
     return LoadedFile(kind=kind, rel=rel, abspath=abspath, exists=False)
@@ -165,10 +193,11 @@ def _inside(path: str, root: str) -> bool:
 
 def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES,
               max_values: int | None = MAX_VALUES, as_json: bool | None = None,
-              parent_real: str | None = None, json_hook=None) -> LoadedFile:
+              parent_real: str | None = None, json_hook=None, budget: LoadBudget | None = None) -> LoadedFile:
     """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised. ``max_values``
     bounds the values (nodes) one file may hold (None: only the byte cap bounds them); ``parent_real``
-    as for ``entry_problem``; ``json_hook`` as for ``json_reader.parse_json``."""
+    as for ``entry_problem``; ``json_hook`` as for ``json_reader.parse_json``; ``budget``: the values the
+    unit's files may still hold (spent by this file)."""
     lf = LoadedFile(kind=kind, rel=rel, abspath=abspath)
     try:
         st = os.lstat(abspath)
@@ -207,8 +236,16 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     lf.text = text
     lf.is_json = abspath.endswith(".json") if as_json is None else as_json
     keys: list = []
+    counted: list = []
+    limit = max_values
+    if budget is not None:
+        left = budget.limit(lf.is_json)
+        if left <= 0:
+            lf.error, lf.text = budget.refusal(lf.is_json), None
+            return lf
+        limit = left if limit is None else min(limit, left)
     if lf.is_json:
-        lf.data, refusal = parse_json(text, max_values, json_hook)
+        lf.data, refusal = parse_json(text, limit, json_hook, counted)
         if refusal is not None:
             lf.error = LoadError(*refusal)
             lf.text = None
@@ -216,7 +253,7 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
         # positions are recovered lazily (like JSON's): most files never need one, and skipping the
         # map makes parsing ~20 % cheaper
         try:
-            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=max_values, keys=keys)
+            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=limit, keys=keys, counted=counted)
         except YamlLoadError as exc:
             if exc.code == "duplicate-key":  # re-read with positions so the message names the first line
                 try:
@@ -225,6 +262,12 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
                     exc = full
             lf.error = LoadError(exc.code, exc.message, exc.line, exc.column)
             lf.text = None
+    if budget is not None:
+        if lf.error is not None and lf.error.code == "file-too-large" and limit != max_values:
+            lf.error = budget.refusal(lf.is_json)  # the unit's budget ran out, not this file's own limit
+            budget.spend(limit, lf.is_json)
+        else:
+            budget.spend(counted[0] if counted else 0, lf.is_json)
     if lf.error is None:
         from checker.load.text_check import notes
 

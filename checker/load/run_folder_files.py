@@ -37,9 +37,12 @@ def load_run_folder(path: str, display: str, options: Options) -> RunFolder:
                                    files={}, layout="standard", refused=[])
     if options.shallow:
         return rf
+    from checker.load.reader import LoadBudget
+
+    budget = LoadBudget()  # the values this run folder's files may hold, together
     for relname, kind in RUN_FOLDER_FILES.items():
         lf = read_file(kind, os.path.join(display, relname), os.path.join(abspath, relname), root_real,
-                       options.max_bytes)
+                       options.max_bytes, budget=budget)
         attach_model(lf)
         rf.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":

@@ -12,7 +12,7 @@ import stat
 from checker.core.findings import Subject
 from checker.load import carried
 from checker.load.models import attach_model
-from checker.load.reader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_problem, read_file
+from checker.load.reader import DEFAULT_MAX_BYTES, LoadBudget, LoadError, LoadedFile, entry_problem, read_file
 from checker.load.model import Curve, Point, Submission, System
 from checker.load.placement import excluded, is_repository_entry, is_repository_top, nested_run_files
 
@@ -57,6 +57,8 @@ class Options:
         self.events = events
         #: entries of src/, docs/ and server_configs/ still to inspect (checker.load.carried), per submission
         self.budget = carried.Budget()
+        #: values the files of the unit being loaded may still hold (reset per submission and run folder)
+        self.values = LoadBudget()
 
 
 def junk_reason(name: str) -> str | None:
@@ -109,7 +111,7 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
         if name not in names:
             point.files[kind] = LoadedFile(kind=kind, rel=rel, abspath=abspath)
             continue
-        lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real)
+        lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real, budget=options.values)
         attach_model(lf)
         point.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
@@ -153,7 +155,7 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
     )
     if options.shallow:
         return sub
-    options.budget = carried.Budget()
+    options.budget, options.values = carried.Budget(), LoadBudget()
     entries, err = scan_dir(abspath, options.exclude)
     if err is not None:
         sub.dir_error = err
@@ -183,7 +185,8 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
             sub.junk.append((e.name, why))
         elif e.name == "cli_metadata.json":
             lf = sub.files["cli_metadata"] = read_file("cli_metadata", os.path.join(display, e.name),
-                                                       os.path.join(abspath, e.name), root_real, options.max_bytes)
+                                                       os.path.join(abspath, e.name), root_real, options.max_bytes,
+                                                       budget=options.values)
             if lf.error is not None and lf.error.code != "parse-error":  # a parse error: cli-metadata-valid
                 sub.refused.append((sub.subject, e.name, lf.error))
         else:
@@ -278,7 +281,7 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
                                   error=LoadError("file-unreadable", "its directory cannot be listed"))
         return
     names = {e.name for e in entries}
-    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes)
+    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes, budget=options.values)
                     if "system_power.json" in names else LoadedFile(kind="power", rel=power_rel, abspath=power_abs))
     if system.power.error is not None and system.power.error.code != "parse-error":
         sub.refused.append((system.subject, "system_power.json", system.power.error))

@@ -178,10 +178,12 @@ def _newline_positions(text: str):
 
 
 def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None = None,
-               max_values: int | None = MAX_VALUES, keys: list | None = None) -> tuple[Any, dict]:
+               max_values: int | None = MAX_VALUES, keys: list | None = None,
+               counted: list | None = None) -> tuple[Any, dict]:
     """Parse one YAML document into plain values and a {path: (line, col)} map (1-based). ``keys``, when
     given, receives the path of every mapping key that is not text (``5:``, ``.inf:``, ``true:``, ``null:``:
-    JSON, the report and the submission API hold text keys only)."""
+    JSON, the report and the submission API hold text keys only). ``counted``, when given, receives the
+    number of values parsed (a loader's budget over many files)."""
     from ruamel.yaml.error import YAMLError
 
     events_mod = _events()
@@ -295,6 +297,8 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
         raise YamlLoadError("parse-error", f"YAML value error: {str(exc)[:200]}") from None
     if not have_root:
         root = None
+    if counted is not None:
+        counted.append(values)
     return root, positions
 
 

@@ -175,11 +175,9 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
 
 
 def _crashed_report(paths, fail_on, exc: BaseException):
-    """The report of a check that raised (a bug): one FAIL naming the error, exit code 2."""
+    """The report of a check that raised (a bug): one FAIL naming the error, exit code 2 (also on stderr)."""
     from checker.cli.output import warn
-    from checker.core.findings import Finding, Severity, Status, Subject
-    from checker.engine.catalogue import all_rules
-    from checker.engine.report import Report
+    from checker.engine.request import crashed_report
 
     text = str(exc).splitlines()[0][:200] if str(exc) else ""
     why = f"internal error: {type(exc).__name__}" + (f": {text}" if text else "")
@@ -188,12 +186,7 @@ def _crashed_report(paths, fail_on, exc: BaseException):
         import traceback
 
         traceback.print_exception(exc)
-    finding = Finding(rule_id="submission-checked", status=Status.FAIL, severity=Severity.REJECT, subject=Subject(),
-                      message=f"the check did not complete ({why}); the report holds no other findings",
-                      family="cohort", title="Every submission was checked", clause="R§9.1",
-                      reason="rule-error", fix="Report this to the endpoints-checker maintainers.")
-    return Report(findings=[finding], rules=all_rules(), paths=list(paths), policy_edition="unknown",
-                  policy_version="unknown", fail_on=fail_on, input_error=True)
+    return crashed_report(list(paths), fail_on, exc)
 
 
 def _isatty(stream) -> bool:

@@ -23,8 +23,8 @@ MAX_DEPTH = 32
 class Budget:
     """Entries still to be inspected in one submission."""
 
-    def __init__(self, entries: int = MAX_ENTRIES):
-        self.left = entries
+    def __init__(self, entries: int | None = None):
+        self.left = MAX_ENTRIES if entries is None else entries
         self.cut: str | None = None  # the first directory not inspected whole
 
 

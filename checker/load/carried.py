@@ -14,7 +14,7 @@ import os
 import stat
 
 from checker.load.placement import excluded
-from checker.load.reader import LoadError, entry_problem
+from checker.load.reader import LoadError, entry_problem, filetype
 
 MAX_ENTRIES = 100_000  # per submission (src/, docs/ and server_configs/ together; about 3 µs each)
 MAX_DEPTH = 32
@@ -26,19 +26,6 @@ class Budget:
     def __init__(self, entries: int | None = None):
         self.left = MAX_ENTRIES if entries is None else entries
         self.cut: str | None = None  # the first directory not inspected whole
-
-
-def describe_mode(mode: int) -> str | None:
-    """What a non-regular, non-directory entry is ("a FIFO"), or None for a regular file or a directory."""
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a special file"
 
 
 #: names the rules give to documents: at the top of docs/ each is a file, never a directory
@@ -61,9 +48,8 @@ def entry_state(path: str, root_real: str, lst: os.stat_result | None = None,
             st = os.stat(path)
         except OSError as exc:
             return LoadError("file-unreadable", f"cannot stat its target: {exc.strerror or exc}")
-    what = describe_mode(st.st_mode)
-    if what is not None:
-        return LoadError("file-unreadable", f"not a regular file ({what}): the bundle cannot carry it")
+    if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        return LoadError("file-unreadable", f"not a regular file ({filetype(st.st_mode)}): the bundle cannot carry it")
     if stat.S_ISDIR(st.st_mode):
         if expect_file:
             return LoadError("file-unreadable", "a directory where a file is expected")

@@ -219,7 +219,7 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
             lf.error = LoadError("file-unreadable", f"cannot stat: {exc.strerror or exc}")
             return lf
     if not stat.S_ISREG(st.st_mode):
-        lf.error = LoadError("file-unreadable", f"not a regular file ({_filetype(st.st_mode)})")
+        lf.error = LoadError("file-unreadable", f"not a regular file ({filetype(st.st_mode)})")
         return lf
     if st.st_size > max_bytes:
         lf.error = LoadError(
@@ -275,7 +275,8 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     return lf
 
 
-def _filetype(mode: int) -> str:
+def filetype(mode: int) -> str:
+    """What a non-regular entry is, in words ("a FIFO")."""
     if stat.S_ISFIFO(mode):
         return "a FIFO"
     if stat.S_ISDIR(mode):
@@ -297,7 +298,7 @@ def _read_bounded(abspath: str, max_bytes: int, lf: LoadedFile) -> bytes | None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):  # swapped under us
-            lf.error = LoadError("file-unreadable", f"not a regular file ({_filetype(st.st_mode)})")
+            lf.error = LoadError("file-unreadable", f"not a regular file ({filetype(st.st_mode)})")
             return None
         chunks = []
         total = 0

@@ -58,28 +58,16 @@ def notes(text: str, data: Any, is_json: bool, key_paths: list) -> list[tuple[tu
     stack = [((), data)]
     while stack and len(out) < MAX_NOTES:
         path, node = stack.pop()
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if isinstance(k, str):
-                    what = _what(k)
-                    if what is not None:
-                        out.append((path + (k,), f"the key {k[:40]!r} holds {what}"))
-                if isinstance(v, str):
-                    what = _what(v)
-                    if what is not None:
-                        out.append((path + (k,), f"the string holds {what}"))
-                elif isinstance(v, (dict, list)):
-                    stack.append((path + (k,), v))
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                if isinstance(v, str):
-                    what = _what(v)
-                    if what is not None:
-                        out.append((path + (i,), f"the string holds {what}"))
-                elif isinstance(v, (dict, list)):
-                    stack.append((path + (i,), v))
-        elif isinstance(node, str):
+        if isinstance(node, str):
             what = _what(node)
             if what is not None:
                 out.append((path, f"the string holds {what}"))
+            continue
+        for k in node if isinstance(node, dict) else ():
+            what = _what(k) if isinstance(k, str) else None
+            if what is not None:
+                out.append((path + (k,), f"the key {k[:40]!r} holds {what}"))
+        for k, v in node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ():
+            if isinstance(v, (str, dict, list)):
+                stack.append((path + (k,), v))
     return out[:MAX_NOTES]

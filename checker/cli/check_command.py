@@ -73,7 +73,7 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         from checker.cli import fixing
 
         fixing.tell(report, diff_text, _text_on_stdout(pairs))
-    emitted = _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
+    _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
     _tell_bundle(report, write_bundle)
     if report.input_error and report.package is not None:
         from checker.cli.output import warn
@@ -82,7 +82,7 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
             warn(f"error: path does not exist: {p}")
         for p, why in report.package.unusable_paths:
             warn(f"error: nothing to check at {p}: {why}")
-    return report.exit_code() if emitted else 2
+    return report.exit_code()  # the one the reports carry: an output that failed is in report.output_problems
 
 
 def _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle) -> str | None:
@@ -212,11 +212,9 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
 
 
 def _crashed_report(paths, fail_on, exc: BaseException):
-    """The report of a check that raised (a bug): one FAIL naming the error, exit code 2."""
+    """The report of a check that raised (a bug): one FAIL naming the error, exit code 2 (also on stderr)."""
     from checker.cli.output import warn
-    from checker.core.findings import Finding, Severity, Status, Subject
-    from checker.engine.catalogue import all_rules
-    from checker.engine.report import Report
+    from checker.engine.request import crashed_report
 
     text = str(exc).splitlines()[0][:200] if str(exc) else ""
     why = f"internal error: {type(exc).__name__}" + (f": {text}" if text else "")
@@ -225,12 +223,7 @@ def _crashed_report(paths, fail_on, exc: BaseException):
         import traceback
 
         traceback.print_exception(exc)
-    finding = Finding(rule_id="submission-checked", status=Status.FAIL, severity=Severity.REJECT, subject=Subject(),
-                      message=f"the check did not complete ({why}); the report holds no other findings",
-                      family="cohort", title="Every submission was checked", clause="R§9.1",
-                      reason="rule-error", fix="Report this to the endpoints-checker maintainers.")
-    return Report(findings=[finding], rules=all_rules(), paths=list(paths), policy_edition="unknown",
-                  policy_version="unknown", fail_on=fail_on, input_error=True)
+    return crashed_report(list(paths), fail_on, exc)
 
 
 def _isatty(stream) -> bool:
@@ -261,9 +254,9 @@ def _text_on_stdout(pairs) -> bool:
     return any(out == "-" and (resolve_auto() if fmt == "auto" else fmt) == "text" for fmt, out in pairs)
 
 
-def _emit(report, pairs, text_options: dict) -> bool:
-    """Write every output (checker.cli.output): each problem is one error line on stderr; with -o FILE the
-    written paths and (unless text is on stdout) the verdict go to stderr. True when every output was written."""
+def _emit(report, pairs, text_options: dict) -> None:
+    """Write every output (checker.cli.output): each problem is one error line on stderr (and in the report,
+    exit 2); with -o FILE the written paths and (unless text is on stdout) the verdict go to stderr."""
     from checker.cli.output import emit, warn
 
     done = emit(report, pairs, text_options, _is_dir_output)
@@ -275,8 +268,7 @@ def _emit(report, pairs, text_options: dict) -> bool:
             from checker.render.words import verdict_line
 
             warn(verdict_line(report))
-        except Exception as exc:  # noqa: BLE001  (the verdict line is a courtesy; the reports are written)
-            done.problems.append(f"internal error: the verdict line could not be rendered ({type(exc).__name__})")
+        except Exception as exc:  # noqa: BLE001  (a courtesy after the reports: they are written and say the code)
+            warn(f"warning: internal error: the verdict line could not be rendered ({type(exc).__name__})")
     for line in done.problems:
         warn(f"error: {line}")
-    return done.ok

@@ -14,6 +14,9 @@ Promises (docs/robustness.md):
   is an error, never a hang.
 - A target that cannot be written (``/dev/full``, an unwritable directory, a closed standard output)
   is a one-line error naming the path, exit 2; the other outputs are still written.
+- One exit code: each such problem is also in the report (``summary.output_problems``, exit_code 2),
+  and every report that carries the exit code (JSON, HTML) is written knowing every problem met
+  before it was written (``emit``).
 """
 from __future__ import annotations
 
@@ -24,6 +27,9 @@ import stat
 import sys
 
 import msgspec
+
+from checker.cli.targets import (append_file, commit, discard, in_place, stage_file, write_file,  # noqa: F401
+                                 write_special)
 
 #: formats whose submitter strings all sit inside JSON strings
 JSON_FORMATS = frozenset({"json", "sarif"})
@@ -103,97 +109,6 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_file(path: str, data) -> None:
-    """Write ``data`` (bytes, or an iterable of bytes) to ``path`` whole: a temporary file beside it renamed
-    over it (an existing symlink is followed to its file). A device or FIFO, or a name of the process's own
-    descriptors (``/dev/stdout``, ``/proc/self/fd/1``), is written in place, never blocking on the open."""
-    st = _output_stat(path)
-    if st is not None and (not stat.S_ISREG(st.st_mode) or _names_a_descriptor(path)):
-        _write_special(path, data, truncate=stat.S_ISREG(st.st_mode))
-        return
-    real = os.path.realpath(path)
-    import tempfile  # only when a file is written: tempfile imports random, shutil, ...
-
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(real) or ".", prefix="." + os.path.basename(real)[:100] + ".",
-                               suffix=".part")
-    try:
-        try:
-            _write_all(fd, data)
-            os.fchmod(fd, 0o666 & ~_umask())
-        finally:
-            os.close(fd)
-        os.replace(tmp, real)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _output_stat(path: str):
-    """What an output path names now (None: nothing yet); an empty name or a directory is refused."""
-    if path == "":
-        raise OSError(0, "an empty path is not a file name")
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    if stat.S_ISDIR(st.st_mode):
-        raise OSError(0, "is a directory")
-    return st
-
-
-def _names_a_descriptor(path: str) -> bool:
-    """/dev/stdout, /dev/fd/N, /proc/self/fd/N: the file behind an open descriptor, written where it is."""
-    a = os.path.abspath(path)
-    return a.startswith(("/dev/", "/proc/"))
-
-
-def _write_special(path: str, data, append: bool = False, truncate: bool = False) -> None:
-    flags = (os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | (os.O_APPEND if append else 0)
-             | (os.O_TRUNC if truncate and not append else 0))
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        if exc.errno == getattr(__import__("errno"), "ENXIO", None):
-            raise OSError(exc.errno, "no process is reading this FIFO or socket") from None
-        raise
-    try:
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)  # a reader exists: wait for it like any pipe writer
-        _write_all(fd, data)
-    finally:
-        os.close(fd)
-
-
-def append_file(path: str, data: bytes) -> None:
-    """Append to ``path`` (``$GITHUB_STEP_SUMMARY``): never blocks on a FIFO without a reader."""
-    st = _output_stat(path)
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        _write_special(path, data, append=True)
-        return
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOCTTY", 0), 0o666)
-    try:
-        _write_all(fd, data)
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data) -> None:
-    for piece in ((data,) if isinstance(data, (bytes, bytearray)) else data):
-        view = memoryview(piece)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
-
-
 def write_stdout(fmt: str, text: str) -> None:
     """Write one rendered output to standard output; raise OSError when it is closed or fails."""
     stream = sys.stdout
@@ -259,77 +174,153 @@ def _render_json_fallback(report) -> str:
     return json.dumps(safe(report.to_dict()), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+#: formats that carry the exit code (JSON: summary.exit_code; HTML: "exit status N"): written after the
+#: others, and rendered again when an output failed after they were rendered, so they never contradict it
+CARRIES_EXIT = frozenset({"json", "html"})
+
+
+class _Staged(msgspec.Struct):
+    """One output rendered into temporary files beside its targets, renamed over them at the end."""
+
+    fmt: str
+    out: str  # the target (a file, or the folder of a cohort's HTML pages)
+    files: list  # [(temporary file, target)]
+    seen: int  # output problems known when it was rendered
+    whole: bool = True  # every file of it was staged (a cohort folder may lose one page)
+
+
 def emit(report, pairs: list[tuple[str, str]], options: dict, is_dir_output) -> Emitted:
-    """Render and write every (format, target) pair; never raises for a renderer or a target."""
+    """Render and write every (format, target) pair; never raises for a renderer or a target.
+
+    The exit code is one fact: every problem here is added to ``report.output_problems`` (exit 2), and a
+    report carrying the exit code is written knowing every problem met before it. Files are rendered into
+    temporary files first; targets written in place (standard output, a device, a FIFO) follow, those
+    carrying the exit code last; staged files rendered before a later problem are rendered again; then
+    every staged file is renamed over its target."""
     from checker.render import resolve_auto
 
     done = Emitted()
+    report.output_problems = done.problems
+    staged: list[_Staged] = []
+    direct: list[tuple[str, str]] = []
     for fmt, out in pairs:
-        if fmt == "auto":
-            fmt = resolve_auto()
-        where = "standard output" if out == "-" else out
-        if fmt == "html" and out != "-" and is_dir_output(out):
-            _emit_cohort(report, out, done)
-            continue
-        if out == "-" and sys.stdout is None:  # the process started with fd 1 closed
-            done.problems.append(f"cannot write the {fmt} report to standard output: it is closed")
-            continue
-        opts = dict(options) if out == "-" else {**options, "tty": False}
+        fmt = resolve_auto() if fmt == "auto" else fmt
         try:
-            try:
-                _write_target(fmt, out, _render(fmt, report, opts))
-            except OSError:
-                raise
-            except Exception as exc:  # noqa: BLE001  (one renderer never loses the others)
-                done.problems.append(f"internal error: the {fmt} report for {where} could not be rendered "
-                                     f"({_describe(exc)})")
-                if fmt != "json":
-                    continue
-                try:
-                    text = _render_json_fallback(report)
-                except Exception:  # noqa: BLE001
-                    continue
-                _write_target(fmt, out, text)
-            if out != "-":
-                done.written.append((fmt, out))
+            here = out == "-" or (not (fmt == "html" and is_dir_output(out)) and in_place(out))
         except OSError as exc:
-            done.problems.append(f"cannot write the {fmt} report to {where}: {_describe(exc)}")
+            _problem(done, f"cannot write the {fmt} report to {out}: {_describe(exc)}")
+            continue
+        if here:
+            direct.append((fmt, out))
+            continue
+        one = _stage(report, fmt, out, options, done, is_dir_output)
+        if one is not None:
+            staged.append(one)
+    for fmt, out in sorted(direct, key=lambda p: p[0] in CARRIES_EXIT):  # stable: the others first
+        _write_direct(report, fmt, out, options, done)
+    for _ in range(3):  # a staged report rendered before a later problem is rendered again, with it
+        stale = [one for one in staged if one.fmt in CARRIES_EXIT and one.seen != len(done.problems)]
+        if not stale:
+            break
+        for one in stale:
+            staged[staged.index(one)] = _restage(report, one, options, done, is_dir_output)
+    for one in staged:
+        try:
+            for pair in one.files:
+                commit(pair)
+            if one.whole:
+                done.written.append((one.fmt, one.out))
+        except OSError as exc:
+            _problem(done, f"cannot write the {one.fmt} report to {one.out}: {_describe(exc)}")
     _step_summary(report, done)
     return done
 
 
-def _write_target(fmt: str, out: str, text) -> None:
-    if out == "-":
-        text = text if isinstance(text, str) else "".join(text)  # whole before the first byte goes out
-        if text:
-            write_stdout(fmt, text)
-    else:
-        write_file(out, _encoded(fmt, text))
+def _problem(done: Emitted, line: str) -> None:
+    if line not in done.problems:  # the same failure met again (a report rendered twice) is one problem
+        done.problems.append(line)
 
 
-def _emit_cohort(report, outdir: str, done: Emitted) -> None:
+def _restage(report, one: _Staged, options: dict, done: Emitted, is_dir_output) -> _Staged:
+    for pair in one.files:
+        discard(pair)
+    again = _stage(report, one.fmt, one.out, options, done, is_dir_output)
+    return again if again is not None else _Staged(one.fmt, one.out, [], len(done.problems))
+
+
+def _stage(report, fmt: str, out: str, options: dict, done: Emitted, is_dir_output) -> _Staged | None:
+    """Render one output into temporary files beside its target(s); None when nothing could be staged."""
+    if fmt == "html" and is_dir_output(out):
+        return _stage_cohort(report, out, done)
+    opts = {**options, "tty": False}
+    try:
+        try:
+            pair = stage_file(out, _encoded(fmt, _render(fmt, report, opts)))
+        except OSError:
+            raise
+        except Exception as exc:  # noqa: BLE001  (one renderer never loses the others)
+            _problem(done, f"internal error: the {fmt} report for {out} could not be rendered ({_describe(exc)})")
+            if fmt != "json":
+                return None
+            pair = stage_file(out, encode_output(fmt, _render_json_fallback(report)))
+    except OSError as exc:
+        _problem(done, f"cannot write the {fmt} report to {out}: {_describe(exc)}")
+        return None
+    except Exception:  # noqa: BLE001  (the fallback itself failed: the problem above is the report)
+        return None
+    return _Staged(fmt, out, [pair], len(done.problems))
+
+
+def _write_direct(report, fmt: str, out: str, options: dict, done: Emitted) -> None:
+    """An output written where it is (standard output, a device, a FIFO): rendered now, then written."""
+    where = "standard output" if out == "-" else out
+    if out == "-" and sys.stdout is None:  # the process started with fd 1 closed
+        _problem(done, f"cannot write the {fmt} report to standard output: it is closed")
+        return
+    opts = dict(options) if out == "-" else {**options, "tty": False}
+    try:
+        try:
+            text = _render(fmt, report, opts)
+            text = text if isinstance(text, str) else "".join(text)  # whole before the first byte goes out
+        except Exception as exc:  # noqa: BLE001
+            _problem(done, f"internal error: the {fmt} report for {where} could not be rendered ({_describe(exc)})")
+            if fmt != "json":
+                return
+            text = _render_json_fallback(report)
+        if out == "-":
+            if text:
+                write_stdout(fmt, text)
+        else:
+            write_special(out, encode_output(fmt, text), truncate=stat.S_ISREG(os.stat(out).st_mode))
+            done.written.append((fmt, out))
+    except OSError as exc:
+        _problem(done, f"cannot write the {fmt} report to {where}: {_describe(exc)}")
+    except Exception:  # noqa: BLE001  (the JSON fallback failed too: its problem is already recorded)
+        pass
+
+
+def _stage_cohort(report, outdir: str, done: Emitted) -> _Staged | None:
     from checker.render.cohort_html import render_cohort
 
     try:
         files = render_cohort(report)
     except Exception as exc:  # noqa: BLE001
-        done.problems.append(f"internal error: the cohort HTML for {outdir} could not be rendered ({_describe(exc)})")
-        return
+        _problem(done, f"internal error: the cohort HTML for {outdir} could not be rendered ({_describe(exc)})")
+        return None
     try:
         os.makedirs(outdir, exist_ok=True)
     except OSError as exc:
-        done.problems.append(f"cannot create the HTML folder {outdir}: {_describe(exc)}")
-        return
-    ok = True
+        _problem(done, f"cannot create the HTML folder {outdir}: {_describe(exc)}")
+        return None
+    pairs, whole = [], True
     for name in ["index.html"] + sorted(n for n in files if n != "index.html"):
         path = os.path.join(outdir, name)
         try:
-            write_file(path, encode_output("html", files[name]))
+            pairs.append(stage_file(path, encode_output("html", files[name])))
         except OSError as exc:
-            ok = False
-            done.problems.append(f"cannot write the html report to {path}: {_describe(exc)}")
-    if ok:
-        done.written.append(("html", outdir))
+            whole = False
+            _problem(done, f"cannot write the html report to {path}: {_describe(exc)}")
+    return _Staged("html", outdir, pairs, len(done.problems), whole)
 
 
 def _step_summary(report, done: Emitted) -> None:

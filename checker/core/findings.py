@@ -79,7 +79,7 @@ class Location(msgspec.Struct):
     path: tuple = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "column": self.column, "path": list(self.path)}
+        return {"file": self.file, "line": self.line, "column": self.column, "path": [path_step(p) for p in self.path]}
 
     def short(self) -> str:
         if self.line:
@@ -133,6 +133,19 @@ class Finding(msgspec.Struct):
         if self.edits:
             d["edits"] = [e.as_dict() for e in self.edits]
         return d
+
+
+def path_step(p: Any) -> Any:
+    """A data-path step as the report holds it: a key or list index as it is, except what JSON cannot hold,
+    a non-finite float key (YAML ``.inf:``), spelled as YAML writes it (``.inf``, ``-.inf``, ``.nan``), and
+    any other object as its text. Fingerprints use the same spelling, so a report read back matches."""
+    if p is None or isinstance(p, (str, int)):
+        return p
+    if isinstance(p, float):
+        if math.isfinite(p):
+            return p
+        return ".nan" if p != p else (".inf" if p > 0 else "-.inf")
+    return str(p)
 
 
 def point_sort_key(name: str) -> tuple:

@@ -244,6 +244,10 @@ def validate_into(cls: type, data: Any, loc: tuple, problems: list) -> Any:
     if spec.extra != "ignore":
         # a field's own name beside its alias was not read: one key too many, as in pydantic
         unknown = [k for k in data if k not in spec.keys and k not in read_by_name]
+        if unknown and any(type(k) is not str for k in unknown):  # YAML `5:` or `.inf:`, as pydantic says
+            problems.extend(Problem(loc + (k,), "invalid_key", "Keys should be strings") for k in unknown
+                            if type(k) is not str)
+            unknown = [k for k in unknown if type(k) is str]
         if unknown and spec.extra == "forbid":
             problems.extend(Problem(loc + (k,), "extra_forbidden", "Extra inputs are not permitted") for k in unknown)
         elif unknown:

@@ -1,7 +1,7 @@
 """Check a set of run folders as the bundle they will become: plan, stage, load, relocate, write.
 
 The plan (``checker.load.bundle``) is staged into a private temporary directory exactly as the
-builder lays it out (src/ and docs/ as empty placeholders: no rule reads their contents), loaded by
+builder lays it out (src/ and docs/ as sparse placeholders of their sizes: no rule reads their contents), loaded by
 the ordinary package discovery, and every location is moved back from the staged tree to the file in
 the run folder it came from. ``--write-bundle OUT`` writes the same tree with full contents; nothing is
 ever written into a run folder or the directory holding them.

@@ -149,12 +149,21 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
                          ignore=list(settings.ignore) or None)
     texts = None
     if settings.prerender:
-        from checker.render.json_report import finding_json
-
-        texts = [finding_json(f) for f in findings]
+        texts = [_prerendered(f) for f in findings]
     audited = sum(rf.events_audit.bytes_read for rf in pkg.run_folders if rf.events_audit is not None)
     return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts,
                       bytes_read=audited)
+
+
+def _prerendered(f: Finding) -> str | None:
+    """A finding's JSON text, or None when it cannot be encoded here: the report's own writer then
+    encodes it (and reports what it cannot), so a unit is never lost for one finding's content."""
+    from checker.render.json_report import finding_json
+
+    try:
+        return finding_json(f)
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:

@@ -3,8 +3,8 @@
 What the builder computes is computed the same way: shared_src/shared_docs appended to point.yaml
 when absent, tps_utilization in each point's system_desc.json (system_tps over the curve's peak),
 an accuracy run's file given the performance run's inline entry. Everything else is copied
-verbatim. ``full=False`` (the checker's own staging) writes src/ and docs/ files empty and leaves
-out the point files no rule reads (report.txt, sample_idx_map.json, metrics/, server_configs/).
+verbatim. ``full=False`` (the checker's own staging) writes src/ and docs/ files as sparse placeholders of
+their sizes and leaves out the point files no rule reads (report.txt, sample_idx_map.json, metrics/, server_configs/).
 """
 from __future__ import annotations
 
@@ -44,8 +44,12 @@ def write_tree(a: Assembly, root: str, full: bool, max_bytes: int, note: Callabl
             dst = os.path.join(root, top, *rel.split("/"))
             if full:
                 shutil.copyfile(e.sources[-1][1], dst, follow_symlinks=False)
-            else:
-                open(dst, "wb").close()
+            else:  # a sparse placeholder of the file's size: an empty one stays empty (empty-file, src-readme)
+                with open(dst, "wb") as fh:
+                    try:
+                        fh.truncate(os.lstat(e.sources[-1][1]).st_size)
+                    except OSError:
+                        pass
             n += 1
             note(f"{top}/{rel}", e.sources[-1][2], None, False, False)
     note("results", a.display, None, False, True)

@@ -182,7 +182,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
             continue
         digests.append(res.digest)
         if res.texts is not None and encoded is not None:
-            encoded.update(zip(map(id, res.findings), zip(res.findings, res.texts)))
+            encoded.update((id(f), (f, t)) for f, t in zip(res.findings, res.texts) if t is not None)
         for f in res.findings:
             if scope.get(f.rule_id) != "package":
                 findings.append(f)

@@ -30,6 +30,9 @@ class Report(msgspec.Struct):
     gate_new_only: bool = False  # --fail-on-new: only FAILs new since --baseline fail the run
     json_cache: dict = msgspec.field(default_factory=dict)  # id(finding) -> (finding, JSON text from a worker)
     context: Any = None  # the runner Context (package, policy, options): renderers compute per-point metrics
+    #: what could not be written (checker.cli.output): each makes the exit code 2, and every report written
+    #: after it says so (summary.exit_code, summary.output_problems)
+    output_problems: list = msgspec.field(default_factory=list)
 
     def counts(self) -> dict[str, Any]:
         by_status = {s.value: 0 for s in Status}
@@ -61,7 +64,7 @@ class Report(msgspec.Struct):
         return "FAILED" if self.failing() else "PASSED"
 
     def exit_code(self) -> int:
-        if self.input_error:
+        if self.input_error or self.output_problems:
             return 2
         if (self.sections.get("fix") or {}).get("not_fixed"):
             return 1  # check --fix could not write a file: never a silent success
@@ -85,6 +88,7 @@ class Report(msgspec.Struct):
                 "verdict": self.verdict,
                 "week0_reject": self.week0_reject,
                 "exit_code": self.exit_code(),
+                **({"output_problems": list(self.output_problems)} if self.output_problems else {}),
             },
             "rules": [r.catalogue_entry() for r in sorted(self.rules, key=lambda r: r.id)],
             "findings": [f.as_dict() for f in self.findings] if with_findings else [],

@@ -17,7 +17,8 @@ from array import array
 from bisect import bisect_right
 from typing import Annotated
 
-from checker.load.events_data import PERCENTILES, EventsAudit, Series, open_regular, percentile_lower  # noqa: F401
+from checker.load.events_data import (MAX_EXAMPLES, PERCENTILES, EventsAudit, Series, open_regular,  # noqa: F401
+                                      percentile_lower)
 from checker.load.events_lines import stream_lines
 
 #: every event type the client writes (RUN-FOLDER.md §1.4)
@@ -30,6 +31,9 @@ SALT_RE = re.compile(r"^\[[0-9a-f]{16}\] ")
 CHUNK_BYTES = 1 << 20
 MAX_TIMESTAMP_NS = 1 << 62  # a larger (or negative) timestamp_ns makes the line malformed
 MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
+#: the shortest line an event can be: {"event_type":"","timestamp_ns":0} (a shorter line is a problem without
+#: decoding it: a log of nothing but newlines costs what any log of its size does)
+MIN_EVENT_BYTES = 34
 RECENT_DONE = 1 << 16  # completed samples remembered for late first-chunk events
 #: a run of NUL bytes this long ends the audit (a zero-filled or sparse tail: JSON lines never hold a
 #: raw NUL); what came before it is audited as usual and the stop is a counted problem
@@ -126,7 +130,12 @@ class _Auditor:
         if isinstance(exc, RecursionError):
             self.a.add_problem("nesting-too-deep", line)
             return
-        self.a.add_problem("blank-line" if not raw.strip() else "malformed-line", line)
+        a = self.a
+        kind = "blank-line" if not raw or not raw.strip() else "malformed-line"
+        n = a.problems.get(kind, 0)
+        a.problems[kind] = n + 1
+        if n < MAX_EXAMPLES:
+            a.examples.setdefault(kind, []).append(line)
 
     def _feed(self, lines: list) -> None:
         """Decode and account for each line; the hot loop, so everything it touches is local."""
@@ -140,8 +149,20 @@ class _Auditor:
         phase = self.phase
         non_first = 0
         line = self.line_no
+        if len(lines) > 64:  # mostly empty lines (b"", or b"\r" from CRLF): counted at C speed
+            for blank in (b"", b"\r"):
+                if lines.count(blank) * 2 > len(lines):
+                    self._feed_sparse(lines, blank)
+                    return
+        short = [0, 0, [], []]  # lines too short for an event: blank, malformed, their first line numbers
         for raw in lines:
             line += 1
+            if len(raw) < MIN_EVENT_BYTES:  # blank, "\r", or too short for any event: no decoder, no exception
+                k = 1 if raw.strip() else 0
+                short[k] += 1
+                if short[k] <= MAX_EXAMPLES:
+                    short[k + 2].append(line)
+                continue
             try:
                 ev = decode(raw)
             except errors as exc:
@@ -219,6 +240,42 @@ class _Auditor:
         self.last_ts = last
         self.line_no = a.lines = line
         self._count_chunks(non_first)
+        for k, kind in ((0, "blank-line"), (1, "malformed-line")):
+            if short[k]:
+                a.problems[kind] = a.problems.get(kind, 0) + short[k]
+                a.examples[kind] = sorted(a.examples.get(kind, []) + short[k + 2])[:MAX_EXAMPLES]
+
+    def _feed_sparse(self, lines: list, blank: bytes) -> None:
+        """A batch that is mostly empty lines: they are counted without a Python step each (``compress``
+        picks the others, fed in runs with their own line numbers), so a log of nothing but newlines costs
+        what any log of its size costs."""
+        from itertools import compress
+
+        base = self.line_no
+        n = len(lines)
+        blanks = lines.count(blank)
+        a = self.a
+        seen = a.problems.get("blank-line", 0)
+        a.problems["blank-line"] = seen + blanks
+        ex = a.examples.setdefault("blank-line", [])
+        at = -1
+        while len(ex) < MAX_EXAMPLES and seen < MAX_EXAMPLES:
+            try:
+                at = lines.index(blank, at + 1)
+            except ValueError:
+                break
+            ex.append(base + at + 1)
+            seen += 1
+        kept = list(compress(range(n), lines if not blank else map(blank.__ne__, lines)))  # the other lines
+        i = 0
+        while i < len(kept):
+            j = i
+            while j + 1 < len(kept) and kept[j + 1] == kept[j] + 1:
+                j += 1
+            self.line_no = base + kept[i]
+            self._feed(lines[kept[i]:kept[j] + 1])
+            i = j + 1
+        self.line_no = a.lines = base + n
 
     def _done(self, u: str) -> None:
         """Remember the last RECENT_DONE completed samples (a ring): a first chunk logged after the

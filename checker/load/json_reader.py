@@ -78,10 +78,16 @@ def _pairs_hook(pairs: list) -> dict:
     return d
 
 
-def parse_json(text: str, max_values: int | None = MAX_VALUES) -> tuple[Any, tuple | None]:
-    """(values, None), or (None, (code, message, line, column)): a refusal the loader reports."""
+def parse_json(text: str, max_values: int | None = MAX_VALUES, hook=None,
+               counted: list | None = None) -> tuple[Any, tuple | None]:
+    """(values, None), or (None, (code, message, line, column)): a refusal the loader reports. ``hook``: called
+    with each object's dict (duplicate keys already refused) as it is built, its result kept instead (a
+    reader that keeps a compact form of each record never holds the whole tree, ``--baseline``)."""
+    if not text.strip():
+        return None, ("parse-error", "the file is empty" if not text else "the file holds only whitespace", 1, 1)
+    pairs_hook = _pairs_hook if hook is None else (lambda pairs: hook(_pairs_hook(pairs)))
     try:
-        data = json.loads(text, object_pairs_hook=_pairs_hook)
+        data = json.loads(text, object_pairs_hook=pairs_hook)
     except _DupKey as exc:
         key = str(exc.args[0])[:60]
         return None, ("duplicate-key", f"duplicate key {key!r}", *_find_key(text, key))
@@ -94,7 +100,7 @@ def parse_json(text: str, max_values: int | None = MAX_VALUES) -> tuple[Any, tup
         if "digit" in msg:
             return None, ("integer-too-long", f"integer too long: {msg[:120]}", None, None)
         return None, ("parse-error", msg[:200], None, None)
-    problem = check_tree(data, max_values)
+    problem = check_tree(data, max_values, counted)
     if problem is not None:
         return None, problem
     return data, None
@@ -103,7 +109,7 @@ def parse_json(text: str, max_values: int | None = MAX_VALUES) -> tuple[Any, tup
 _INT_BITS = int("9" * MAX_INT_DIGITS).bit_length()
 
 
-def check_tree(data: Any, max_values: int | None = MAX_VALUES) -> tuple | None:
+def check_tree(data: Any, max_values: int | None = MAX_VALUES, counted: list | None = None) -> tuple | None:
     """Iteratively enforce the depth, integer-length and value-count limits on an already parsed JSON tree:
     None, or the refusal (code, message, line, column)."""
     stack = [(data, 0)]
@@ -131,6 +137,8 @@ def check_tree(data: Any, max_values: int | None = MAX_VALUES) -> tuple | None:
                     stack.append((v, depth + 1))
                 elif type(v) is int and v.bit_length() > _INT_BITS - 1 and len(str(abs(v))) > MAX_INT_DIGITS:
                     return ("integer-too-long", f"integer with more than {MAX_INT_DIGITS} digits", None, None)
+    if counted is not None:
+        counted.append(values)
     return None
 
 

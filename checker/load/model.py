@@ -211,9 +211,12 @@ class Submission(Node):
 class RunFolder(Node):
     """A run folder written by the reference client (RUN-FOLDER.md §1)."""
 
-    __slots__ = ("files", "layout", "refused", "events_audit", "idx_map", "context")
+    __slots__ = ("files", "layout", "refused", "events_audit", "idx_map", "context", "entry_states")
     FIELDS = {
         "files": {},  # kind -> LoadedFile
+        #: the entries the client writes that no loader reads (report.txt) or only an audit does (events.jsonl):
+        #: name -> "ok", "empty", "missing" or "bad:<why it cannot be read>" (checker.load.carried.file_state)
+        "entry_states": {},
         "layout": "standard",  # standard | flat
         "refused": [],
         "events_audit": None,  # checker.load.events.EventsAudit, filled before the rules run (None: not audited)

@@ -61,6 +61,9 @@ class LoadedFile(msgspec.Struct):
     spellings: list = msgspec.field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
     _located: dict | None = None  # large JSON files: path -> position, found by walking the text
     bom: bool = False  # the file started with a UTF-8 byte-order mark (not part of ``text``)
+    #: (path, what) of each value that is not plain text: a key that is not a string, a NUL, a lone
+    #: surrogate, a byte-order mark (checker.load.text_check; the text-characters warning)
+    text_notes: list = msgspec.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -129,6 +132,33 @@ def overlaid(abspath: str) -> bytes | None:
     if not OVERLAY:
         return None
     return OVERLAY.get(os.path.realpath(abspath))
+#: values all the files of one unit (a submission, a run folder) may hold: a real submission of 64 points
+#: holds about 160,000 (YAML about 40,000). They bound a unit's memory (about 100 bytes a value) and time
+#: (YAML parses at about 3 µs a value, JSON at 0.1 µs) whatever the number of files near the size cap
+MAX_UNIT_VALUES = 2_000_000
+MAX_UNIT_YAML_VALUES = 500_000
+
+
+class LoadBudget:
+    """What the files of one unit may still hold; a file past it is refused (file-too-large), never parsed whole."""
+
+    def __init__(self, values: int = MAX_UNIT_VALUES, yaml_values: int = MAX_UNIT_YAML_VALUES):
+        self.values = values
+        self.yaml_values = yaml_values
+
+    def limit(self, is_json: bool) -> int:
+        return self.values if is_json else min(self.values, self.yaml_values)
+
+    def spend(self, n: int, is_json: bool) -> None:
+        self.values -= n
+        if not is_json:
+            self.yaml_values -= n
+
+    def refusal(self, is_json: bool) -> LoadError:
+        what = "JSON/YAML" if is_json or self.values <= self.yaml_values else "YAML"
+        total = MAX_UNIT_VALUES if what == "JSON/YAML" else MAX_UNIT_YAML_VALUES
+        return LoadError("file-too-large", f"not read whole: this unit's {what} files hold more than {total:,} values "
+                                           "in all (the checker's limit per submission or run folder)")
 
 
 def missing(kind: str, rel: str, abspath: str) -> LoadedFile:
@@ -174,10 +204,11 @@ def _inside(path: str, root: str) -> bool:
 
 def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES,
               max_values: int | None = MAX_VALUES, as_json: bool | None = None,
-              parent_real: str | None = None) -> LoadedFile:
+              parent_real: str | None = None, json_hook=None, budget: LoadBudget | None = None) -> LoadedFile:
     """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised. ``max_values``
     bounds the values (nodes) one file may hold (None: only the byte cap bounds them); ``parent_real``
-    as for ``entry_problem``."""
+    as for ``entry_problem``; ``json_hook`` as for ``json_reader.parse_json``; ``budget``: the values the
+    unit's files may still hold (spent by this file)."""
     lf = LoadedFile(kind=kind, rel=rel, abspath=abspath)
     try:
         st = os.lstat(abspath)
@@ -199,7 +230,7 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
             lf.error = LoadError("file-unreadable", f"cannot stat: {exc.strerror or exc}")
             return lf
     if not stat.S_ISREG(st.st_mode):
-        lf.error = LoadError("file-unreadable", f"not a regular file ({_filetype(st.st_mode)})")
+        lf.error = LoadError("file-unreadable", f"not a regular file ({filetype(st.st_mode)})")
         return lf
     if st.st_size > max_bytes:
         lf.error = LoadError(
@@ -210,12 +241,22 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     if raw is None:
         return lf
     text = decode(raw, lf)
+    del raw  # the text holds it now: never both while parsing
     if text is None:
         return lf
     lf.text = text
     lf.is_json = abspath.endswith(".json") if as_json is None else as_json
+    keys: list = []
+    counted: list = []
+    limit = max_values
+    if budget is not None:
+        left = budget.limit(lf.is_json)
+        if left <= 0:
+            lf.error, lf.text = budget.refusal(lf.is_json), None
+            return lf
+        limit = left if limit is None else min(limit, left)
     if lf.is_json:
-        lf.data, refusal = parse_json(text, max_values)
+        lf.data, refusal = parse_json(text, limit, json_hook, counted)
         if refusal is not None:
             lf.error = LoadError(*refusal)
             lf.text = None
@@ -223,7 +264,7 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
         # positions are recovered lazily (like JSON's): most files never need one, and skipping the
         # map makes parsing ~20 % cheaper
         try:
-            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=max_values)
+            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=limit, keys=keys, counted=counted)
         except YamlLoadError as exc:
             if exc.code == "duplicate-key":  # re-read with positions so the message names the first line
                 try:
@@ -232,10 +273,21 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
                     exc = full
             lf.error = LoadError(exc.code, exc.message, exc.line, exc.column)
             lf.text = None
+    if budget is not None:
+        if lf.error is not None and lf.error.code == "file-too-large" and limit != max_values:
+            lf.error = budget.refusal(lf.is_json)  # the unit's budget ran out, not this file's own limit
+            budget.spend(limit, lf.is_json)
+        else:
+            budget.spend(counted[0] if counted else 0, lf.is_json)
+    if lf.error is None:
+        from checker.load.text_check import notes
+
+        lf.text_notes += notes(text, lf.data, lf.is_json, keys)
     return lf
 
 
-def _filetype(mode: int) -> str:
+def filetype(mode: int) -> str:
+    """What a non-regular entry is, in words ("a FIFO")."""
     if stat.S_ISFIFO(mode):
         return "a FIFO"
     if stat.S_ISDIR(mode):
@@ -257,7 +309,7 @@ def _read_bounded(abspath: str, max_bytes: int, lf: LoadedFile) -> bytes | None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):  # swapped under us
-            lf.error = LoadError("file-unreadable", f"not a regular file ({_filetype(st.st_mode)})")
+            lf.error = LoadError("file-unreadable", f"not a regular file ({filetype(st.st_mode)})")
             return None
         fixed = overlaid(abspath)
         if fixed is not None:
@@ -296,12 +348,15 @@ def decode(raw: bytes, lf: LoadedFile) -> str | None:
         )
         return None
     if text.startswith("\ufeff"):
-        text = text[1:]
+        boms = len(text) - len(text.lstrip("\ufeff"))
+        text = text[boms:]
         lf.bom = True
         if lf.abspath.endswith(".json"):  # JSON must not carry one (RFC 8259); YAML may
             from checker.load.models.spelling import Spelling
 
             lf.spellings.append(Spelling((), None, None, "UTF-8 byte-order mark"))
+        if boms > 1:  # a file saved twice with a BOM: every one is read as absent, and noted
+            lf.text_notes.append(((), f"{boms} byte-order marks at the start of the file (one at most is allowed)"))
     return text
 
 

@@ -24,6 +24,9 @@ RUN_FOLDER_FILES = {
     "system_power.json": "power",
     "result_summary.json": "flat_result_summary",
 }
+#: entries the client writes that are not loaded above: their state is recorded for run-folder-files
+#: (events.jsonl is also audited, unless --no-events)
+UNREAD_ENTRIES = ("report.txt", "events.jsonl", "sample_idx_map.json")
 
 
 def load_run_folder(path: str, display: str, options: Options) -> RunFolder:
@@ -34,13 +37,21 @@ def load_run_folder(path: str, display: str, options: Options) -> RunFolder:
                                    files={}, layout="standard", refused=[])
     if options.shallow:
         return rf
+    from checker.load.reader import LoadBudget
+
+    budget = LoadBudget()  # the values this run folder's files may hold, together
     for relname, kind in RUN_FOLDER_FILES.items():
         lf = read_file(kind, os.path.join(display, relname), os.path.join(abspath, relname), root_real,
-                       options.max_bytes)
+                       options.max_bytes, budget=budget)
         attach_model(lf)
         rf.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
             rf.refused.append((rf.subject, relname, lf.error))
     if rf.files["flat_result_summary"].exists and not rf.files["result_summary"].exists:
         rf.layout = "flat"
+    from checker.load.carried import file_state
+
+    for name in UNREAD_ENTRIES:
+        path = os.path.join(abspath, name)
+        rf.entry_states[name] = file_state(path, root_real) if os.path.lexists(path) else "missing"
     return rf

@@ -15,6 +15,9 @@ from checker.load.events_data import open_regular
 from checker.load.yaml_reader import MAX_INT_DIGITS
 
 FULL_DECODE_BYTES = 16 << 20
+#: phases one map may name: the client writes one per dataset phase (a handful); a map of millions of
+#: "phases" is no sample map, and counting each would cost memory for nothing (a refusal names it)
+MAX_PHASES = 1024
 CHUNK_BYTES = 1 << 20
 MAX_TOKEN_BYTES = 1 << 20
 _TOKEN = re.compile(rb'"((?:[^"\\]|\\.)*)"\s*:\s*(\{|-?\d+|[^\s{0-9-])')
@@ -64,7 +67,13 @@ def summarize_stream(fh, size: int, path: str = "") -> IdxMap:
     out = IdxMap(path=path)
     try:
         if size <= FULL_DECODE_BYTES:
-            _decode(fh.read(), out)
+            raw = fh.read()
+            if raw.count(b"{") <= MAX_PHASES + 1:
+                _decode(raw, out)
+            else:  # more objects than phases allowed: the scan names where the limit is passed
+                import io
+
+                _scan(io.BytesIO(raw), out)
         else:
             _scan(fh, out)
     except OSError as exc:
@@ -122,7 +131,12 @@ def _scan(fh, out: IdxMap) -> None:
             key, val = m.group(1), m.group(2)
             if val == b"{":
                 current = key.decode("utf-8", "replace")
-                phases.setdefault(current, [0, None])
+                if current not in phases:
+                    if len(phases) >= MAX_PHASES:
+                        out.error = (f"not a {{phase: {{sample_uuid: row}}}} map: more than {MAX_PHASES:,} phases "
+                                     f"(the client writes one per dataset phase); the rest is not read")
+                        return
+                    phases[current] = [0, None]
             elif current is not None and val[-1:].isdigit():
                 if len(val.lstrip(b"-")) > MAX_INT_DIGITS:
                     out.error = (f"not a {{phase: {{sample_uuid: row}}}} map: a row index of {len(val.lstrip(b'-'))} "

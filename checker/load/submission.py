@@ -10,8 +10,9 @@ import re
 import stat
 
 from checker.core.findings import Subject
+from checker.load import carried
 from checker.load.models import attach_model
-from checker.load.reader import DEFAULT_MAX_BYTES, LoadError, LoadedFile, entry_problem, read_file
+from checker.load.reader import DEFAULT_MAX_BYTES, LoadBudget, LoadError, LoadedFile, entry_problem, read_file
 from checker.load.model import Curve, Point, Submission, System
 from checker.load.placement import excluded, is_repository_entry, is_repository_top, nested_run_files
 
@@ -54,6 +55,10 @@ class Options:
         self.exclude = tuple(exclude or ())
         #: audit events.jsonl while a run archive streams by (off with --no-events)
         self.events = events
+        #: entries of src/, docs/ and server_configs/ still to inspect (checker.load.carried), per submission
+        self.budget = carried.Budget()
+        #: values the files of the unit being loaded may still hold (reset per submission and run folder)
+        self.values = LoadBudget()
 
 
 def junk_reason(name: str) -> str | None:
@@ -106,7 +111,7 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
         if name not in names:
             point.files[kind] = LoadedFile(kind=kind, rel=rel, abspath=abspath)
             continue
-        lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real)
+        lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real, budget=options.values)
         attach_model(lf)
         point.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
@@ -118,10 +123,8 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
             point.junk.append((e.name + "/", _nested_reason(point, e.name)))
         elif why:
             point.junk.append((e.name, why))
-        elif e.is_symlink():
-            problem = entry_problem(os.path.join(point.abspath, e.name), root_real, point_real)
-            if problem is not None and e.name not in POINT_FILES:
-                refused.append((point.subject, e.name, problem))
+        elif e.name not in POINT_FILES:  # carried by the bundle (server_configs/, notes): read or reported
+            carried.carry_entry(point.subject, os.path.join(point.abspath, e.name), e.name, root_real, options, refused)
 
 
 def _nested_reason(point: Point, run_dir: str) -> str:
@@ -152,6 +155,7 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
     )
     if options.shallow:
         return sub
+    options.budget, options.values = carried.Budget(), LoadBudget()
     entries, err = scan_dir(abspath, options.exclude)
     if err is not None:
         sub.dir_error = err
@@ -180,14 +184,23 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
         if why:
             sub.junk.append((e.name, why))
         elif e.name == "cli_metadata.json":
-            sub.files["cli_metadata"] = read_file("cli_metadata", os.path.join(display, e.name),
-                                                  os.path.join(abspath, e.name), root_real, options.max_bytes)
+            lf = sub.files["cli_metadata"] = read_file("cli_metadata", os.path.join(display, e.name),
+                                                       os.path.join(abspath, e.name), root_real, options.max_bytes,
+                                                       budget=options.values)
+            if lf.error is not None and lf.error.code != "parse-error":  # a parse error: cli-metadata-valid
+                sub.refused.append((sub.subject, e.name, lf.error))
         else:
             sub.junk.append((e.name, "not part of the submission layout (results/, docs/, src/)"))
+    if sub.docs_state == "ok":  # the bundle carries docs/ whole: every entry is read or reported
+        carried.carry_entry(sub.subject, os.path.join(abspath, "docs"), "docs", root_real, options, sub.refused,
+                            empties=True)
     if sub.src_state == "ok":
         _load_src(sub, os.path.join(abspath, "src"), root_real, options)
     if sub.results_state == "ok":
         _load_results(sub, os.path.join(abspath, "results"), os.path.join(display, "results"), root_real, options)
+    if options.budget.cut is not None:
+        sub.junk.append((options.budget.cut, f"more than {carried.MAX_ENTRIES:,} entries under src/, docs/ and the "
+                                             "points' own directories: the rest were not inspected"))
     sub.junk = cap_entries(sub.junk)
     return sub
 
@@ -205,23 +218,23 @@ def _load_src(sub: Submission, src: str, root_real: str, options: Options) -> No
         if why:
             sub.junk.append((f"src/{e.name}", why))
             continue
-        if not is_dir(p):
+        if not is_dir(p):  # a file directly in src/ is carried too
+            carried.carry_entry(sub.subject, p, f"src/{e.name}", root_real, options, sub.refused)
             continue
         if not _dir_entry_ok(p, root_real, sub.subject, f"src/{e.name}", sub.refused):
             sub.src_impls.append((e.name, "refused"))
             continue
         inner, ierr = scan_dir(p, options.exclude)
+        if ierr is None and not os.access(p, os.R_OK | os.X_OK):  # listed, but its entries cannot be reached
+            ierr = LoadError("file-unreadable", "directory cannot be searched (permission denied)")
         if ierr is not None:
             sub.refused.append((sub.subject, f"src/{e.name}/", ierr))
             sub.src_impls.append((e.name, "refused"))
             continue
-        names = {x.name for x in inner}
-        if "README.md" in names and is_file(os.path.join(p, "README.md")):
-            state = "ok"
-        else:
-            other = [n for n in names if n.lower() == "readme.md"]
-            state = f"wrong-case:{other[0]}" if other else "missing"
-        sub.src_impls.append((e.name, state))
+        sub.src_impls.append((e.name, carried.readme_state(p, {x.name for x in inner}, root_real)))
+        found: list = []  # src-readme reports README.md itself
+        carried.inspect(p, f"src/{e.name}", root_real, found, options.budget, options.exclude, skip={"README.md"})
+        sub.refused.extend((sub.subject, shown, err) for shown, err in found)
 
 
 def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, options: Options) -> None:
@@ -268,7 +281,7 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
                                   error=LoadError("file-unreadable", "its directory cannot be listed"))
         return
     names = {e.name for e in entries}
-    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes)
+    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes, budget=options.values)
                     if "system_power.json" in names else LoadedFile(kind="power", rel=power_rel, abspath=power_abs))
     if system.power.error is not None and system.power.error.code != "parse-error":
         sub.refused.append((system.subject, "system_power.json", system.power.error))

@@ -178,8 +178,12 @@ def _newline_positions(text: str):
 
 
 def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None = None,
-               max_values: int | None = MAX_VALUES) -> tuple[Any, dict]:
-    """Parse one YAML document into plain values and a {path: (line, col)} map (1-based)."""
+               max_values: int | None = MAX_VALUES, keys: list | None = None,
+               counted: list | None = None) -> tuple[Any, dict]:
+    """Parse one YAML document into plain values and a {path: (line, col)} map (1-based). ``keys``, when
+    given, receives the path of every mapping key that is not text (``5:``, ``.inf:``, ``true:``, ``null:``:
+    JSON, the report and the submission API hold text keys only). ``counted``, when given, receives the
+    number of values parsed (a loader's budget over many files)."""
     from ruamel.yaml.error import YAMLError
 
     events_mod = _events()
@@ -213,7 +217,8 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                     chars = len(ev.value)
                     if ev.tag and ev.tag not in ("!", "tag:yaml.org,2002:str"):
                         value = _tagged(ev.tag, ev.value, line, col)
-                    elif ev.style in (None, "") and ev.implicit[0]:
+                    elif ev.style in (None, "") and ev.implicit[0] and not ev.tag:
+                        # an untagged plain scalar is resolved; "! 8" (the non-specific tag) is the string "8"
                         value = _resolve_plain(ev.value, line, col)
                     else:
                         value = ev.value
@@ -262,7 +267,7 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                     if want_positions:
                         positions[()] = (line, col)
                     continue
-                _attach(stack, value, size, chars, line, col, positions, want_positions)
+                _attach(stack, value, size, chars, line, col, positions, want_positions, keys=keys)
             elif cls is events_mod.MappingEndEvent or cls is events_mod.SequenceEndEvent:
                 container, path, pending, _kp, count, anchor, _m, _s, chars, _r = stack.pop()
                 if anchor:
@@ -271,7 +276,8 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                     root, have_root = container, True
                 else:
                     line, col = positions.get(path, (None, None)) if want_positions else (None, None)
-                    _attach(stack, container, count, chars, line, col, positions, want_positions, is_container=True)
+                    _attach(stack, container, count, chars, line, col, positions, want_positions, is_container=True,
+                            keys=keys)
             elif cls is events_mod.DocumentStartEvent:
                 docs += 1
                 if docs > 1:
@@ -291,6 +297,8 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
         raise YamlLoadError("parse-error", f"YAML value error: {str(exc)[:200]}") from None
     if not have_root:
         root = None
+    if counted is not None:
+        counted.append(values)
     return root, positions
 
 
@@ -324,7 +332,12 @@ def _child_path(stack: list, line: int, col: int) -> tuple:
     return top[1] + (len(top[0]),)
 
 
-def _attach(stack, value, size, chars, line, col, positions, want_positions, is_container=False):
+#: the one NaN a mapping key becomes: NaN equals nothing, not even itself, so one shared object (found by
+#: identity) keeps a repeated ``.nan:`` a duplicate key and lets a data path find the value
+NAN_KEY = float("nan")
+
+
+def _attach(stack, value, size, chars, line, col, positions, want_positions, is_container=False, keys=None):
     top = stack[-1]
     container = top[0]
     top[4] += size
@@ -334,10 +347,13 @@ def _attach(stack, value, size, chars, line, col, positions, want_positions, is_
             if is_container:
                 raise YamlLoadError("parse-error", "a mapping or list used as a mapping key", line, col)
             key = value
-            if not isinstance(key, (str, int, float, bool)) and key is not None:
-                raise YamlLoadError("parse-error", "unsupported mapping key", line, col)
-            if isinstance(key, float) and key != key:
-                key = "nan"
+            if type(key) is not str:
+                if not isinstance(key, (int, float, bool)) and key is not None:
+                    raise YamlLoadError("parse-error", "unsupported mapping key", line, col)
+                if key != key:
+                    key = NAN_KEY
+                if keys is not None:
+                    keys.append(top[1] + (key,))
             if key in container:
                 kp = positions.get(top[1] + (key,)) if want_positions else None
                 first = f" (first at line {kp[0]})" if kp else ""

@@ -5,7 +5,7 @@ import hashlib
 import os
 import re
 
-from checker.core.findings import Finding, Severity
+from checker.core.findings import Finding, Severity, path_step
 
 #: severity -> SARIF level / GitHub workflow command
 LEVEL = {Severity.REJECT: "error", Severity.REJECT_POINTS: "error", Severity.FLAG: "warning", Severity.WARN: "note"}
@@ -41,7 +41,7 @@ def fingerprint_key(key: str) -> str:
 
 def fingerprint(f: Finding) -> str:
     """Stable across runs and line moves: rule id, subject and data path; never the message or line."""
-    path = "/".join(str(p) for p in (f.location.path if f.location else ()))
+    path = "/".join(str(path_step(p)) for p in (f.location.path if f.location else ()))
     return fingerprint_key("|".join([f.rule_id, f.subject.label(), path]))
 
 

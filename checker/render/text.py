@@ -155,10 +155,12 @@ def resolved_lines(report) -> list[str]:
     base = getattr(report, "sections", {}).get("baseline")
     if not base or not base["resolved"]:
         return []
-    out = [f"resolved since the baseline ({len(base['resolved'])}):"]
+    out = [f"resolved since the baseline ({base['counts']['resolved']}):"]
     for d in base["resolved"]:
         subj = "/".join(v for v in d["subject"].values() if v) or "(package)"
         out.append(_c(f"  {d['rule_id']} {subj}: {d.get('message', '')}"))
+    if base.get("resolved_not_listed"):
+        out.append(f"  (and {base['resolved_not_listed']} more, counted but not listed)")
     return out
 
 

@@ -59,11 +59,11 @@ def _display(pkg, subject: Subject, entry: str) -> str:
     return entry
 
 
-def _declare(code, title, clause, pass_msg, fix, doc):
+def _declare(code, title, clause, pass_msg, fix, doc, severity="reject"):
     func = _refusal_rule(code, pass_msg, fix)
     func.__doc__ = doc
     func.__name__ = code.replace("-", "_")
-    globals()[func.__name__] = rule(id=code, title=title, clause=clause, severity="reject", scope="package")(func)
+    globals()[func.__name__] = rule(id=code, title=title, clause=clause, severity=severity, scope="package")(func)
 
 
 _declare(
@@ -73,7 +73,11 @@ _declare(
 
     What it checks: every directory of the layout can be listed and every file the checker reads is a
     regular file that can be opened: not a FIFO, device or directory in a file's place, not a
-    dangling or looping symlink, not blocked by permissions.
+    dangling or looping symlink, not blocked by permissions. The entries no rule reads but the bundle
+    carries (everything under docs/ and src/, a point's server_configs/ and other files, the
+    submission's cli_metadata.json) are inspected the same way without being opened: a directory
+    that cannot be listed or searched (mode 000, 111, 444), a file that cannot be read, a FIFO,
+    socket or device, a dangling or looping symlink.
     Why: MLCommons' pipeline reads the same files; an entry nobody can read makes the submission
     incomplete (R§9.1 "Submission completeness"). The official checker crashes or hangs here.
     How to fix: Replace the entry with a regular file (or directory) with read permission, and
@@ -85,8 +89,9 @@ _declare(
     "no symlink leaves the submission root", "Copy the target into the package instead of linking to it.",
     """A symlink inside the package resolves to a path outside the submission root.
 
-    What it checks: every symlinked file or directory that the layout uses resolves (after every
-    link) to a path inside the submission root.
+    What it checks: every symlinked file or directory that the layout uses, or that the bundle
+    carries (docs/, src/, a point's other entries), resolves (after every link) to a path inside the
+    submission root. The target is never opened, only its path resolved.
     Why: the uploaded bundle carries only the package; a link to /etc or to a home directory
     checks something reviewers will never see.
     How to fix: Copy the target into the package instead of linking to it.
@@ -160,6 +165,22 @@ _declare(
     a real value.
     How to fix: Write the real value.
     """,
+)
+
+
+_declare(
+    "empty-file", "Documentation files hold something", "R§8.4",
+    "no documentation file is empty", "Write the document, or remove the empty file.",
+    """A file under docs/ is empty (0 bytes).
+
+    What it checks: every file the bundle publishes under docs/ (calibration.adoc, software
+    disclosures, any other documentation), except hidden placeholders such as .gitkeep, holds at
+    least one byte. An empty src/<impl>/README.md is src-readme's warning.
+    Why: docs/ is published with the results (R§8.4 disclosures, R§3.3 calibration); an empty file
+    there is usually a failed copy or a placeholder left behind, and discloses nothing.
+    How to fix: Write the document, copy the right file, or remove the empty one.
+    """,
+    severity="warn",
 )
 
 

@@ -2,4 +2,4 @@
 
 NAME = "parsing"
 #: the modules holding this family's rules, in evaluation order
-MODULES = ("files", "spelling", "drafts")
+MODULES = ("files", "spelling", "text", "drafts")

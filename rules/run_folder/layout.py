@@ -11,6 +11,7 @@ import re
 
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
+from checker.load.run_folder_files import RUN_FOLDER_FILES
 from rules.run_folder.context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
                                       summary)
 from rules.shared.run_checks import invalid_pattern, pattern_verdict
@@ -65,10 +66,16 @@ def run_folder_files(rf, ctx):
                     expected="performance/result_summary.json",
                     fix="Move result_summary.json into performance/ (and accuracy_results.json into accuracy/), "
                         "the layout the client writes.")
-    missing = [f for f in list(pol.required_files) + ["performance/result_summary.json"]
-               if not os.path.lexists(os.path.join(rf.abspath, f))]
+    required = list(pol.required_files) + ["performance/result_summary.json"]
+    missing = [f for f in required if _state(rf, f) == "missing"]
     if missing:
         return Fail(f"missing: {', '.join(missing)}", file=rf.rel, observed=missing, expected="present")
+    unread = [f for f in required if f == "report.txt" or (f == "events.jsonl" and rf.events_audit is None)]
+    unusable = [f"{f}: {_state(rf, f)[4:]}" for f in unread if _state(rf, f).startswith("bad:")]
+    unusable += [f"{os.path.relpath(lf.rel, rf.rel)} does not parse: {lf.error.message}"
+                 for lf in rf.files.values() if lf.error is not None and lf.error.code == "parse-error"]
+    if unusable:  # the loaded files' other refusals are file-unreadable's, the logs' their audits'
+        return Fail("; ".join(unusable), file=rf.rel, observed=unusable, expected="readable files of the client's kinds")
     scored = scored_datasets(rf, pol.external_scorers)
     if scored and not rf.files["accuracy"].exists:
         return Fail(f"config.yaml configures accuracy dataset(s) {', '.join(scored)} but accuracy/accuracy_results.json "
@@ -78,8 +85,21 @@ def run_folder_files(rf, ctx):
     if rf.idx_map is not None and rf.idx_map.error is not None:
         return Fail(f"sample_idx_map.json: {rf.idx_map.error}", file=rf.idx_map.path, observed=rf.idx_map.error,
                     expected="{phase: {sample_uuid: dataset_row}}")
+    empty = [f for f in unread if _state(rf, f) == "empty"]
+    if empty:  # the client always writes its report: an empty one is a copy that went wrong
+        return Fail(f"{', '.join(empty)} is empty (0 bytes)", file=os.path.join(rf.rel, empty[0]), observed="empty",
+                    expected="the client's report", severity=Severity.WARN)
     return Pass("config.yaml, report.txt, events.jsonl, sample_idx_map.json, metrics/final_snapshot.json and "
                 "performance/result_summary.json are present")
+
+
+def _state(rf, name: str) -> str:
+    """ok, empty, missing or bad:<why it cannot be read>, as the loader found the entry (a loaded file: ok or missing)."""
+    if name in rf.entry_states:
+        return rf.entry_states[name]
+    kind = RUN_FOLDER_FILES.get(name)
+    lf = rf.files.get(kind) if kind else None
+    return "ok" if lf is not None and lf.exists else "missing"
 
 
 def scored_datasets(rf, external) -> list[str]:
@@ -129,6 +149,8 @@ def run_folder_config(rf, ctx):
     How to fix: Replace the credential with `<redacted>` (and rotate it), or rerun the client.
     """
     lf = rf.files["config"]
+    if lf.error is not None and lf.error.code == "parse-error":
+        return Skip(f"config.yaml does not parse (see run-folder-files): {lf.error.message}", reason="input-not-loaded")
     if not isinstance(lf.data, dict):
         return Fail(f"config.yaml holds a {type(lf.data).__name__}, not a mapping", file=lf,
                     observed=type(lf.data).__name__, expected="a mapping")

@@ -2,4 +2,4 @@
 
 NAME = "structure"
 #: the modules holding this family's rules, in evaluation order
-MODULES = ('layout',)
+MODULES = ('layout', 'metadata')

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 
+from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 
 _KIND_NAMES = {
@@ -88,13 +89,16 @@ def src_readme(sub, ctx):
     """Every `src/<implementation>/` has a `README.md` (exact name).
 
     What it checks: each implementation directory holds README.md, spelled exactly so (the
-    official checker accepts any case; RULES.md §12 says case-sensitive).
+    official checker accepts any case; RULES.md §12 says case-sensitive), as a readable regular
+    file inside the package (not a FIFO, socket, device or directory, not a dangling, looping or
+    escaping symlink: the official checker reports those as missing; an unreadable one or a link out
+    of the package is never read). An empty README.md is a warning.
     Why: the README tells reviewers how to build and launch the SUT and reproduce a point.
     How to fix: Add src/<implementation>/README.md (rename readme.md / Readme.md).
     """
     if sub.src_state != "ok" or not sub.src_impls:
         return Skip("no implementation directory under src/ (see src-dir)", reason="missing-input")
-    bad = []
+    bad, empty = [], []
     for name, state in sub.src_impls:
         if state == "missing":
             bad.append(f"src/{name}/README.md is missing")
@@ -102,8 +106,16 @@ def src_readme(sub, ctx):
             bad.append(f"src/{name}/{state.split(':', 1)[1]} must be named README.md")
         elif state == "refused":
             bad.append(f"src/{name}/ cannot be read")
+        elif state.startswith("bad:"):  # a FIFO, a dangling link, a link out of the package, unreadable...
+            bad.append(f"src/{name}/README.md cannot be used: {state[4:]}")
+        elif state == "empty":
+            empty.append(f"src/{name}/README.md is empty")
     if bad:
         return Fail("; ".join(bad), file=f"{sub.rel}/src", observed=bad, expected="README.md in every implementation")
+    if empty:  # present, as the official checker requires; but it documents nothing
+        return Fail("; ".join(empty) + ": it should say how to build and launch the SUT and reproduce a point",
+                    file=f"{sub.rel}/src", observed=empty, expected="a README.md with content",
+                    severity=Severity.WARN)
     return Pass("every implementation has README.md")
 
 

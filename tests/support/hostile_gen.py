@@ -200,8 +200,26 @@ _WRAPPER = ("import atexit, os, runpy, sys\n"
             "runpy.run_module('checker', run_name='__main__')\n")
 
 
-def run_cli(args, cwd=None, timeout=60, env=None, preexec_fn=None, stdout_path=None):
-    """Run the CLI in a child: (rc, stdout, stderr, CPU seconds, peak RSS MB).
+#: run a child with the file-permission capabilities dropped, so permission bits apply to root too (tests
+#: run as root here; the bounding set is inherited by the exec'd interpreter)
+NO_DAC = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def can_drop_dac() -> bool:
+    """True when NO_DAC works here (setpriv present and allowed to drop from the bounding set)."""
+    import subprocess
+
+    if not shutil.which("setpriv"):
+        return False
+    try:
+        return subprocess.run(NO_DAC + ["true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def run_cli(args, cwd=None, timeout=60, env=None, preexec_fn=None, stdout_path=None, wrap=()):
+    """Run the CLI in a child: (rc, stdout, stderr, CPU seconds, peak RSS MB); ``wrap``: a command prefix
+    (``NO_DAC``).
 
     CPU time rather than wall time, so a loaded machine cannot fail a test; the wall-clock ``timeout``
     still catches a hang (a blocked open or read uses no CPU)."""
@@ -214,7 +232,7 @@ def run_cli(args, cwd=None, timeout=60, env=None, preexec_fn=None, stdout_path=N
         with open(out_path, "w+b") as out, open(os.path.join(tmp, "err"), "w+b") as err:
             full_env = dict(os.environ, PYTHONPATH=os.path.dirname(FIXTURES))
             full_env.update(env or {})
-            proc = subprocess.Popen([sys.executable, "-c", _WRAPPER, hwm, *args], stdout=out, stderr=err, cwd=cwd,
+            proc = subprocess.Popen([*wrap, sys.executable, "-c", _WRAPPER, hwm, *args], stdout=out, stderr=err, cwd=cwd,
                                     env=full_env, preexec_fn=preexec_fn)
             timer = threading.Timer(timeout, proc.kill)
             timer.start()

@@ -149,6 +149,16 @@ def validate_lenient(model_cls, data: Any, tries: int = 8):
             if loc in seen:
                 continue
             seen.add(loc)
+            if (loc[-1:] == ("[key]",) and type(loc[-2]) is not str) or err.type == "invalid_key":  # a key not text
+                loc = loc[:-1] if loc[-1:] == ("[key]",) else loc
+                from checker.load.text_check import key_words
+
+                where = ".".join(str(p) for p in loc[:-1])
+                problems.append(FieldProblem(loc, f"{f'field `{where}`: ' if where else ''}the key "
+                                                  f"{key_words(loc[-1])} is not text: keys are strings (quote it)",
+                                             loc[-1]))
+                current = _drop(current, loc)
+                continue
             observed = value_at(current, loc)
             dotted = ".".join(str(p) for p in loc) or "(top level)"
             if err.type in _SAY_MESSAGE:  # a record check's own sentence, or an unknown key

@@ -115,7 +115,9 @@ def _walk(cls, data: Any, path: tuple, open_paths: set, legacy: dict, out: list)
         return
     fields = fields_of(cls)
     for key, value in data.items():
-        name = str(key)
+        if type(key) is not str:  # a key that is not text: the model's invalid_key or text-characters names it
+            continue
+        name = key
         if name not in fields and name in legacy.get(path, ()):
             continue
         if name not in fields:

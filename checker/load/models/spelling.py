@@ -210,6 +210,18 @@ def _accuracy(lf) -> None:
                 if why is not None:
                     lf.spellings.append(Spelling(path + (key,), e[key], new, why))
                     e[key] = new
+        score = e.get("score")  # a score written as a quoted number ("45.12") is that number
+        if isinstance(score, str):
+            new, why = plain_value({"float"}, score, False)
+            if why is not None:
+                lf.spellings.append(Spelling(path + ("score",), score, new, why))
+                e["score"] = new
+        elif isinstance(score, dict):
+            for k, v in list(score.items()):
+                new, why = plain_value({"float"}, v, False)
+                if why is not None:
+                    lf.spellings.append(Spelling(path + ("score", k), v, new, why))
+                    score[k] = new
 
 
 def normalise(lf, model_cls=None) -> None:

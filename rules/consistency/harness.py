@@ -67,8 +67,8 @@ def dataset_matches_model(point, ctx):
 
     What it checks: the point's benchmark model (canonical `model_name`, else the curve
     directory) fixes its dataset (models.yaml: the performance dataset, or the accuracy dataset,
-    with their aliases). A declared `dataset` that names a dataset models.yaml knows for another
-    benchmark FAILs; any other string is an identifier of the submitter's choosing (R§8.3: `dataset`
+    with their aliases). A declared `dataset` that names another dataset models.yaml knows (another
+    benchmark's, or a known MLPerf set such as open_orca) FAILs; any other string is an identifier of the submitter's choosing (R§8.3: `dataset`
     is a free string, e.g. `mlperf-perf-dataset-v1`) and passes, the finding saying which dataset
     the count rules use. Whatever the point declares, the count rules (min-query-count,
     samples-whole-multiple) use the model's dataset size, so an unknown name never makes them
@@ -91,7 +91,7 @@ def dataset_matches_model(point, ctx):
         return Skip(f"point.yaml declares no `dataset`; {mid} fixes it: {', '.join(names)}", reason="missing-input")
     if isinstance(declared, str) and declares_models_dataset(ctx, mid, declared):
         return Pass(f"dataset {declared!r} is {mid}'s")
-    if isinstance(declared, str) and _other_benchmarks(ctx, mid, declared) == []:
+    if isinstance(declared, str) and canonical_dataset(ctx, declared) is None and not _other_benchmarks(ctx, mid, declared):
         return Pass(f"dataset {declared!r} is an identifier of the submitter's (R§8.3), not another benchmark's "
                     f"dataset; the count rules use {mid}'s {m.performance_dataset.name!r} "
                     f"({m.performance_dataset.size:,} samples)")

@@ -294,7 +294,7 @@ def run_complete(point, ctx):
         return Skip("result_summary.json records neither `complete` nor `state`: whether the run finished "
                     "cannot be read from it (only complete: false or state: INTERRUPTED would reject the point)",
                     reason="not-recorded")
-    said = " and ".join(t for t, h in (("complete: true", has_complete), ("state: complete", has_state)) if h)
+    said = ", ".join(t for t, h in (("complete: true", has_complete), ("state: complete", has_state)) if h)
     return Pass(f"run complete ({said})")
 
 

@@ -63,16 +63,20 @@ def config_consistency_dataset(curve, ctx):
 
 @rule(id="dataset-matches-model", title="Dataset is the benchmark's", clause="R§3.2, R§9.1", severity="flag", scope="point", needs=("point_yaml", "policy:models"))
 def dataset_matches_model(point, ctx):
-    """point.yaml `dataset` names the benchmark model's own dataset.
+    """point.yaml `dataset` does not name another benchmark's dataset.
 
     What it checks: the point's benchmark model (canonical `model_name`, else the curve
     directory) fixes its dataset (models.yaml: the performance dataset, or the accuracy dataset,
-    with their aliases); a declared `dataset` that is neither FAILs. Whatever the point declares,
-    the count rules (min-query-count, samples-whole-multiple) use the model's dataset size, so an
-    unknown or wrong name never makes them SKIP. An unknown model SKIPs (model-name-valid).
-    Why: R§3.2 / RULES.md §11: each benchmark is one model on one dataset; a point measured on
-    another dataset is not a measurement of the benchmark. The failure action follows R§9.1's
-    dataset rows (minimum query count, configuration consistency: flag points).
+    with their aliases). A declared `dataset` that names another dataset models.yaml knows (another
+    benchmark's, or a known MLPerf set such as open_orca) FAILs; any other string is an identifier of the submitter's choosing (R§8.3: `dataset`
+    is a free string, e.g. `mlperf-perf-dataset-v1`) and passes, the finding saying which dataset
+    the count rules use. Whatever the point declares, the count rules (min-query-count,
+    samples-whole-multiple) use the model's dataset size, so an unknown name never makes them
+    SKIP. An unknown model SKIPs (model-name-valid).
+    Why: R§3.2 / RULES.md §11: each benchmark is one model on one dataset; a point that says it ran
+    another benchmark's dataset is not a measurement of the benchmark. An unfamiliar name says
+    nothing of the kind: real packages declare ids such as `mlperf-perf-dataset-v1`. The failure
+    action follows R§9.1's dataset rows (configuration consistency: flag points).
     How to fix: Run the point on the benchmark's dataset and declare it (e.g. `dataset: cnn_dailymail`).
     """
     lf = point.files["point_yaml"]
@@ -87,10 +91,20 @@ def dataset_matches_model(point, ctx):
         return Skip(f"point.yaml declares no `dataset`; {mid} fixes it: {', '.join(names)}", reason="missing-input")
     if isinstance(declared, str) and declares_models_dataset(ctx, mid, declared):
         return Pass(f"dataset {declared!r} is {mid}'s")
+    if isinstance(declared, str) and canonical_dataset(ctx, declared) is None and not _other_benchmarks(ctx, mid, declared):
+        return Pass(f"dataset {declared!r} is an identifier of the submitter's (R§8.3), not another benchmark's "
+                    f"dataset; the count rules use {mid}'s {m.performance_dataset.name!r} "
+                    f"({m.performance_dataset.size:,} samples)")
     return Fail(f"dataset {show(declared)} is not {mid}'s dataset ({' or '.join(repr(n) for n in names)}); "
                 f"the count rules use {m.performance_dataset.name!r} ({m.performance_dataset.size:,} samples)",
                 file=lf, path=("dataset",), observed=declared,
                 expected=names + list(m.performance_dataset.aliases))
+
+
+def _other_benchmarks(ctx, mid: str, name: str) -> list[str]:
+    """The other benchmark models whose performance or accuracy dataset ``name`` spells (empty: none)."""
+    return [other for other in ctx.policy.get("models").models if other != mid
+            and declares_models_dataset(ctx, other, name)]
 
 
 @rule(id="config-consistency-model", title="Config consistency model", clause="R§9.1", severity="flag", scope="curve", official=True)
@@ -305,6 +319,8 @@ def point_config_agreement(point, ctx):
     for a dedicated Offline point, nor with config.yaml where the point carries an accuracy run (an
     accuracy-only run rewrites it to 1; accuracy-concurrency judges that). Only values present on
     both sides are compared; nothing comparable: SKIP. The seeds are config-seeds-match's.
+    The finding is on point.yaml: `observed` is what point.yaml says (keyed by its field),
+    `expected` what the client ran (keyed by the file and field it was read from).
     Why: config.yaml and run_config are what the client actually ran; point.yaml is hand-written
     and nothing derives one from the other (RULES.md §1.2). The official checker never reads them.
     How to fix: Correct point.yaml to what ran (or rerun the point with the declared settings).
@@ -342,7 +358,7 @@ def point_config_agreement(point, ctx):
     if diffs:
         return Fail("; ".join(f"{lab}: point.yaml {'.'.join(yp)}={show(a)} vs {where}={show(b)}"
                               for lab, yp, a, where, b in diffs),
-                    file=yf, path=diffs[0][1], observed={d[3]: d[2] for d in diffs},
+                    file=yf, path=diffs[0][1], observed={f"point.yaml {'.'.join(d[1])}": d[2] for d in diffs},
                     expected={d[3]: d[4] for d in diffs})
     return Pass(f"agrees on {len(compared)} settings with " + " and ".join(n for n, _, _ in sources))
 

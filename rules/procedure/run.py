@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic
 from checker.core.values import show
@@ -253,27 +254,48 @@ def samples_whole_multiple(point, ctx):
 @rule(id="run-complete", title="Run finished", clause="R§9.1", severity="reject-points",
       scope="point", needs=("result_summary",))
 def run_complete(point, ctx):
-    """result_summary.json says the run finished: `complete` true and `state` "complete".
+    """result_summary.json does not say the run stopped short: no `complete: false`, no `state: INTERRUPTED`.
 
-    What it checks: `complete` is true and `state` is "complete" (both recorded). The sample
-    counters (`n_samples_failed <= n_samples_completed <= n_samples_issued`; the client counts
-    failed requests as completed, RUN-FOLDER.md §7) are metric-consistency-accounting's, so one
-    broken counter gives one finding; dropped requests are samples-dropped's.
-    Why: `complete: false` means the run drained out or was interrupted and the point is not usable
-    (seeds/run-the-points.txt "Verify"; RULES.md §12); the official checker ignores the flags.
+    What it checks: `complete` false or `state` "INTERRUPTED" rejects the point. A value the client
+    does not write (`complete` not a boolean, another `state` word) is a warning naming it. Neither
+    field recorded (the official corpus's summaries record neither) is a SKIP saying what could not be
+    read: absence contradicts nothing. The sample counters (`n_samples_failed <= n_samples_completed
+    <= n_samples_issued`; the client counts failed requests as completed, RUN-FOLDER.md §7) are
+    metric-consistency-accounting's, so one broken counter gives one finding; dropped requests are
+    samples-dropped's.
+    Why: `complete: false` means the run drained out or was interrupted and `state: INTERRUPTED` that
+    it was aborted: the point is not usable (RULES.md §12). Only those two make it so; the official
+    checker ignores both flags and its PointSummary does not require them.
     How to fix: Rerun the point to completion and copy the client's result_summary.json unchanged.
     """
     sf = point.files["result_summary"]
-    bad = []
+    has_complete, has_state = "complete" in sf.data, "state" in sf.data
     complete, state = sf.get("complete"), sf.get("state")
-    if complete is not True:
-        bad.append(("complete", f"complete is {show(complete) if 'complete' in sf.data else 'not recorded'}"))
-    if not (isinstance(state, str) and state.lower() == "complete"):
-        bad.append(("state", f"state is {show(state) if 'state' in sf.data else 'not recorded'}"))
-    if bad:
-        return Fail("the run did not finish cleanly: " + "; ".join(m for _, m in bad), file=sf, path=(bad[0][0],),
-                    observed={k: sf.get(k) for k, _ in bad}, expected={"complete": True, "state": "complete"})
-    return Pass("run complete (complete: true, state: complete)")
+    stopped = []
+    if complete is False:
+        stopped.append(("complete", "complete is False"))
+    if isinstance(state, str) and state.strip().upper() == "INTERRUPTED":
+        stopped.append(("state", f"state is {show(state)}"))
+    if stopped:
+        return Fail("the run did not finish cleanly: " + "; ".join(m for _, m in stopped), file=sf,
+                    path=(stopped[0][0],), observed={k: sf.get(k) for k, _ in stopped},
+                    expected={"complete": True, "state": "complete"})
+    odd = []
+    if has_complete and complete is not True:
+        odd.append(("complete", f"complete is {show(complete)} (the client writes true or false)"))
+    if has_state and not (isinstance(state, str) and state.strip().lower() == "complete"):
+        odd.append(("state", f"state is {show(state)} (the client writes complete or INTERRUPTED)"))
+    if odd:
+        return Fail("whether the run finished cannot be read: " + "; ".join(m for _, m in odd), file=sf,
+                    path=(odd[0][0],), observed={k: sf.get(k) for k, _ in odd},
+                    expected={"complete": True, "state": "complete"}, severity=Severity.WARN,
+                    fix="Copy the client's result_summary.json unchanged (complete: true, state: complete).")
+    if not has_complete and not has_state:
+        return Skip("result_summary.json records neither `complete` nor `state`: whether the run finished "
+                    "cannot be read from it (only complete: false or state: INTERRUPTED would reject the point)",
+                    reason="not-recorded")
+    said = ", ".join(t for t, h in (("complete: true", has_complete), ("state: complete", has_state)) if h)
+    return Pass(f"run complete ({said})")
 
 
 def consistent_counts(point):

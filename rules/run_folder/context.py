@@ -30,7 +30,10 @@ class RunFolderPolicy(_Strict):
     """Run-folder thresholds (R§6), agreement tolerances and the published seed sets."""
 
     schema_version: int
+    #: what `runs create` needs of the client's files (performance/result_summary.json is added by the rule)
     required_files: list[str]
+    #: what the audits read; a missing one is a warning naming what could not be audited
+    audit_files: list[str]
     external_scorers: list[str]
     min_duration_s: MinDuration
     ultra_low_max_concurrency: int

@@ -47,17 +47,22 @@ def run_folder_recognised(rf, ctx):
 @rule(id="run-folder-files", title="Run folder holds what the client writes", clause="R§8.1",
       severity="reject", scope="run-folder", needs=("policy:run_folder",))
 def run_folder_files(rf, ctx):
-    """The folder has every file the client always writes, in the client's layout.
+    """The folder has the client files `runs create` needs, in the client's layout; what the audits read is named.
 
-    What it checks: config.yaml, report.txt, events.jsonl, sample_idx_map.json,
-    metrics/final_snapshot.json and performance/result_summary.json are present (the last one is
-    written by accuracy-only runs too); accuracy/accuracy_results.json when config.yaml configures
-    an accuracy dataset the client scores itself (it does so in every mode); sample_idx_map.json is
-    a {phase: {uuid: row}} map; a flat layout with result_summary.json at the top fails and
-    says what to move where.
-    Why: RUN-FOLDER.md §7.1 lists the core set of any completed run; the submission CLI refuses a
-    flat folder ("missing required file(s): performance/result_summary.json").
-    How to fix: Keep the folder exactly as the client wrote it; rerun if a file is missing.
+    What it checks: config.yaml and performance/result_summary.json are present (the last one is
+    written by accuracy-only runs too; run_folder.yaml `required_files`);
+    accuracy/accuracy_results.json when config.yaml configures an accuracy dataset the client scores
+    itself (it does so in every mode); sample_idx_map.json is a {phase: {uuid: row}} map; a flat
+    layout with result_summary.json at the top fails and says what to move where. A missing audit
+    input (report.txt, events.jsonl, sample_idx_map.json, metrics/final_snapshot.json:
+    `audit_files`) is a warning naming what could not be audited.
+    Why: the official `runs create` needs only system_desc.json, point.yaml, config.yaml and
+    performance/result_summary.json (the submitter's two are bundle-run-files'), and refuses a flat
+    folder ("missing required file(s): performance/result_summary.json"). RUN-FOLDER.md §7.1 lists
+    the rest of the client's core set, but submitters prune multi-GB logs: their absence leaves
+    audits undone, it contradicts nothing.
+    How to fix: Keep the folder exactly as the client wrote it; rerun if a required file is missing;
+    keep the logs to let the audits run.
     """
     pol = ctx.policy.get("run_folder")
     if rf.layout == "flat":
@@ -70,7 +75,10 @@ def run_folder_files(rf, ctx):
     missing = [f for f in required if _state(rf, f) == "missing"]
     if missing:
         return Fail(f"missing: {', '.join(missing)}", file=rf.rel, observed=missing, expected="present")
-    unread = [f for f in required if f == "report.txt" or (f == "events.jsonl" and rf.events_audit is None)]
+    audit = list(pol.audit_files)
+    unaudited = [f for f in audit if _state(rf, f) == "missing"]
+    present = required + [f for f in audit if f not in unaudited]
+    unread = [f for f in present if f == "report.txt" or (f == "events.jsonl" and rf.events_audit is None)]
     unusable = [f"{f}: {_state(rf, f)[4:]}" for f in unread if _state(rf, f).startswith("bad:")]
     unusable += [f"{os.path.relpath(lf.rel, rf.rel)} does not parse: {lf.error.message}"
                  for lf in rf.files.values() if lf.error is not None and lf.error.code == "parse-error"]
@@ -89,8 +97,12 @@ def run_folder_files(rf, ctx):
     if empty:  # the client always writes its report: an empty one is a copy that went wrong
         return Fail(f"{', '.join(empty)} is empty (0 bytes)", file=os.path.join(rf.rel, empty[0]), observed="empty",
                     expected="the client's report", severity=Severity.WARN)
-    return Pass("config.yaml, report.txt, events.jsonl, sample_idx_map.json, metrics/final_snapshot.json and "
-                "performance/result_summary.json are present")
+    if unaudited:
+        return Fail(f"not in the folder, so not audited: {', '.join(unaudited)} (`runs create` does not need "
+                    f"them; the audits that read them SKIP)", file=rf.rel, observed=unaudited, expected="present",
+                    severity=Severity.WARN,
+                    fix="Keep the client's logs in the run folder to let the audits run (nothing else needs them).")
+    return Pass(f"{', '.join(required + audit)} are present")
 
 
 def _state(rf, name: str) -> str:

@@ -360,14 +360,17 @@ def _bound_seed_fix(point, lf, ctx, declared, keys: set) -> dict:
 def config_seeds_match(point, ctx):
     """The seeds in the point's config.yaml equal the runtime seeds its point.yaml declares.
 
-    What it checks: where `config.yaml` (the client's resolved run config) is present,
+    What it checks: where `config.yaml` (the client's resolved run config) records a seed,
     `settings.runtime.scheduler_random_seed` must equal point.yaml's
     `runtime_settings.runtime.scheduler_rng_seed`, and `settings.runtime.dataloader_random_seed`
-    its `sample_index_rng_seed` (the client has no config key for model_seed). Exact integers; a
-    seed absent from config.yaml fails, because the client then used its own default.
+    its `sample_index_rng_seed` (the client has no config key for model_seed). Exact integers. A
+    seed config.yaml does not record contradicts nothing: it is not compared, and the finding names
+    it (SKIP when config.yaml records neither seed, as the corpus packages' `concurrency: N` files).
     Why: config.yaml is what the run actually used; point.yaml is what the submitter declares.
     R§2.1.1 requires the RNGs to be seeded from the bound set through the YAML config, so the two
-    must agree. The official checker never reads config.yaml's content.
+    must agree where both say something. config.yaml is optional (v1.0) and may record no settings;
+    the seeds are bound on point.yaml (seed-runtime-match). The official checker never reads
+    config.yaml's content.
     How to fix: Re-run the point with the bound set's seeds in settings.runtime, or correct
     point.yaml if it misstates the seeds the run used.
     """
@@ -381,10 +384,13 @@ def config_seeds_match(point, ctx):
     if lf is None:
         return no_point_yaml(point)
     declared = declared_seeds(lf)
-    diffs = []
+    diffs, unrecorded = [], []
     for ckey, pkey in CONFIG_SEEDS.items():
         craw = cfg.get("settings", "runtime", ckey, default=MISSING)
         praw = declared[pkey].raw
+        if craw is MISSING:
+            unrecorded.append(f"settings.runtime.{ckey}")
+            continue
         cprob, pprob = seed_problem(craw), seed_problem(praw)
         if cprob is None and pprob is None and craw == praw:
             continue
@@ -397,4 +403,10 @@ def config_seeds_match(point, ctx):
                     file=cfg, path=("settings", "runtime", ckey),
                     observed={d[0]: evidence(d[2]) for d in diffs}, expected={d[0]: evidence(d[3]) for d in diffs},
                     **_bound_seed_fix(point, lf, ctx, declared, {d[1] for d in diffs}))
+    if len(unrecorded) == len(CONFIG_SEEDS):
+        return Skip(f"config.yaml records no seeds ({', '.join(unrecorded)}): nothing to compare with point.yaml "
+                    "(seed-runtime-match checks point.yaml's seeds)", reason="not-recorded")
+    if unrecorded:
+        return Pass(f"config.yaml's recorded seeds equal point.yaml's; not recorded, so not compared: "
+                    f"{', '.join(unrecorded)}")
     return Pass("config.yaml scheduler and dataloader seeds equal point.yaml's")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from checker.load.models.keys import missing_hint, rename_for_missing
+from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.values import show
 from rules.procedure.policy import NEEDS, is_int, number_problem
@@ -189,9 +190,12 @@ def warmup_data_source(point, ctx):
     What it checks: `warmup.data_source` is compared (case- and punctuation-insensitively) with the
     names of the point's performance dataset (point.yaml `dataset`/`dataset_name`, and the model's
     performance dataset and aliases in models.yaml). When it names it, the warmup salt
-    (`runtime_settings.warmup.salt`, else config.yaml `settings.warmup.salt`) must be true.
+    (`runtime_settings.warmup.salt`, else config.yaml `settings.warmup.salt`) must be true: a salt
+    recorded off is a flag. A salt neither file records (config.yaml may be `concurrency: N` only)
+    is a warning saying it could not be verified, not a flag.
     Why: R§6.3 — warmup must not use performance-dataset samples; if the client does, salting must be
-    enabled (it is off by default). The official checker does not test this.
+    enabled (it is off by default). Only a recorded `salt: false` says it was not; a salt no file
+    records contradicts nothing. The official checker does not test this.
     How to fix: Warm up from the accuracy dataset (where it differs), synthetic prompts or fixed text,
     or enable the warmup salt (`settings.warmup.salt: true`) and record it in point.yaml.
     """
@@ -208,6 +212,14 @@ def warmup_data_source(point, ctx):
     on, where, _f, _p = salt_state(point)
     if on:
         return Pass(f"warmup uses the performance dataset ({hit!r}) with the salt on ({where})")
+    if on is None:
+        return Fail(f"warmup data_source {src!r} names the performance dataset ({hit!r}); whether the warmup salt "
+                    "was on cannot be verified: neither point.yaml runtime_settings.warmup.salt nor config.yaml "
+                    "settings.warmup.salt records it", file=lf, path=("warmup", "data_source"),
+                    observed={"data_source": src, "salt": None}, expected="the warmup salt recorded",
+                    severity=Severity.WARN,
+                    fix="Record the salt the run used (`runtime_settings.warmup.salt: true` in point.yaml), or warm "
+                        "up from another source.")
     return Fail(f"warmup data_source {src!r} names the performance dataset ({hit!r}) but the warmup salt is "
                 f"{'off' if on is False else 'not recorded'} ({where})", file=lf, path=("warmup", "data_source"),
                 observed={"data_source": src, "salt": on}, expected="salt on, or a warmup source other than the "

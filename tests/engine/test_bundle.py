@@ -168,7 +168,7 @@ def test_write_bundle_never_touches_the_inputs_and_checks_clean(tmp_path):
     before = _digest(runs)
     out = str(tmp_path / "bundle")
     res = CliRunner().invoke(main, ["check", runs, "--write-bundle", out, "-q"])
-    assert res.exit_code == 1, res.output  # the generated folders have no events.jsonl: run-folder-files
+    assert res.exit_code == 0, res.output  # no events.jsonl in the generated folders: run-folder-files only warns
     assert _digest(runs) == before
     assert sorted(os.listdir(out)) == ["docs", "results", "src"]
     point = os.path.join(out, "results", BUILT_SYSTEM, "llama3_1-8b", "r8")

@@ -93,16 +93,34 @@ def _plain_scalar(lf, path: tuple) -> bool:
     return lines[line - 1][col - 1] not in "'\""
 
 
-def plain_value(kinds: set[str], v: Any, yaml: bool) -> tuple[Any, str | None]:
-    """(value read, why) for a non-plain but unambiguous spelling of a field of ``kinds``; (v, None) otherwise."""
+def plain_value(kinds: set[str], v: Any, yaml: bool, fractional: bool = False) -> tuple[Any, str | None]:
+    """(value read, why) for a non-plain but unambiguous spelling of a field of ``kinds``; (v, None) otherwise.
+
+    ``fractional``: the field is an integer here but a float in the official schema (``duration_ns``), so
+    a finite non-integral float is read as its nearest integer instead of being a type error."""
     if "any" in kinds:
         return v, None
-    if (type(v) is float and "int" in kinds and "float" not in kinds and math.isfinite(v) and v.is_integer()
-            and abs(v) <= MAX_EXACT_INT):
-        return int(v), "integral float"
+    if type(v) is float and "int" in kinds and "float" not in kinds and math.isfinite(v) and abs(v) <= MAX_EXACT_INT:
+        if v.is_integer():
+            return int(v), "integral float"
+        if fractional:
+            return round(v), FRACTIONAL
     if yaml and isinstance(v, str) and "bool" in kinds and "str" not in kinds and v in YAML11_BOOLS:
         return YAML11_BOOLS[v], "YAML 1.1 boolean"
+    if isinstance(v, str) and "str" not in kinds:
+        for kind, expected in (("int", "int_type"), ("float", "float_type"), ("bool", "bool_type")):
+            if kind in kinds:
+                got = quoted_value(v, expected)
+                if got is not None:
+                    return got[0], QUOTED
     return v, None
+
+
+#: why a value was read from a string (a quoted number or boolean, or one under the non-specific tag ``!``)
+QUOTED = "quoted number"
+TAGGED = "non-specific tag `!` (a string)"
+#: why a non-integral float was read as its nearest integer (fractional nanoseconds; see ``plain_value``)
+FRACTIONAL = "fractional nanoseconds"
 
 
 def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
@@ -110,6 +128,7 @@ def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
         return
     plan = _plan(cls)
     yaml = not lf.is_json
+    fractional = getattr(cls, "__fractional_ints__", ())
     for key in list(data):
         step = plan.get(str(key))
         if step is None:
@@ -117,9 +136,11 @@ def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
         kinds, respell, sub, is_list = step
         v = data[key]
         if respell and type(v) in (float, str):
-            new, why = plain_value(kinds, v, yaml)
+            new, why = plain_value(kinds, v, yaml, fractional=str(key) in fractional)
             if why == "YAML 1.1 boolean" and not _plain_scalar(lf, path + (key,)):
                 why = None  # quoted: a string in YAML 1.1 as well
+            elif why == QUOTED and yaml and _tagged(lf, path + (key,)):
+                why = TAGGED
             if why is not None:
                 data[key] = new
                 out.append(Spelling(path + (key,), v, new, why))
@@ -145,10 +166,22 @@ def _plan(cls) -> dict:
         for f in fields_of(cls).values():
             kinds = _kinds(f.annotation)
             respell = "any" not in kinds and (("int" in kinds and "float" not in kinds)
-                                              or ("bool" in kinds and "str" not in kinds))
+                                              or ("bool" in kinds and "str" not in kinds)
+                                              or ("float" in kinds and "str" not in kinds))
             plan[f.key] = (kinds, respell, *_submodel(f.annotation))
         _PLANS[cls] = plan
     return plan
+
+
+def _tagged(lf, path: tuple) -> bool:
+    """True when the YAML value at ``path`` is written under the non-specific tag ``!`` (``concurrency: ! 8``)."""
+    if lf is None or lf.text is None:
+        return False
+    line, col = lf.position(path)
+    lines = lf.text.splitlines()
+    if not line or not col or line > len(lines) or col > len(lines[line - 1]):
+        return False
+    return lines[line - 1][col - 1] == "!"
 
 
 def _model(spec):
@@ -177,6 +210,18 @@ def _accuracy(lf) -> None:
                 if why is not None:
                     lf.spellings.append(Spelling(path + (key,), e[key], new, why))
                     e[key] = new
+        score = e.get("score")  # a score written as a quoted number ("45.12") is that number
+        if isinstance(score, str):
+            new, why = plain_value({"float"}, score, False)
+            if why is not None:
+                lf.spellings.append(Spelling(path + ("score",), score, new, why))
+                e["score"] = new
+        elif isinstance(score, dict):
+            for k, v in list(score.items()):
+                new, why = plain_value({"float"}, v, False)
+                if why is not None:
+                    lf.spellings.append(Spelling(path + ("score", k), v, new, why))
+                    score[k] = new
 
 
 def normalise(lf, model_cls=None) -> None:
@@ -226,7 +271,11 @@ def describe(s: Spelling, lf=None) -> str:
     if s.why == "UTF-8 byte-order mark":
         return "a UTF-8 byte-order mark at the start of the file (read as if absent)"
     plain = "true" if s.value is True else "false" if s.value is False else str(s.value)
-    return f"`{dotted(s.path)}: {written_text(lf, s)}` read as {plain} ({s.why}; write `{plain}`)"
+    if s.why == FRACTIONAL:
+        return (f"`{dotted(s.path)}: {written_text(lf, s)}` read as {plain} ({s.why}: the official PointSummary "
+                "reads a float; nothing to change)")
+    written = f'"{s.written}"' if s.why == QUOTED else f"! {s.written}" if s.why == TAGGED else written_text(lf, s)
+    return f"`{dotted(s.path)}: {written}` read as {plain} ({s.why}; write `{plain}`)"
 
 
 def spelling_edits(lf) -> list:
@@ -242,6 +291,8 @@ def spelling_edits(lf) -> list:
         if s.written is None:
             out.append(Edit(lf, (), "bom"))
             continue
+        if s.why in (FRACTIONAL, TAGGED):  # no certain plain token: the value read is not what is written,
+            continue                       # or the tag's span is not the scalar's
         try:
             token = yaml_token(s.value)
         except TypeError:

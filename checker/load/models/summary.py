@@ -48,6 +48,9 @@ def percentile(block: StatBlock | None, p: float) -> tuple[float | None, str | N
 
 
 class ResultSummary(FileModel):
+    #: integers here, floats in the official PointSummary: a fractional nanosecond is read as the nearest
+    #: integer with a value-spelling warning, not a type error (checker.load.models.spelling)
+    __fractional_ints__ = ("duration_ns", "legacy_loadgen_window_duration_ns")
     version: Optional[str] = None
     git_sha: Optional[str] = None
     test_started_at: Optional[int] = None

@@ -1,0 +1,38 @@
+"""tests/mcp: the MCP server as a child process, driven by the SDK's own client over stdio."""
+import contextlib
+import os
+import sys
+
+import pytest
+
+pytest.importorskip("mcp")
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+VALID = os.path.join(REPO, "fixtures", "valid")
+
+
+@contextlib.asynccontextmanager
+async def server(cwd: str = REPO, roots: list[str] | None = None, mode: str = "auto"):
+    """A connected Client of ``endpoints-checker mcp`` started in ``cwd``; ``roots``: directories the client
+    declares (roots/list), None for a client without the roots capability."""
+    import mcp_types as t
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "checker", "mcp"], cwd=cwd,
+                                   env={"PYTHONPATH": REPO})
+    kw = {}
+    if roots is not None:
+        async def list_roots(_ctx):
+            return t.ListRootsResult(roots=[t.Root(uri=f"file://{r}") for r in roots])
+
+        kw["list_roots_callback"] = list_roots
+    async with Client(params, mode=mode, read_timeout_seconds=120, **kw) as client:
+        yield client
+
+
+def run(coro_fn, *args):
+    """Run an async test body (anyio, the SDK's own event-loop layer)."""
+    import anyio
+
+    return anyio.run(coro_fn, *args)

@@ -38,6 +38,8 @@ class Finding(BaseModel):
     fix: str | None = Field(None, description="how to fix it, in words")
     fixable: bool = Field(False, description="`endpoints-checker check PATH --fix` can apply the fix itself")
     reason: str | None = Field(None, description="a SKIP's reason code (missing-input, not-applicable, ...)")
+    week0: bool | None = Field(None, description="the Week-0 automated check acts on this finding (when the report "
+                                                 "carries the Week-0 prediction)")
 
 
 class StatusCounts(BaseModel):
@@ -54,6 +56,18 @@ class Counts(BaseModel):
     fixable: int = Field(description="FAILs that `check --fix` can apply")
 
 
+Verdict = Literal["accept", "reject-points", "reject"]
+
+
+class Week0Prediction(BaseModel):
+    """What the Week-0 automated check (the official tool) would decide, as the report predicts it."""
+
+    tool: str = Field(description="the official tool whose decision is predicted")
+    verdict: Verdict
+    points: list[str] = Field(default_factory=list, description="with reject-points: the points it rejects")
+    rules: list[str] = Field(default_factory=list, description="the rule ids behind the decision")
+
+
 class CheckResult(BaseModel):
     """What one check found: verdicts, counts and the findings at the asked levels."""
 
@@ -61,8 +75,10 @@ class CheckResult(BaseModel):
     verdict: Literal["PASSED", "FAILED"] = Field(description="the --fail-on gate: FAILED when a FAIL is at or above it")
     fail_on: str
     exit_code: int = Field(description="the command line's exit code for the same check (0, 1, 2)")
-    week0_reject: bool = Field(description="the Week-0 automated check would reject (any reject/reject-points FAIL)")
-    week0: dict[str, JsonValue] | None = Field(
+    rules_verdict: Verdict = Field(description="what the rules decide: reject (a reject FAIL), reject-points (only "
+                                               "reject-points FAILs) or accept")
+    week0_reject: bool = Field(description="the Week-0 automated check would reject the submission or some points")
+    week0: Week0Prediction | None = Field(
         None, description="the report's Week-0 prediction (summary.week0), when the report carries it")
     policy_edition: str
     policy_version: str

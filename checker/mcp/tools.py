@@ -61,7 +61,8 @@ def _finding(d: dict[str, Any]) -> models.Finding:
                           subject=models.Subject(**d["subject"]), message=d["message"],
                           location=models.Location(**d["location"]) if d.get("location") else None,
                           observed=evidence.get("observed"), expected=evidence.get("expected"), fix=d.get("fix"),
-                          fixable=bool(d.get("edits")) and d["status"] == "FAIL", reason=d.get("reason"))
+                          fixable=bool(d.get("edits")) and d["status"] == "FAIL", reason=d.get("reason"),
+                          week0=d.get("week0"))
 
 
 def result_of(doc: dict[str, Any], levels: list[str] | None, max_findings: int | None = None) -> models.CheckResult:
@@ -84,11 +85,20 @@ def result_of(doc: dict[str, Any], levels: list[str] | None, max_findings: int |
     limit = len(kept) if max_findings is None else max(0, max_findings)
     return models.CheckResult(
         paths=doc["paths"], verdict=summary["verdict"], fail_on=doc["fail_on"], exit_code=summary["exit_code"],
+        rules_verdict=summary.get("rules_verdict") or _rules_verdict(summary["fail_by_severity"]),
         week0_reject=summary["week0_reject"], week0=summary.get("week0"),
         policy_edition=doc["policy"]["edition"], policy_version=doc["policy"]["version"],
         counts=models.Counts(total=summary["total"], by_status=models.StatusCounts(**summary["by_status"]),
                              fail_by_severity=summary["fail_by_severity"], by_level=by_level, fixable=fixable),
         levels=wanted, findings=[_finding(d) for d in kept[:limit]], findings_not_listed=len(kept) - min(limit, len(kept)))
+
+
+def _rules_verdict(fails: dict[str, int]) -> str:
+    """reject on a reject FAIL, reject-points on reject-points FAILs only, else accept (summary.rules_verdict's
+    definition, for a report that does not carry it)."""
+    if fails.get("reject"):
+        return "reject"
+    return "reject-points" if fails.get("reject-points") else "accept"
 
 
 def _fail_on(value: str | None) -> str:

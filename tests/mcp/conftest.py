@@ -36,3 +36,21 @@ def run(coro_fn, *args):
     import anyio
 
     return anyio.run(coro_fn, *args)
+
+
+def server_rss_mb() -> float:
+    """VmRSS of this process's child running ``checker mcp`` (the stdio client started it)."""
+    me = str(os.getpid())
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                if fh.read().rsplit(")", 1)[1].split()[1] != me:
+                    continue
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if b"mcp" not in fh.read():
+                    continue
+            with open(f"/proc/{pid}/status") as fh:
+                return next(int(line.split()[1]) / 1024 for line in fh if line.startswith("VmRSS:"))
+        except (OSError, IndexError, StopIteration):
+            continue
+    raise AssertionError("the server process was not found")

@@ -35,6 +35,7 @@ def _as_tool_finding(d: dict) -> dict:
            "level": level_of(d["status"], d["severity"]), "family": d["family"], "subject": d["subject"],
            "message": d["message"], "location": d.get("location"), "observed": ev.get("observed"),
            "expected": ev.get("expected"), "fix": d.get("fix"), "fixable": bool(d.get("edits")) and d["status"] == "FAIL",
+           "week0": d.get("week0"),
            "reason": d.get("reason")}
     return {k: v for k, v in out.items() if v is not None}
 
@@ -110,12 +111,13 @@ def test_check_submission_matches_the_cli(tmp_path):
 
     every, problems, quiet = run(body)
     assert every["verdict"] == "PASSED" and every["exit_code"] == 0 and not every["week0_reject"]
+    assert every["rules_verdict"] == "accept"
     assert every["findings"] == [_as_tool_finding(d) for d in _cli_findings(valid)]
     assert every["counts"]["by_status"]["FAIL"] == 0 and every["counts"]["total"] == len(every["findings"])
 
     cli = [_as_tool_finding(d) for d in _cli_findings(broken) if d["status"] == "FAIL"]
     assert problems["findings"] == cli and problems["verdict"] == "FAILED" and problems["exit_code"] == 1
-    assert problems["week0_reject"] is True
+    assert problems["week0_reject"] is True and problems["rules_verdict"] == "reject"
     assert any(f["fixable"] and f["level"] == "warning" for f in problems["findings"])
     assert any(f["level"] == "error" and "r64" in f["message"] + json.dumps(f["subject"]) for f in problems["findings"])
     assert quiet["findings"] == [f for f in cli if f["level"] == "error"] and quiet["verdict"] == "PASSED"

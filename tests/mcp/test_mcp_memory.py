@@ -1,6 +1,6 @@
 """A long-running server answers call after call without growing: fifty check_submission calls after a
 warm-up stay within a loose bound (bench/mcp_bench.py holds the small bound over 1,000 calls)."""
-from conftest import VALID, run, server, server_rss_mb
+from mcp_session import VALID, run, server, server_rss_mb
 
 
 def test_fifty_calls_keep_the_server_flat():

@@ -6,7 +6,7 @@ import pytest
 from checker.mcp import tools
 from checker.mcp.roots import PathRefused, guard, roots_of
 
-from conftest import VALID
+from mcp_session import VALID
 
 
 def test_roots_of_file_uris_else_the_working_directory(tmp_path):

@@ -8,7 +8,7 @@ import sys
 
 from jsonschema import Draft202012Validator
 
-from conftest import REPO, VALID, run, server
+from mcp_session import REPO, VALID, run, server
 
 TOOLS = {"check_submission", "check_run_folder", "preflight_config", "explain_rule", "list_rules", "compute_regions",
          "draft_point"}

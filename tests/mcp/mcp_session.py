@@ -1,11 +1,8 @@
-"""tests/mcp: the MCP server as a child process, driven by the SDK's own client over stdio."""
+"""tests/mcp: the MCP server as a child process, driven by the SDK's own client over stdio (the SDK is in
+the test extra: a missing one fails here, as CI must)."""
 import contextlib
 import os
 import sys
-
-import pytest
-
-pytest.importorskip("mcp")
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VALID = os.path.join(REPO, "fixtures", "valid")

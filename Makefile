@@ -73,6 +73,7 @@ bench: $(STAMP)
 	$(PY) bench/cohort_bench.py
 	$(PY) bench/events_bench.py
 	$(PY) bench/dask_bench.py
+	$(PY) bench/mcp_bench.py
 
 clean:
 	rm -rf $(VENV) $(OFFICIAL_VENV) report.json report.html build *.egg-info

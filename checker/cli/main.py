@@ -197,3 +197,14 @@ def draft_cmd(run_folders, out_dir, force, max_concurrency, dataset_size, templa
     except DraftUsageError as exc:
         raise InputError(str(exc)) from None
     sys.exit(code)
+
+
+@main.command("mcp")
+def mcp_cmd() -> None:
+    """Serve the checks to a coding agent: a Model Context Protocol server on stdio (docs/agents.md)."""
+    from checker.cli.mcp_command import McpUnavailable, run
+
+    try:
+        sys.exit(run())
+    except McpUnavailable as exc:
+        raise InputError(str(exc)) from None

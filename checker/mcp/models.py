@@ -1,0 +1,133 @@
+"""The tools' results as pydantic models: the SDK derives each tool's output schema from them, and every
+structuredContent a tool returns validates against it (tests/mcp)."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, JsonValue
+
+Level = Literal["error", "flag", "warning", "skipped", "passed"]
+
+
+class Location(BaseModel):
+    file: str = Field(description="the file, as the report names it (relative to the checked PATH's parent)")
+    line: int | None = Field(None, description="1-based line, when the value has a position")
+    column: int | None = Field(None, description="1-based column")
+    path: list[JsonValue] = Field(default_factory=list, description="the data path inside the file (keys, indexes)")
+
+
+class Subject(BaseModel):
+    submission: str = ""
+    system: str = ""
+    model: str = ""
+    point: str = ""
+    entry: str = ""
+
+
+class Finding(BaseModel):
+    rule_id: str
+    status: Literal["PASS", "FAIL", "SKIP"]
+    severity: Literal["reject", "reject-points", "flag", "warn"]
+    level: Level = Field(description="error (reject, reject-points), flag, warning (warn) for a FAIL; else skipped/passed")
+    family: str
+    subject: Subject
+    message: str
+    location: Location | None = None
+    observed: JsonValue = Field(None, description="what the package holds, as written")
+    expected: JsonValue = Field(None, description="what the rules expect")
+    fix: str | None = Field(None, description="how to fix it, in words")
+    fixable: bool = Field(False, description="`endpoints-checker check PATH --fix` can apply the fix itself")
+    reason: str | None = Field(None, description="a SKIP's reason code (missing-input, not-applicable, ...)")
+    week0: bool | None = Field(None, description="the Week-0 automated check acts on this finding (when the report "
+                                                 "carries the Week-0 prediction)")
+
+
+class StatusCounts(BaseModel):
+    PASS: int
+    FAIL: int
+    SKIP: int
+
+
+class Counts(BaseModel):
+    total: int = Field(description="findings in the report (one per rule and subject)")
+    by_status: StatusCounts
+    fail_by_severity: dict[Literal["reject", "reject-points", "flag", "warn"], int]
+    by_level: dict[Level, int] = Field(description="findings per level word")
+    fixable: int = Field(description="FAILs that `check --fix` can apply")
+
+
+Verdict = Literal["accept", "reject-points", "reject"]
+
+
+class Week0Prediction(BaseModel):
+    """What the Week-0 automated check (the official tool) would decide, as the report predicts it."""
+
+    tool: str = Field(description="the official tool whose decision is predicted")
+    verdict: Verdict
+    points: list[str] = Field(default_factory=list, description="with reject-points: the points it rejects")
+    rules: list[str] = Field(default_factory=list, description="the rule ids behind the decision")
+
+
+class CheckResult(BaseModel):
+    """What one check found: verdicts, counts and the findings at the asked levels."""
+
+    paths: list[str]
+    verdict: Literal["PASSED", "FAILED"] = Field(description="the --fail-on gate: FAILED when a FAIL is at or above it")
+    fail_on: str
+    exit_code: int = Field(description="the command line's exit code for the same check (0, 1, 2)")
+    rules_verdict: Verdict = Field(description="what the rules decide: reject (a reject FAIL), reject-points (only "
+                                               "reject-points FAILs) or accept")
+    week0_reject: bool = Field(description="the Week-0 automated check would reject the submission or some points")
+    week0: Week0Prediction | None = Field(
+        None, description="the report's Week-0 prediction (summary.week0), when the report carries it")
+    policy_edition: str
+    policy_version: str
+    counts: Counts
+    levels: list[Level] = Field(description="the levels of the findings listed")
+    findings: list[Finding]
+    findings_not_listed: int = Field(0, description="findings at the asked levels beyond max_findings")
+
+
+class RuleSummary(BaseModel):
+    id: str
+    title: str
+    family: str
+    severity: Literal["reject", "reject-points", "flag", "warn"]
+    scope: str
+    clause: str
+    official: bool = Field(description="the official checker has a rule of this id")
+
+
+class RuleList(BaseModel):
+    rules: list[RuleSummary]
+    families: list[str] = Field(description="every family name (the values family accepts)")
+
+
+class RuleExplanation(BaseModel):
+    rule: RuleSummary
+    policy_files: list[str] = Field(description="the policy files the rule reads")
+    text: str = Field(description="`endpoints-checker explain RULE`: what, why, how to fix, where, examples")
+
+
+class RegionRow(BaseModel):
+    region: str
+    start: int
+    end: int
+    empty: bool
+
+
+class RegionsResult(BaseModel):
+    c_max: int
+    c_min: int
+    regions: list[RegionRow] = Field(description="R§5.5 regions with inclusive concurrency bounds")
+    margin_end_exact: int = Field(description="the margin's end in exact arithmetic")
+    float_margin: bool = Field(description="the reference's float ceil makes the margin one longer")
+    empty_regions: list[str]
+    text: str = Field(description="the table as `endpoints-checker regions` prints it")
+
+
+class DraftResult(BaseModel):
+    run_folder: str
+    point_yaml: str = Field(description="the point.yaml text `endpoints-checker draft` would write (written nowhere)")
+    values: int = Field(description="entries taken from the run")
+    fills: int = Field(description="<FILL: ...> placeholders left for the submitter")

@@ -1,8 +1,5 @@
-"""The ``check`` command after parsing: validate the values, run the check, write the outputs.
-
-Click-free, so a plain ``check`` need not import click (checker.cli.fast_check); main.py's click command
-calls the same ``run``. A usage problem raises ``InputError``, which each caller turns into click's usage
-error (exit 2).
+"""The ``check`` command: its options (click parses them), then validate the values, run the check and write
+the outputs. A usage problem raises ``InputError``, click's usage error (exit 2, with the usage text).
 """
 from __future__ import annotations
 
@@ -10,26 +7,105 @@ import gc
 import os
 import sys
 
+import click
+
+from checker.cli.usage import InputError, complete_rules
+
 # A check is a short process that allocates many small objects (parse events, model instances,
 # findings): the default GC threshold (700) runs collections thousands of times for nothing and costs
 # ~15 % of a 32-point check. A higher threshold keeps memory bounded (cycles are still collected).
 gc.set_threshold(100_000, 50, 1000)
 
+#: option bounds (docs/robustness.md): beyond them a value is a usage error, never an overflow deep inside
+MAX_FILE_SIZE = 1 << 30  # --max-file-size: a YAML/JSON file is read whole, so 1 GiB at most
+MAX_JOBS = 256  # --jobs
+MAX_TIMEOUT = 1_000_000  # --timeout, seconds (about 11.6 days; SIGALRM takes a C int)
 
-class InputError(Exception):
-    """Usage or input problem: the caller shows it as a click usage error, exit code 2."""
+FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github")
 
 
-def run(values: dict) -> int:
-    """Run ``check`` with the parsed values (the click command's params); return the exit code."""
-    return check(**values)
+@click.command("check")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-f", "--format", "formats", multiple=True, type=click.Choice(FORMATS, case_sensitive=False),
+              help="Output format; repeat for several (pair each with -o, in order).")
+@click.option("-o", "--output", "outputs", multiple=True, metavar="FILE",
+              help="Write the matching --format to FILE ('-' = stdout). Repeatable. With --format html, "
+                   "a directory (DIR/) gets index.html plus one page per submission.")
+@click.option("--select", "select", multiple=True, metavar="RULES", shell_complete=complete_rules,
+              help="Only evaluate these rules: ids, families or id prefixes (comma-separated or repeated).")
+@click.option("--ignore", "ignore", multiple=True, metavar="RULES", shell_complete=complete_rules,
+              help="Skip these rules (ids, families, prefixes).")
+@click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
+              help="Leave out entries whose name or path end matches GLOB (e.g. r8_old, 'docs/drafts/*'). "
+                   "Repeatable. .git, CI files and a README above the submission roots are always left out.")
+@click.option("--fail-on", "fail_on", type=click.Choice(("reject", "flag", "warn", "never")), default="flag",
+              show_default=True,
+              help="Lowest severity that makes the exit code 1 (reject = errors, flag, warn = warnings).")
+@click.option("--fix", "fix", is_flag=True,
+              help="Apply every fix whose right value is certain (marked [*]), then check again and report what "
+                   "remains. Only hand-written files (point.yaml, system_desc.json) are edited; docs/fixes.md.")
+@click.option("--diff", "diff", is_flag=True,
+              help="Print the fixes --fix would apply as a unified diff on standard output; write nothing.")
+@click.option("-q", "--quiet", "quiet", is_flag=True, help="Text: only the problem lines and the summary.")
+@click.option("-v", "--verbose", "verbose", is_flag=True,
+              help="Text: also list the checks that passed or were skipped.")
+@click.option("--statistics", "statistics", is_flag=True, help="Text: count the problems per rule.")
+@click.option("--policy", "policy_dir", type=click.Path(file_okay=False),
+              help="Use this policy directory instead of the bundled rules/policy/v1.0.")
+@click.option("--max-file-size", "max_file_size", type=click.IntRange(1, MAX_FILE_SIZE), default=8 * 1024 * 1024,
+              show_default=True, help="Refuse YAML/JSON files larger than this many bytes.")
+@click.option("--seed-sets", "seed_sets", metavar="FILE", envvar="MLPERF_ENDPOINTS_SEED_SETS", show_envvar=True,
+              help="Seed-set registry replacing the bundled seed_sets.yaml (published `cohort:` "
+                   "shape or a bare `seed_sets:` list). Missing or malformed: seed-set-registry rejects.")
+@click.option("--approved-drafters", "approved_drafters", metavar="FILE", envvar="MLPERF_ENDPOINTS_APPROVED_DRAFTERS",
+              show_envvar=True,
+              help="Approved-drafter list replacing the bundled "
+                   "approved_drafters.yaml. Missing or malformed: drafter-list-registry rejects.")
+@click.option("--point", "point_file", type=click.Path(exists=True, dir_okay=False),
+              help="Run folders: the point.yaml that describes them (else a point.yaml beside the folder).")
+@click.option("--max-concurrency", "max_concurrency", type=click.IntRange(1), metavar="N",
+              help="Run folders: the system's declared C_max, to place the point in a region.")
+@click.option("--seed-set", "seed_set", metavar="ID", help="Run folders: the bound seed set (e.g. A).")
+@click.option("--dataset-size", "dataset_size", type=click.IntRange(1), metavar="N",
+              help="Run folders: the performance dataset's size (one full pass).")
+@click.option("--no-events", "no_events", is_flag=True, help="Run folders: skip the events.jsonl audit.")
+@click.option("--assemble/--no-assemble", "assemble", default=None,
+              help="Run folders: check the bundle they become (default: when two or more carry point.yaml and "
+                   "system_desc.json).")
+@click.option("--write-bundle", "write_bundle", type=click.Path(file_okay=False), metavar="OUT",
+              help="Run folders: also write the assembled bundle to OUT (a new or empty directory outside the "
+                   "inputs).")
+@click.option("-j", "--jobs", "jobs", type=click.IntRange(1, MAX_JOBS), metavar="N",
+              help="Worker processes: submissions of a cohort, run-folder audits (default: the core count; "
+                   "1 = serial).")
+@click.option("--waivers", "waivers", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Reviewed waivers (YAML): a matching FAIL becomes a SKIP counted as waived.")
+@click.option("--baseline", "baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="An earlier JSON report: mark each FAIL new or unchanged and list resolved ones.")
+@click.option("--fail-on-new", "fail_on_new", is_flag=True, help="With --baseline: only new FAILs set the exit code.")
+@click.option("--cohort", "cohort", metavar="YYYY-MM-C0|C1",
+              help="The cohort under review: every point's target_cohort must match it.")
+@click.option("--today", "today", metavar="YYYY-MM-DD", envvar="ENDPOINTS_CHECKER_TODAY",
+              help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
+@click.option("--timeout", "timeout", type=click.IntRange(0, MAX_TIMEOUT), default=600, show_default=True,
+              metavar="SECONDS",
+              help="Per-submission time limit in worker processes (0 = none); a submission over it is a FAIL.")
+@click.option("--executor", "executor", type=click.Choice(("local", "dask")),
+              help="Where submissions and run-folder audits run: local worker processes (default) or a Dask "
+                   "cluster (needs the [dask] extra).")
+@click.option("--scheduler", "scheduler", metavar="ADDRESS|local:N",
+              help="With --executor dask: a running scheduler's address, or local:N to start N workers here "
+                   "(default: $DASK_SCHEDULER_ADDRESS, else local:<jobs>). Implies --executor dask.")
+def command(**values) -> None:
+    """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
+    sys.exit(check(**values))
 
 
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
           assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor,
           scheduler, fix=False, diff=False) -> int:
-    """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
+    """The check with click's values (the options of ``command``); return the exit code."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)

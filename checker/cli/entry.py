@@ -1,8 +1,5 @@
-"""The console script ``endpoints-checker`` (and ``python -m checker``): a plain ``check`` without click,
-else the click command line; then a quick exit.
-
-A plain, well-formed ``check`` is parsed by checker.cli.fast_check from the option table, sparing
-click's import (~28 ms); anything else (help, errors, completion, the other commands) is click's.
+"""The console script ``endpoints-checker`` (and ``python -m checker``): the click command line, then a
+quick exit.
 
 A check is a short process that ends holding thousands of objects and ~300 modules; tearing them
 down one by one (interpreter finalization) costs about 5 % of a 32-point check and changes
@@ -19,13 +16,6 @@ import sys
 
 def run() -> None:
     try:
-        code = None
-        if sys.argv[1:2] == ["check"]:
-            from checker.cli.fast_check import try_check
-
-            code = try_check(sys.argv[2:])
-        if code is not None:
-            sys.exit(code)
         from checker.cli.main import main
 
         main()

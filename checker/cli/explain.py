@@ -44,12 +44,14 @@ def policy_files(rule: Rule, policy_dir: str | None = None) -> list[str]:
 
 
 def _load_yaml(path: str):
-    import yaml
+    """A case file's values, read with the checker's own YAML reader (run time needs no PyYAML); None when
+    it cannot be read."""
+    from checker.load.yaml_reader import YamlLoadError, parse_yaml
 
     try:
         with open(path, encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
-    except (OSError, yaml.YAMLError):
+            return parse_yaml(fh.read(), want_positions=False)[0]
+    except (OSError, UnicodeDecodeError, YamlLoadError):
         return None
 
 

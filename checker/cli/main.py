@@ -1,9 +1,9 @@
-"""Command line: ``check``, ``rules``, ``explain``, ``regions``. Exit 0 pass, 1 failures, 2 usage/input.
+"""Command line: ``check``, ``rules``, ``explain``, ``regions``, ``draft``. Exit 0 pass, 1 failures, 2 usage/input.
 
-click is the authority for help, usage errors, shell completion and every command; ``check`` is built from
-the option table (check_options.py) and runs check_command.py, which fast_check.py also runs without click
-for a plain, well-formed ``check``. Maintainer commands (the rule pages under docs/rules/, the JSON Schemas)
-live in ``python -m checker.cli.maintainer``.
+click parses every command: help, usage errors, shell completion. A command is a click command added to
+the group ``main`` (``main.add_command(...)`` for one defined in its own module, as ``check`` is in
+check_command.py). Maintainer commands (the rule pages under docs/rules/, the JSON Schemas) live in
+``python -m checker.cli.maintainer``.
 """
 from __future__ import annotations
 
@@ -14,61 +14,7 @@ import click
 from checker import __version__
 from checker.cli import check_command
 from checker.cli.check_command import _is_dir_output, _split  # noqa: F401  (_is_dir_output: emit's callers)
-from checker.cli.check_options import HELP, OPTIONS, PATHS
-
-
-class InputError(click.UsageError):
-    """Usage or input problem: exit code 2."""
-
-    exit_code = 2
-
-
-class PendingUsageError:
-    """``ctx.obj`` of a click run that only reports a usage error ``check`` already raised (fast_check.py):
-    click parses the same arguments and shows the message with today's usage text, the check is not re-run."""
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-
-
-def _complete_rules(ctx, param, incomplete: str):
-    """Shell completion for rule ids and families (click's built-in completion)."""
-    from click.shell_completion import CompletionItem
-
-    from checker.engine.catalogue import all_rules
-
-    head, _, last = incomplete.rpartition(",")
-    prefix = head + "," if head else ""
-    rules = all_rules()
-    names = sorted({r.id for r in rules} | {r.family for r in rules})
-    return [CompletionItem(prefix + n) for n in names if n.startswith(last)]
-
-
-def _click_option(opt) -> click.Option:
-    """The click option an entry of the table declares (the same arguments the decorators used to pass)."""
-    decls = ["/".join((opt.flags[0], *opt.secondary))] if opt.kind == "pair" else list(opt.flags)
-    kw = {}
-    if opt.kind == "flag":
-        kw["is_flag"] = True
-    elif not opt.multiple:
-        kw["default"] = opt.default
-    if opt.multiple:
-        kw["multiple"] = True
-    if opt.kind == "choice":
-        kw["type"] = click.Choice(list(opt.choices), case_sensitive=opt.case_sensitive)
-    elif opt.kind == "int":
-        kw["type"] = click.IntRange(opt.min, opt.max)
-    elif opt.kind == "path":
-        kw["type"] = click.Path(exists=opt.exists, file_okay=opt.file_okay, dir_okay=opt.dir_okay)
-    for name in ("envvar", "metavar"):
-        if getattr(opt, name) is not None:
-            kw[name] = getattr(opt, name)
-    for name in ("show_default", "show_envvar"):
-        if getattr(opt, name):
-            kw[name] = True
-    if opt.complete:
-        kw["shell_complete"] = _complete_rules
-    return click.Option([*decls, opt.dest], help=opt.help, **kw)
+from checker.cli.usage import InputError, complete_rules
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -77,21 +23,7 @@ def main() -> None:
     """Check MLPerf Endpoints submission packages and inference-endpoint run folders."""
 
 
-def _check(**values) -> None:
-    """The ``check`` command: run check_command with click's values; its InputError is click's usage error."""
-    pending = click.get_current_context().obj
-    if isinstance(pending, PendingUsageError):
-        raise InputError(pending.message)
-    try:
-        code = check_command.run(values)
-    except check_command.InputError as exc:
-        raise InputError(str(exc)) from None
-    sys.exit(code)
-
-
-check = click.Command("check", callback=_check, help=HELP,
-                      params=[click.Argument([PATHS], nargs=-1, required=True), *map(_click_option, OPTIONS)])
-main.add_command(check)
+main.add_command(check_command.command)
 
 
 @main.command("rules")
@@ -131,7 +63,7 @@ def rules_cmd(fmt: str, families: tuple, severities: tuple) -> None:
 
 
 @main.command()
-@click.argument("name", metavar="RULE_OR_FAMILY", shell_complete=_complete_rules)
+@click.argument("name", metavar="RULE_OR_FAMILY", shell_complete=complete_rules)
 def explain(name: str) -> None:
     """Explain a rule (what, why, how to fix, where it lives, examples) or list a family's rules."""
     from checker.cli.explain import explain_family, explain_rule

@@ -1,10 +1,32 @@
 """Command-line values checked before a run: a typo in --select, --ignore, --seed-set, --family or
---severity is a usage error (exit 2) with a did-you-mean, never a silent pass of a CI gate."""
+--severity is a usage error (exit 2) with a did-you-mean, never a silent pass of a CI gate; and the
+shell completion of rule ids and families."""
 from __future__ import annotations
+
+import click
+
+
+class InputError(click.UsageError):
+    """Usage or input problem: click shows it with the command's usage text, exit code 2."""
+
+    exit_code = 2
 
 
 class UsageProblem(ValueError):
     """A command-line value names nothing; the CLI turns it into exit code 2."""
+
+
+def complete_rules(ctx, param, incomplete: str):
+    """Shell completion for rule ids and families, after the last comma (click's completion protocol)."""
+    from click.shell_completion import CompletionItem
+
+    from checker.engine.catalogue import all_rules
+
+    head, _, last = incomplete.rpartition(",")
+    prefix = head + "," if head else ""
+    rules = all_rules()
+    names = sorted({r.id for r in rules} | {r.family for r in rules})
+    return [CompletionItem(prefix + n) for n in names if n.startswith(last)]
 
 
 def did_you_mean(word: str, choices) -> str:

@@ -102,7 +102,7 @@ def test_a_renderer_that_fails_is_in_the_report_it_did_not_break(tmp_path, monke
 
 
 def test_the_click_path_keeps_the_same_promise(tmp_path):
-    """fast_check is being replaced by click alone: the exit code and the report agree there too."""
+    """click's own exit (main() without the console script's quick exit): the exit code and the report agree."""
     report = tmp_path / "r.json"
     code = ("import sys; sys.argv = ['endpoints-checker', 'check', sys.argv[1], '-f', 'json', '-o', sys.argv[2], "
             "'-f', 'text', '-o', '/dev/full']; from checker.cli.main import main; main()")

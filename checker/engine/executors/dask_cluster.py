@@ -2,70 +2,51 @@
 
 ``--scheduler local:N`` starts a ``LocalCluster`` of N single-threaded worker processes for the run
 (bound to 127.0.0.1); an address connects to a running scheduler. Fault handling matches the local
-pool's contract: a task raising is that item's ``(False, why)``; a unit whose worker is lost is
-retried once, alone, then is ``(False, LOST)`` (the cohort rules turn it into a FAIL naming the unit);
-each unit has a time limit enforced inside the worker, with a client-side backstop; Ctrl-C cancels
-the run's tasks on the cluster before it propagates.
+pool's contract: a task raising is that item's ``(False, why)``; a unit whose worker is lost
+(``KilledWorker``) is retried once, alone, then is ``(False, LOST)`` (the cohort rules turn it into a
+FAIL naming the unit); a unit over its time limit is ``(False, TIMED_OUT)`` and its worker is restarted;
+Ctrl-C cancels the run's tasks on the cluster before it propagates.
+
+What distributed (checked on 2026.7.1: ``python -c "import distributed; print(distributed.__version__)"``)
+offers and what it does not:
+
+- Results: ``as_completed`` yields each future as it finishes; ``Future.result`` fetches it, and
+  recomputes a result that was lost with its worker.
+- Lost workers: the scheduler counts, per task, the workers that died while running it
+  (``distributed.scheduler.allowed-failures``) and then fails it with ``KilledWorker``. That count
+  also charges every task that merely sat beside the culprit on the dying worker, so a unit queued
+  next to a unit that kills workers could be given up with it; hence ``local:N`` sets it to 0 and the
+  client retries each lost unit once, alone.
+- Time limits: distributed has no per-task timeout and cannot interrupt a running task
+  (``Client.cancel`` releases the task on the scheduler; the worker's thread runs on, a Python thread
+  cannot be stopped from outside). So the limit is kept by the client: a unit reports its start
+  (``Worker.log_event``, received with ``Client.subscribe_topic``), and at start + limit a timer
+  cancels its future and restarts its worker through the nanny (``Client.restart_workers``), which ends
+  the runaway thread with its process. A worker without a nanny is terminated by the scheduler instead.
 """
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 import sys
 import threading
-import time
 import uuid
 from typing import Any
 
-from distributed.diagnostics.plugin import WorkerPlugin
+from distributed import CancelledError, KilledWorker, WorkerPlugin, as_completed, get_worker
 
 from checker.engine.executors import Executor, ExecutorUnavailable
-from checker.engine.pool import _describe
+from checker.engine.pool import describe
 
 LOST = ("the Dask worker running it was lost twice (killed by a signal, out of memory or exited): "
         "retried once, then given up")
 TIMED_OUT = "internal error: ItemTimeout: the check ran longer than its time limit"
-#: beyond twice the per-unit limit plus this, a unit whose worker does not answer is given up client-side
-BACKSTOP_GRACE = 30.0
-POLL = 0.05
 CONNECT_TIMEOUT = "20s"
-#: how long to wait for a done future's result before looking again (it may be on a worker just lost)
-RESULT_WAIT = 30
-AGAIN = object()
-#: ``local:N``: one retry is ours (alone, see run_units), so the scheduler gives up at the first loss;
-#: the stack-sampling profiler (for a dashboard we do not start) would steal the GIL every 10 ms
+#: seconds a nanny may take to restart the worker of a unit over its limit (then the cluster's business)
+RESTART_TIMEOUT = 60
+#: ``local:N``: one retry is ours (alone, see the module's note), so the scheduler gives up at the first
+#: loss; the stack-sampling profiler (for a dashboard we do not start) would steal the GIL every 10 ms
 LOCAL_CLUSTER_CONFIG = {"distributed.scheduler.allowed-failures": 0, "distributed.worker.profile.enabled": False}
-
-
-class UnitTimeout(BaseException):
-    """Raised inside the worker thread at the unit's deadline (a BaseException: no ``except Exception``
-    on the way swallows it)."""
-
-
-class _Deadline:
-    """Raise ``UnitTimeout`` in the calling thread after ``seconds`` unless disarmed first."""
-
-    def __init__(self, seconds: float):
-        self.tid = threading.get_ident()
-        self.lock = threading.Lock()
-        self.state = "armed"
-        self.timer = threading.Timer(seconds, self._fire)
-        self.timer.daemon = True
-        self.timer.start()
-
-    def _fire(self) -> None:
-        with self.lock:
-            if self.state == "armed":
-                self.state = "fired"
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.tid), ctypes.py_object(UnitTimeout))
-
-    def disarm(self) -> None:
-        self.timer.cancel()
-        with self.lock:
-            if self.state == "fired":  # not delivered yet: never let it escape into Dask's own code
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.tid), None)
-            self.state = "done"
 
 
 class Setup(WorkerPlugin):
@@ -79,20 +60,78 @@ class Setup(WorkerPlugin):
         self.fn(self.arg)
 
 
-def run_task(fn, item, timeout):
-    """What a worker runs for one item: ``fn(item)`` under its time limit, exceptions as results."""
-    deadline = None
+def run_task(fn, item, report_start):
+    """What a worker runs for one unit: ``fn(item)``, an exception as the unit's ``(False, why)``.
+
+    ``report_start=(topic, key)``: first tell the client that the unit started and on which worker
+    (its time limit runs from here)."""
+    if report_start is not None:
+        topic, key = report_start
+        worker = get_worker()
+        worker.log_event(topic, {"key": key, "worker": worker.address})
     try:
-        try:
-            deadline = _Deadline(timeout) if timeout else None
-            return True, fn(item)
-        finally:
-            if deadline is not None:
-                deadline.disarm()
-    except UnitTimeout:
-        return False, TIMED_OUT
+        return True, fn(item)
     except Exception as exc:  # isolation: one unit never stops the others
-        return False, f"internal error: {_describe(exc)}"
+        return False, f"internal error: {describe(exc)}"
+
+
+class _Deadlines:
+    """The client-side time limit of a run's units (see the module's note): armed when a unit reports
+    its start, it cancels the unit's future and restarts its worker once the limit has passed."""
+
+    def __init__(self, client, seconds: int):
+        self.client = client
+        self.seconds = seconds
+        self.topic = f"endpoints-started-{uuid.uuid4().hex[:12]}"
+        self.lock = threading.Lock()
+        self.running: dict[str, Any] = {}  # key -> future: units not collected yet
+        self.expired: set[str] = set()
+        self.timers: list[threading.Timer] = []
+        client.subscribe_topic(self.topic, self._started)
+
+    def watch(self, fut) -> None:
+        with self.lock:
+            self.running[fut.key] = fut
+
+    def collect(self, fut) -> bool:
+        """Stop watching ``fut``; True when its limit passed first (it was cancelled for that)."""
+        with self.lock:
+            self.running.pop(fut.key, None)
+            return fut.key in self.expired
+
+    def _started(self, event) -> None:
+        """``subscribe_topic`` handler (on the client's event loop): ``event`` is (timestamp, message)."""
+        msg = event[1]
+        with self.lock:
+            if msg.get("key") not in self.running:
+                return
+            timer = threading.Timer(self.seconds, self._expire, (msg["key"], msg.get("worker")))
+            timer.daemon = True
+            self.timers.append(timer)
+        timer.start()
+
+    def _expire(self, key: str, worker: str | None) -> None:
+        with self.lock:
+            fut = self.running.pop(key, None)
+            if fut is None:  # collected in the meantime
+                return
+            self.expired.add(key)
+        try:
+            self.client.cancel([fut], force=True)  # as_completed yields it now; the client reports it
+            if worker:
+                self.client.restart_workers([worker], timeout=RESTART_TIMEOUT, raise_for_error=False)
+        except Exception:  # noqa: BLE001  (the scheduler may be gone: the unit is reported as timed out anyway)
+            pass
+
+    def close(self) -> None:
+        with self.lock:
+            timers, self.timers = self.timers, []
+        for timer in timers:
+            timer.cancel()
+        try:
+            self.client.unsubscribe_topic(self.topic)
+        except Exception:  # noqa: BLE001  (best effort: the cluster may be going away)
+            pass
 
 
 class DaskExecutor(Executor):
@@ -148,10 +187,15 @@ class DaskExecutor(Executor):
         plugin = f"endpoints-setup-{token}"
         if setup is not None:
             client.register_plugin(Setup(*setup), name=plugin)
+        deadlines = _Deadlines(client, timeout) if timeout else None
 
         def submit(i: int, attempt: int):
-            return client.submit(run_task, fn, items[i], timeout, pure=False,
-                                 key=f"endpoints-unit-{token}-{i}-{attempt}")
+            key = f"endpoints-unit-{token}-{i}-{attempt}"
+            report = (deadlines.topic, key) if deadlines is not None else None
+            fut = client.submit(run_task, fn, items[i], report, pure=False, key=key)
+            if deadlines is not None:
+                deadlines.watch(fut)
+            return fut
 
         def finish(i: int, ok: bool, value: Any) -> None:
             results[i] = (ok, value)
@@ -163,11 +207,11 @@ class DaskExecutor(Executor):
         live: dict = {}
         try:
             live.update((submit(i, 0), i) for i in range(n))
-            lost = self._drain(live, finish, timeout)
+            lost = self._drain(live, finish, deadlines, names, timeout)
             for i in lost:  # each lost unit once more, alone, so a unit that kills workers takes no other down
                 self._say(f"dask: the worker checking {names[i]} was lost; retrying it alone")
                 live.update({submit(i, 1): i})
-                if self._drain(live, finish, timeout):
+                if self._drain(live, finish, deadlines, names, timeout):
                     self._say(f"dask: the worker checking {names[i]} was lost again; reported as not checked")
                     finish(i, False, LOST)
         except BaseException:  # Ctrl-C (or a client failure): the cluster stops working for this run
@@ -178,6 +222,8 @@ class DaskExecutor(Executor):
                     pass
             raise
         finally:
+            if deadlines is not None:
+                deadlines.close()
             if setup is not None:
                 try:
                     client.unregister_worker_plugin(plugin)
@@ -185,68 +231,34 @@ class DaskExecutor(Executor):
                     pass
         return results
 
-    def _drain(self, live: dict, finish, timeout: int) -> list[int]:
-        """Collect every future in ``live`` (emptying it); return the items whose worker was lost."""
-        from distributed import as_completed
-
+    def _drain(self, live: dict, finish, deadlines, names, timeout: int) -> list[int]:
+        """Collect every future in ``live`` as it completes (emptying it); return the items whose worker was lost."""
         lost: list[int] = []
-        started: dict = {}
-        next_watch = time.monotonic() + 2.0
-        ac = as_completed(list(live), loop=self.client.loop)
-        while live:
-            batch = ac.next_batch(block=False)
-            for fut in batch:
-                if fut not in live:  # given up by the backstop
-                    continue
-                outcome = self._outcome(fut)
-                if outcome is AGAIN:  # its result was lost with a worker and is being recomputed
-                    ac.add(fut)
-                    continue
-                i = live.pop(fut)
+        for fut in as_completed(list(live), loop=self.client.loop):
+            i = live.pop(fut)
+            if deadlines is not None and deadlines.collect(fut):
                 fut.release()
-                if outcome is None:
-                    lost.append(i)
-                else:
-                    finish(i, *outcome)
-            if not batch:
-                time.sleep(POLL)
-                if timeout and time.monotonic() >= next_watch:
-                    next_watch = time.monotonic() + 2.0
-                    self._backstop(live, started, timeout, finish)
+                self._say(f"dask: {names[i]} ran past its time limit ({timeout} s); its worker was restarted")
+                finish(i, False, TIMED_OUT)
+                continue
+            outcome = self._outcome(fut)
+            fut.release()
+            if outcome is None:
+                lost.append(i)
+            else:
+                finish(i, *outcome)
         return lost
 
     @staticmethod
     def _outcome(fut):
-        """``(ok, value)`` of a done future; None when its worker was lost; AGAIN when it is not done."""
-        status = fut.status
-        if status not in ("finished", "error", "cancelled"):
-            return AGAIN
+        """``(ok, value)`` of a completed future, or None when its worker was lost (or it was cancelled by
+        someone else, e.g. a restart of the cluster)."""
         try:
-            return fut.result(timeout=RESULT_WAIT)
-        except TimeoutError:
-            return AGAIN
-        except BaseException as exc:  # noqa: BLE001  (KeyboardInterrupt is re-raised below)
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            name = type(exc).__name__
-            if name == "KilledWorker" or "Cancelled" in name or status == "cancelled":
-                return None
-            return False, f"internal error: {_describe(exc)}"
-
-    def _backstop(self, live: dict, started: dict, timeout: int, finish) -> None:
-        """Give up units processing for longer than the limit allows (a call the deadline cannot break)."""
-        now = time.monotonic()
-        try:
-            processing = {k for keys in self.client.processing().values() for k in keys}
-        except Exception:  # noqa: BLE001  (an unanswered poll is retried at the next tick)
-            return
-        for fut, i in list(live.items()):
-            if fut.key in processing:
-                started.setdefault(fut.key, now)
-            if fut.key in started and now - started[fut.key] > 2 * timeout + BACKSTOP_GRACE:
-                live.pop(fut)
-                fut.cancel(force=True)
-                finish(i, False, TIMED_OUT + " (its worker stopped answering)")
+            return fut.result()
+        except (KilledWorker, CancelledError):
+            return None
+        except Exception as exc:  # noqa: BLE001  (the result could not be fetched or unpickled; Ctrl-C propagates)
+            return False, f"internal error: {describe(exc)}"
 
     def close(self) -> None:
         client, cluster, self.client, self.cluster = self.client, self.cluster, None, None

@@ -82,5 +82,7 @@ def combine(units: list[tuple[str, dict]]) -> dict | None:
     order = {"accept": 0, "reject-points": 1, "reject": 2}
     worst = max((w["verdict"] for _l, w in units), key=order.__getitem__)
     rules = sorted({r for _l, w in units for r in w["rules"]})
-    points = [f"{label}/{p}" for label, w in sorted(units) for p in w["points"]] if worst == "reject-points" else []
+    many = len(units) > 1
+    points = [f"{label}/{p}" if many else p for label, w in sorted(units) for p in w["points"]] \
+        if worst == "reject-points" else []
     return {"tool": TOOL, "verdict": worst, "points": points, "rules": rules}

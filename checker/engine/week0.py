@@ -19,7 +19,7 @@ def predict(pkg, ctx, findings: list[Finding]) -> dict[str, Week0]:
     decide = week0_decide()
     out = {}
     for sub in pkg.submissions:
-        fails = [(f.rule_id, f.subject) for f in findings if f.status is Status.FAIL and f.subject.submission == sub.name]
+        fails = [f for f in findings if f.status is Status.FAIL and f.subject.submission == sub.name]
         try:
             out[sub.name] = decide(sub, ctx.policy, fails)
         except Exception as exc:  # noqa: BLE001 - never lose the report for the prediction

@@ -19,6 +19,8 @@ class Week0Policy(StrictModel):
     tool: str
     never_error: list[str]
     same_trigger: list[str]
+    also_from: dict[str, list[str]]
+    min_query_count: dict[str, int]
     region_values: list[str]
     offline_values: list[str]
 

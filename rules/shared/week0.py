@@ -10,28 +10,43 @@ from __future__ import annotations
 from checker.core.findings import Subject
 from checker.core.week0 import Hit, Week0
 
-from rules.structure import week0 as structure_w0
-from rules.curve import week0 as curve_w0
 from rules.accuracy import week0 as accuracy_w0
+from rules.curve import week0 as curve_w0
+from rules.metrics import week0 as metrics_w0
+from rules.parsing import week0 as parsing_w0
+from rules.steady_state import week0 as steady_state_w0
+from rules.structure import week0 as structure_w0
 
-#: official rule id -> predicate(submission, table) -> [Hit]; a crash predicate answers for "crash"
-PREDICATES = {**structure_w0.PREDICATES, **curve_w0.PREDICATES, **accuracy_w0.PREDICATES}
+#: [(official rule ids modelled whole, predicate(submission, policy) -> [Hit])], every family's
+PREDICATES = [*structure_w0.PREDICATES, *parsing_w0.PREDICATES, *steady_state_w0.PREDICATES,
+              *curve_w0.PREDICATES, *metrics_w0.PREDICATES, *accuracy_w0.PREDICATES]
 
 
-def decide(sub, policy, fails: list[tuple[str, Subject]] = ()) -> Week0:
-    """The official's verdict on one submission. ``fails``: (rule id, subject) of our FAILs in it."""
+def decide(sub, policy, fails: list = ()) -> Week0:
+    """The official's verdict on one submission. ``fails``: our FAIL findings in it (for same_trigger)."""
     table = policy.get("week0")
     crash = structure_w0.crash(sub, table)
     if crash:
         return Week0(hits=crash)  # the official stops with a traceback: no report, exit 1
     hits: list[Hit] = []
-    for rule_id, predicate in PREDICATES.items():
-        hits.extend(predicate(sub, table))
-    modelled = set(PREDICATES) | set(table.never_error)
+    modelled = set(table.never_error)
+    for models, predicate in PREDICATES:
+        hits.extend(predicate(sub, policy))
+        modelled |= models
     same = set(table.same_trigger) - modelled
+    also = {ours: official for official, ids in table.also_from.items() for ours in ids}
     seen = set()
-    for rule_id, subject in fails:
-        if rule_id in same and (rule_id, subject) not in seen:
-            seen.add((rule_id, subject))
-            hits.append(Hit(rule_id, subject, "our same-trigger rule fails"))
+    for f in fails:
+        official = f.rule_id if f.rule_id in same else also.get(f.rule_id)
+        if official is None or f.severity.value == "warn" or (official, f.subject) in seen:
+            continue  # a warn-level outcome of a same-trigger rule is the official's WARNING
+        refine = REFINE.get(official)
+        if refine is not None and not refine(f, policy):
+            continue
+        seen.add((official, f.subject))
+        hits.append(Hit(official, sub.subject if official == "crash" else f.subject, f"our {f.rule_id} fails"))
     return Week0(hits=hits)
+
+
+#: official id -> test of our same-trigger FAIL: does the official reject there too?
+REFINE = {**accuracy_w0.REFINE}

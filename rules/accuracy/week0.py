@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import math
 
+from checker.core.week0 import Hit
 
-def gate_fails(finding, policy) -> bool:
+
+def gate_fails(finding, sub, policy) -> bool:
     observed = finding.observed if isinstance(finding.observed, dict) else {}
     model = finding.subject.model
     targets = next((t for name, t in policy.get("accuracy").models.items() if name in model), None)
@@ -26,6 +28,32 @@ def gate_fails(finding, policy) -> bool:
     return False
 
 
-PREDICATES: list = []
+def swebench_fraction(sub, policy) -> list[Hit]:
+    """agentic-accuracy-swebench, in part: an agentic curve's SWE-bench score must be a fraction in [0, 1]."""
+    names = set(policy.get("accuracy").swebench_datasets)
+    hits = []
+    for curve in sub.curves():
+        if not any(_load_pattern(p) == "agentic_inference" for p in curve.points):
+            continue
+        for point in curve.points:
+            lf = point.files.get("accuracy")
+            entries = lf.data.get("accuracy_scores") if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+            for e in entries if isinstance(entries, list) else []:
+                score = e.get("score") if isinstance(e, dict) else None
+                if isinstance(e, dict) and e.get("dataset_name") in names and isinstance(score, (int, float)) \
+                        and not isinstance(score, bool) and not 0 <= score <= 1:
+                    hits.append(Hit("agentic-accuracy-swebench", curve.subject, f"score {score} is not a fraction"))
+                    return hits
+    return hits
+
+
+def _load_pattern(point):
+    lf = point.files.get("point_yaml")
+    d = lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else {}
+    rs = d.get("runtime_settings") if isinstance(d.get("runtime_settings"), dict) else {}
+    return rs.get("load_pattern")
+
+
+PREDICATES: list = [(frozenset(), swebench_fraction)]
 #: official id -> does our same-trigger FAIL stand as the official's ERROR?
 REFINE = {"accuracy-gate": gate_fails}

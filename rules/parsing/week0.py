@@ -31,6 +31,8 @@ def point_config_valid(sub, policy) -> list[Hit]:
 
 
 def _point_yaml_problem(lf) -> str:
+    if lf.error is not None and lf.error.code == "duplicate-key":
+        return ""  # PyYAML keeps the last value silently
     if lf.error is not None:
         return f"unreadable: {lf.error.code}"
     d = lf.data

@@ -20,6 +20,8 @@ class Week0Policy(StrictModel):
     never_error: list[str]
     same_trigger: list[str]
     also_from: dict[str, list[str]]
+    warn_is_error: list[str]
+    curve_wide: list[str]
     min_query_count: dict[str, int]
     region_values: list[str]
     offline_values: list[str]

@@ -16,10 +16,13 @@ from rules.metrics import week0 as metrics_w0
 from rules.parsing import week0 as parsing_w0
 from rules.steady_state import week0 as steady_state_w0
 from rules.structure import week0 as structure_w0
+from rules.system_description import week0 as system_w0
+from rules.drafters import week0 as drafters_w0
 
 #: [(official rule ids modelled whole, predicate(submission, policy) -> [Hit])], every family's
 PREDICATES = [*structure_w0.PREDICATES, *parsing_w0.PREDICATES, *steady_state_w0.PREDICATES,
-              *curve_w0.PREDICATES, *metrics_w0.PREDICATES, *accuracy_w0.PREDICATES]
+              *curve_w0.PREDICATES, *metrics_w0.PREDICATES, *accuracy_w0.PREDICATES,
+              *drafters_w0.PREDICATES]
 
 
 def decide(sub, policy, fails: list = ()) -> Week0:
@@ -38,15 +41,21 @@ def decide(sub, policy, fails: list = ()) -> Week0:
     seen = set()
     for f in fails:
         official = f.rule_id if f.rule_id in same else also.get(f.rule_id)
-        if official is None or f.severity.value == "warn" or (official, f.subject) in seen:
+        if official is None or (f.severity.value == "warn" and official not in table.warn_is_error) \
+                or (official, f.subject) in seen:
             continue  # a warn-level outcome of a same-trigger rule is the official's WARNING
         refine = REFINE.get(official)
-        if refine is not None and not refine(f, policy):
+        if refine is not None and not refine(f, sub, policy):
             continue
         seen.add((official, f.subject))
-        hits.append(Hit(official, sub.subject if official == "crash" else f.subject, f"our {f.rule_id} fails"))
-    return Week0(hits=hits)
+        where = f.subject
+        if official == "crash":
+            where = sub.subject
+        elif official in table.curve_wide:
+            where = Subject(where.submission, where.system, where.model)
+        hits.append(Hit(official, where, f"our {f.rule_id} fails"))
+    return Week0(hits=sorted(set(hits), key=lambda h: (h.rule, h.subject)))
 
 
 #: official id -> test of our same-trigger FAIL: does the official reject there too?
-REFINE = {**accuracy_w0.REFINE}
+REFINE = {**accuracy_w0.REFINE, **structure_w0.REFINE, **system_w0.REFINE}

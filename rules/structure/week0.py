@@ -9,6 +9,8 @@ from __future__ import annotations
 from checker.core.findings import Subject
 from checker.core.week0 import Hit
 
+from rules.shared.lax import lax_float
+
 #: our loader's refusal codes for inputs the official's own reader crashes on (a traceback, exit 1)
 CRASH_CODES = {"file-encoding": "UnicodeDecodeError", "nesting-too-deep": "RecursionError",
                "integer-too-long": "ValueError (int digits limit)"}
@@ -18,13 +20,23 @@ BOM_RULES = {"result_summary": ("result-file-valid",), "system_desc": ("system-d
              "accuracy": ("accuracy-valid",)}
 
 
+#: stored result_summary.json values the official converts with float() outside any validation
+STORED_FLOATS = ("system_tps", "tps_per_user", "system_tps_per_kw", "e2e_avg_interactivity")
+
+
 def crash(sub, table) -> list[Hit]:
     """Inputs the official crashes on: non-UTF-8 text, JSON nested past Python's recursion limit, integers
-    longer than 4,300 digits (our loader refuses each with the codes above; the official's raises)."""
+    longer than 4,300 digits (our loader refuses each with the codes above; the official's raises), and a
+    stored derived value in result_summary.json that float() cannot take (a word, a list)."""
     for subject, lf in sub.all_files():
         code = lf.error.code if lf.error is not None else None
         if code in CRASH_CODES and lf.kind != "config":
             return [Hit("crash", sub.subject, f"{lf.rel}: {CRASH_CODES[code]}")]
+        if lf.kind == "result_summary" and lf.ok and not lf.bom and isinstance(lf.data, dict):
+            for key in STORED_FLOATS:
+                v = lf.data.get(key)
+                if v is not None and lax_float(v) is None:
+                    return [Hit("crash", sub.subject, f"{lf.rel}: {key} {type(v).__name__}")]
     return []
 
 
@@ -88,6 +100,21 @@ def junk_systems(sub, table) -> list[Hit]:
     return hits
 
 
+def config_summary(sub, table) -> list[Hit]:
+    """system-description-valid, in part: `config_summary` is an object or a string of 4+ characters
+    (only the curve's first readable system_desc.json is validated)."""
+    hits = []
+    for curve in sub.curves():
+        first = next((p for p in curve.points if p.files.get("system_desc") is not None
+                      and p.files["system_desc"].ok and isinstance(p.files["system_desc"].data, dict)), None)
+        if first is None:
+            continue
+        v = first.files["system_desc"].data.get("config_summary")
+        if v is not None and not isinstance(v, dict) and not (isinstance(v, str) and len(v) >= 4):
+            hits.append(Hit("system-description-valid", first.subject, "config_summary too short"))
+    return hits
+
+
 def _division(sub) -> str | None:
     for point in sub.points():
         data = point.files.get("system_desc")
@@ -104,4 +131,21 @@ PREDICATES = [
     (frozenset({"required-dir"}), required_dir),
     (frozenset({"config-file-present"}), config_file_present),
     (frozenset({"benchmark-model-dir"}), junk_systems),
+    (frozenset(), config_summary),
 ]
+
+
+def shared_path_ok(finding, sub, policy) -> bool:
+    """Our shared-path-resolution FAIL stands unless the path leaves the root only through a symlinked
+    top-level directory (the official follows symlinks wherever they lead)."""
+    observed = finding.observed if isinstance(finding.observed, dict) else {}
+    for value in observed.values():
+        if isinstance(value, str):
+            top = value.strip("/").split("/")[0]
+            problem = sub.dir_problems.get(top)
+            if problem is not None and problem.code == "symlink-escape":
+                return False
+    return True
+
+
+REFINE = {"shared-path-resolution": shared_path_ok}

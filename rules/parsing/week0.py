@@ -131,7 +131,24 @@ def seed_runtime_match(sub, policy) -> list[Hit]:
     return hits
 
 
+def load_pattern(sub, policy) -> list[Hit]:
+    """runtime_settings.load_pattern (default concurrency) is concurrency or agentic_inference and the
+    concurrency (a lax int) is above 0; a dedicated Offline point is exempt."""
+    hits = []
+    for point in sub.points():
+        lf = point.files.get("point_yaml")
+        d = lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+        if d is None or d.get("offline") == "dedicated" or _point_yaml_problem(lf):
+            continue
+        rs = d.get("runtime_settings") if isinstance(d.get("runtime_settings"), dict) else {}
+        pattern = rs.get("load_pattern", "concurrency")
+        if pattern not in ("concurrency", "agentic_inference") or (lax_int(d.get("concurrency")) or 0) <= 0:
+            hits.append(Hit("load-pattern", point.subject, f"load_pattern {pattern!r}"))
+    return hits
+
+
 PREDICATES = [
+    (frozenset({"load-pattern"}), load_pattern),
     (frozenset({"point-config-valid"}), point_config_valid),
     (frozenset({"result-file-valid"}), result_file_valid),
     (frozenset({"seed-runtime-match"}), seed_runtime_match),

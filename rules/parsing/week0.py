@@ -10,7 +10,7 @@ import math
 
 from checker.core.week0 import Hit
 
-from rules.shared.lax import MISSING, lax_float, lax_int
+from rules.shared.lax import lax_float, lax_int
 
 SEED_KEYS = ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
 LEGACY_SEEDS = {"scheduler_random_seed": "scheduler_rng_seed", "dataloader_random_seed": "sample_index_rng_seed"}
@@ -107,30 +107,6 @@ def _percentiles_disagree(d: dict) -> bool:
     return False
 
 
-def seed_runtime_match(sub, policy) -> list[Hit]:
-    """The runtime seeds (v0.7 names lifted) equal the bound set's, compared as lax ints."""
-    seeds = policy.get("seed_sets")
-    sets = {e.id: e for e in seeds.entries} if seeds is not None else {}
-    hits = []
-    for point in sub.points():
-        lf = point.files.get("point_yaml")
-        d = lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else None
-        if d is None or not isinstance(d.get("seed_set"), str) or d["seed_set"] not in sets:
-            continue
-        rt = d.get("runtime_settings", {}).get("runtime") if isinstance(d.get("runtime_settings"), dict) else None
-        if not isinstance(rt, dict):
-            continue
-        got = {k: rt.get(k, MISSING) for k in SEED_KEYS}
-        for old, new in LEGACY_SEEDS.items():
-            if got[new] is MISSING and old in rt:
-                got[new] = rt[old]
-        entry = sets[d["seed_set"]]
-        bad = [k for k, v in got.items() if v is not MISSING and v is not None and lax_int(v) != getattr(entry, k)]
-        if bad:
-            hits.append(Hit("seed-runtime-match", point.subject, f"{', '.join(bad)} differ from set {entry.id}"))
-    return hits
-
-
 def load_pattern(sub, policy) -> list[Hit]:
     """runtime_settings.load_pattern (default concurrency) is concurrency or agentic_inference and the
     concurrency (a lax int) is above 0; a dedicated Offline point is exempt."""
@@ -151,5 +127,4 @@ PREDICATES = [
     (frozenset({"load-pattern"}), load_pattern),
     (frozenset({"point-config-valid"}), point_config_valid),
     (frozenset({"result-file-valid"}), result_file_valid),
-    (frozenset({"seed-runtime-match"}), seed_runtime_match),
 ]

@@ -14,6 +14,7 @@ from rules.accuracy import week0 as accuracy_w0
 from rules.curve import week0 as curve_w0
 from rules.metrics import week0 as metrics_w0
 from rules.parsing import week0 as parsing_w0
+from rules.seeds import week0 as seeds_w0
 from rules.steady_state import week0 as steady_state_w0
 from rules.structure import week0 as structure_w0
 from rules.system_description import week0 as system_w0
@@ -22,7 +23,7 @@ from rules.drafters import week0 as drafters_w0
 #: [(official rule ids modelled whole, predicate(submission, policy) -> [Hit])], every family's
 PREDICATES = [*structure_w0.PREDICATES, *parsing_w0.PREDICATES, *steady_state_w0.PREDICATES,
               *curve_w0.PREDICATES, *metrics_w0.PREDICATES, *accuracy_w0.PREDICATES,
-              *drafters_w0.PREDICATES]
+              *drafters_w0.PREDICATES, *seeds_w0.PREDICATES]
 
 
 def decide(sub, policy, fails: list = ()) -> Week0:

@@ -27,20 +27,8 @@ class Week0Policy(StrictModel):
     offline_values: list[str]
 
 
+#: a key a mapping does not hold (None is a value: YAML null)
 MISSING = object()
-
-
-def dig(data: Any, *path: Any, default: Any = MISSING) -> Any:
-    """data[path...] through mappings and lists, or ``default`` where a step is absent."""
-    cur = data
-    for step in path:
-        if isinstance(cur, dict) and step in cur:
-            cur = cur[step]
-        elif isinstance(cur, list) and isinstance(step, int) and -len(cur) <= step < len(cur):
-            cur = cur[step]
-        else:
-            return default
-    return cur
 
 
 def lax_int(v: Any) -> int | None:

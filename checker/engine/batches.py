@@ -149,7 +149,8 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
                          ignore=list(settings.ignore) or None)
     from checker.engine.week0 import attach
 
-    predictions = attach(pkg, ctx, findings)  # before the worker pre-renders the findings' JSON
+    # before the worker pre-renders the findings' JSON; none when --select/--ignore run only some rules
+    predictions = {} if settings.select or settings.ignore else attach(pkg, ctx, findings)
     if unit.kind == "submission" and node.name in predictions:
         digest["week0"] = predictions[node.name].as_dict()
     texts = None

@@ -138,7 +138,8 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
         findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore, sort=False)  # sorted in check()
         from checker.engine.week0 import attach
 
-        predictions = attach(pkg, ctx, findings)  # the Week-0 prediction, before findings are relocated
+        # the Week-0 prediction (before findings are relocated); none when --select/--ignore run only some rules
+        predictions = {} if select or ignore else attach(pkg, ctx, findings)
         if staged is not None:
             findings = staged.relocate(findings)
             staged.publish(pkg.submissions[0])

@@ -75,20 +75,27 @@ def _rejecting(findings) -> list[Finding]:
     return [f for f in findings if f.status is Status.FAIL and f.severity in (Severity.REJECT, Severity.REJECT_POINTS)]
 
 
+def _no_prediction(report) -> str:
+    """Why there is no Week-0 prediction: no submission, or a check of only some rules."""
+    if any(f.reason == "deselected" for f in report.findings):
+        return "Week-0 automated check: not predicted (--select/--ignore checked only some rules)"
+    return "Week-0 automated check: nothing it checks (no submission)"
+
+
 def week0_phrase(report) -> str:
     """What the Week-0 automated check (the official tool) would do, and where the rules differ, in words."""
     cohort = getattr(report, "sections", {}).get("cohort")
     if cohort:
         rows = [r for r in cohort["submissions"] if r.get("week0")]
         if not rows:
-            return "Week-0 automated check: nothing it checks (no submission)"
+            return _no_prediction(report)
         hit = [r["label"] for r in rows if r["week0"]["verdict"] != "accept"]
         if not hit:
             return f"Week-0 automated check would accept every one of {len(rows)}"
         return f"Week-0 automated check would REJECT {len(hit)} of {len(rows)}: {', '.join(hit)}"
     w = report.week0
     if w is None:
-        return "Week-0 automated check: nothing it checks (no submission)"
+        return _no_prediction(report)
     if w["verdict"] == "accept":
         out = "Week-0 automated check would accept."
     elif w["verdict"] == "reject-points":

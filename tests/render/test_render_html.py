@@ -149,7 +149,8 @@ def test_hostile_cohort_folder(tmp_path):
     p = parse(index)
     assert [t for t, _ in p.tags].count("script") == 2
     assert not any(k.startswith("on") for _t, a in p.tags for k in a) and "img" not in [t for t, _ in p.tags]
-    assert index.count('data-verdict="reject"') == 2 and index.count('data-verdict="pass"') == 1
+    # the bundled fixture is an official reject (config_summary 'DP8', 4+ characters wanted): the badge follows it
+    assert index.count('data-verdict="reject"') == 3 and index.count('data-verdict="pass"') == 0
     assert index.count('<svg class="chart overlay"') == 2  # llama3_1-8b and the hostile model name
     assert "Pareto curves: llama3_1-8b" in index
     # each page holds exactly its submission's findings
@@ -224,7 +225,8 @@ def test_cohort_from_per_submission_reports(tmp_path):
     index = files["index.html"]
     assert index.index('href="001-alpha-a.html"') < index.index('href="002-zeta-b.html"')
     assert index.count('<svg class="chart overlay"') == 1 and "2 curves overlaid" in index
-    assert 'data-verdict="pass"' in index and "Cohort-level findings" not in index
+    # the badge follows the Week-0 prediction: the official rejects the bundled fixture's config_summary 'DP8'
+    assert 'data-verdict="reject"' in index and "Cohort-level findings" not in index
 
 
 def _check(tmp_path, patch):

@@ -104,6 +104,9 @@ class Finding(msgspec.Struct):
     extra: dict = msgspec.field(default_factory=dict)
     baseline: str | None = None  # --baseline: "new" | "unchanged" (FAIL findings only)
     edits: tuple = ()  # the automatic fix: TextEdits (checker.core.fixes), applied by check --fix
+    #: reject-level FAILs only: does the Week-0 automated check (the official tool) reject on this rule at
+    #: this subject? Set by the engine from the Week-0 prediction (checker.core.week0); None elsewhere
+    week0: bool | None = None
 
     def sort_key(self) -> tuple:
         s = self.subject
@@ -132,6 +135,8 @@ class Finding(msgspec.Struct):
             d["baseline"] = self.baseline
         if self.edits:
             d["edits"] = [e.as_dict() for e in self.edits]
+        if self.week0 is not None:
+            d["week0"] = self.week0
         return d
 
 

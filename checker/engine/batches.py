@@ -147,6 +147,12 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
         prepare_run_folders(pkg, ctx.options, settings.max_bytes, jobs=1, progress=False)
     findings = run_rules(unit_rules(rules), pkg, ctx, select=list(settings.select) or None,
                          ignore=list(settings.ignore) or None)
+    from checker.engine.week0 import attach
+
+    # before the worker pre-renders the findings' JSON; none when --select/--ignore run only some rules
+    predictions = {} if settings.select or settings.ignore else attach(pkg, ctx, findings)
+    if unit.kind == "submission" and node.name in predictions:
+        digest["week0"] = predictions[node.name].as_dict()
     texts = None
     if settings.prerender:
         texts = [_prerendered(f) for f in findings]
@@ -166,6 +172,12 @@ def _prerendered(f: Finding) -> str | None:
         return None
 
 
+def rules_verdict(findings: list[Finding]) -> str:
+    """What our rules decide: reject (a reject FAIL), reject-points (only reject-points FAILs), accept."""
+    sevs = {f.severity.value for f in findings if f.status is Status.FAIL}
+    return "reject" if "reject" in sevs else ("reject-points" if "reject-points" in sevs else "accept")
+
+
 def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:
     """One row of the cohort summary: who, what, verdict and counts over the unit's own findings."""
     from collections import Counter
@@ -183,9 +195,10 @@ def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like)
         "systems": digest.get("systems", []), "models": digest.get("models", []),
         "divisions": digest.get("divisions", []),
         "verdict": "FAILED" if failing else "PASSED",
-        "week0_reject": any(f.status is Status.FAIL and f.severity.value in ("reject", "reject-points")
-                            for f in findings),
+        "week0_reject": (digest.get("week0") or {}).get("verdict", "accept") != "accept",
+        "rules_verdict": rules_verdict(findings),
         "checked": digest.get("crashed") is None,
+        "week0": digest.get("week0"),
         "counts": {"by_status": by_status, "fail_by_severity": by_sev, "total": len(findings)},
     }
     if report_like.count_waived:

@@ -51,7 +51,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     opts = dict(config.options)
     executor = make_executor(config)  # an unusable executor is a usage error before any work
     try:
-        pkg, ctx, findings, cohort_state, bundle_section, encoded = _evaluate(paths, config, rules, policy, opts,
+        pkg, ctx, findings, cohort_state, bundle_section, encoded, predictions = _evaluate(paths, config, rules, policy, opts,
                                                                               executor, select, ignore)
     finally:
         executor.close()
@@ -73,7 +73,8 @@ def check(paths: list[str], config: RunConfig) -> Report:
     report = Report(findings=findings, rules=rules, paths=list(pkg.paths), policy_edition=policy.edition,
                     policy_version=policy.version, fail_on=fail_on, package=pkg,
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
-                    count_waived=ws is not None, gate_new_only=config.fail_on_new, context=ctx)
+                    count_waived=ws is not None, gate_new_only=config.fail_on_new, context=ctx,
+                    week0_by_submission=predictions)
     if encoded:  # unchanged worker findings keep their encoded text; waived/baselined ones are re-encoded
         report.json_cache = {id(f): encoded[id(f)] for f in findings
                              if id(f) in encoded and encoded[id(f)][0] is f and f.baseline is None}
@@ -105,9 +106,9 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
         units = co.plan_units(plan)
     encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
     if not units:
-        pkg, ctx, findings, bundle_section = _evaluate_one(paths, config, rules, policy, opts, executor, select,
-                                                           ignore, assembling)
-        return pkg, ctx, findings, None, bundle_section, encoded
+        pkg, ctx, findings, bundle_section, predictions = _evaluate_one(paths, config, rules, policy, opts, executor,
+                                                                        select, ignore, assembling)
+        return pkg, ctx, findings, None, bundle_section, encoded, predictions
     ctx = Context(package=plan, policy=policy, options=opts)
     settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
@@ -116,7 +117,7 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
     findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
                                          config.timeout, encoded, executor)
-    return plan, ctx, findings, cohort_state, None, encoded
+    return plan, ctx, findings, cohort_state, None, encoded, {}
 
 
 def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling):
@@ -135,6 +136,10 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,
                                 executor=executor, timeout=config.timeout)
         findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore, sort=False)  # sorted in check()
+        from checker.engine.week0 import attach
+
+        # the Week-0 prediction (before findings are relocated); none when --select/--ignore run only some rules
+        predictions = {} if select or ignore else attach(pkg, ctx, findings)
         if staged is not None:
             findings = staged.relocate(findings)
             staged.publish(pkg.submissions[0])
@@ -146,7 +151,7 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
     finally:
         if staged is not None:
             staged.cleanup()
-    return pkg, ctx, findings, bundle_section
+    return pkg, ctx, findings, bundle_section, predictions
 
 
 def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0, encoded=None,

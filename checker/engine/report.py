@@ -33,6 +33,9 @@ class Report(msgspec.Struct):
     #: what could not be written (checker.cli.output): each makes the exit code 2, and every report written
     #: after it says so (summary.exit_code, summary.output_problems)
     output_problems: list = msgspec.field(default_factory=list)
+    #: the Week-0 prediction per submission (checker.core.week0.Week0 by submission name; cohort units
+    #: carry theirs in sections["cohort"]), set by the pipeline
+    week0_by_submission: dict = msgspec.field(default_factory=dict)
 
     def counts(self) -> dict[str, Any]:
         by_status = {s.value: 0 for s in Status}
@@ -54,10 +57,28 @@ class Report(msgspec.Struct):
                 and (not self.gate_new_only or f.baseline == "new")]
 
     @property
+    def week0(self) -> dict | None:
+        """summary.week0: what the Week-0 automated check (the official tool) decides; None without a submission."""
+        from checker.core.week0 import combine
+
+        cohort = self.sections.get("cohort")
+        if cohort:
+            return combine([(r["label"], r["week0"]) for r in cohort["submissions"] if r.get("week0")])
+        return combine([(name, w.as_dict()) for name, w in self.week0_by_submission.items()])
+
+    @property
     def week0_reject(self) -> bool:
-        """Would the Week-0 automated check reject it? Any reject / reject-points FAIL."""
-        return any(f.status is Status.FAIL and f.severity in (Severity.REJECT, Severity.REJECT_POINTS)
-                   for f in self.findings)
+        """Would the Week-0 automated check reject it (or some of its points)? From the prediction."""
+        w = self.week0
+        return w is not None and w["verdict"] != "accept"
+
+    @property
+    def rules_verdict(self) -> str:
+        """What our rules decide: reject (a reject FAIL), reject-points (only reject-points FAILs), accept."""
+        sevs = {f.severity for f in self.findings if f.status is Status.FAIL}
+        if Severity.REJECT in sevs:
+            return "reject"
+        return "reject-points" if Severity.REJECT_POINTS in sevs else "accept"
 
     @property
     def verdict(self) -> str:
@@ -86,6 +107,8 @@ class Report(msgspec.Struct):
             "summary": {
                 **self.counts(),
                 "verdict": self.verdict,
+                "rules_verdict": self.rules_verdict,
+                "week0": self.week0,
                 "week0_reject": self.week0_reject,
                 "exit_code": self.exit_code(),
                 **({"output_problems": list(self.output_problems)} if self.output_problems else {}),

@@ -108,7 +108,7 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
         sub = rep.package.submissions[0]
         c = rep.counts()
         lv = levels.from_severity_counts(c["by_status"], c["fail_by_severity"])
-        badge = levels.verdict(lv, rep.week0_reject)
+        badge = levels.verdict(lv, rep.week0)
         fails = sorted((f for f in rep.findings if f.status is Status.FAIL), key=lambda f: -f.severity.rank)
         rows.append({
             "i": i, "org": sub.org or "—", "name": _sub_id(sub), "rel": sub.rel, "page": page,

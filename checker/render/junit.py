@@ -19,6 +19,14 @@ def _suite_name(key) -> str:
     return "/".join(parts) if parts else "package"
 
 
+def _week0_properties(week0: dict | None) -> list[tuple[str, str]]:
+    """The Week-0 prediction as suite properties (tool, verdict, points, rules; nothing without a submission)."""
+    if week0 is None:
+        return []
+    return [("week0_tool", week0["tool"]), ("week0_verdict", week0["verdict"]),
+            ("week0_points", ",".join(week0["points"])), ("week0_rules", ",".join(week0["rules"]))]
+
+
 def render(report, **_options) -> str:
     root = ET.Element("testsuites", name="endpoints-checker")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -29,6 +37,9 @@ def render(report, **_options) -> str:
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="policy", value=f"{report.policy_edition} {report.policy_version}")
+        ET.SubElement(props, "property", name="rules_verdict", value=report.rules_verdict)
+        for name, value in _week0_properties(report.week0):
+            ET.SubElement(props, "property", name=name, value=value)
         for f in items:
             name = f.rule_id + "".join(f" [{x}]" for x in (f.subject.point, f.subject.entry) if x)
             case = ET.SubElement(suite, "testcase", name=name, classname=f"endpoints-checker.{f.family}",

@@ -1,7 +1,7 @@
 """Findings and verdicts in words a person knows (error, flag, warning), for the HTML pages.
 
 A FAIL of a warn-level rule is advice, so the pages call it a warning and never count it as a
-failure; the big badge follows the Week-0 automated check (reject on any error), not the
+failure; the big badge follows the Week-0 prediction (what the official automated check decides), not the
 ``--fail-on`` exit status, which the page states separately. The JSON keeps status and severity.
 """
 from __future__ import annotations
@@ -14,8 +14,8 @@ LEVELS = ("error", "flag", "warning")
 PLURAL = {"error": "errors", "flag": "flags", "warning": "warnings", "skipped": "skipped", "passed": "passed"}
 #: what each level means, for the page's key and tooltips
 MEANING = {
-    "error": "a reject or reject-points rule fails: the Week-0 automated check rejects the submission or its points",
-    "flag": "a reviewer looks at it; the Week-0 automated check still accepts",
+    "error": "a reject or reject-points rule fails: the rules reject the submission or its points",
+    "flag": "a reviewer looks at it; the rules still accept",
     "warning": "advice: nothing is rejected or flagged",
 }
 
@@ -54,11 +54,20 @@ def problems(counts: dict) -> list[tuple[str, str]]:
     return [(lv, count(counts[lv], lv)) for lv in LEVELS if counts.get(lv)]
 
 
-def verdict(counts: dict, week0_reject: bool) -> dict:
-    """The badge: its class, its words and one sentence saying why; agrees with the Week-0 check."""
-    if week0_reject:
+def verdict(counts: dict, week0: dict | None) -> dict:
+    """The badge: its class, its words and one sentence saying why; follows the Week-0 prediction and
+    says where the rules' errors differ from it."""
+    errors = counts.get("error", 0)
+    if week0 is not None and week0["verdict"] != "accept":
         key, badge = "reject", "Would be rejected"
-        why = f"the Week-0 automated check rejects it: {count(counts['error'], 'error')}"
+        what = f"points {', '.join(week0['points'])}" if week0["verdict"] == "reject-points" else "it"
+        why = f"the Week-0 automated check rejects {what} ({', '.join(week0['rules'])})"
+        if not errors:
+            why += "; the rules do not reject"
+    elif errors:
+        key, badge = "flag", "Accepted at Week 0, the rules reject"
+        why = (f"the Week-0 automated check accepts it; the rules reject: {count(errors, 'error')} "
+               "(the automated check does not test this; reviewers can reject for it)")
     elif counts.get("flag"):
         key, badge = "flag", "Would be accepted"
         why = f"the Week-0 automated check accepts it; {count(counts['flag'], 'flag')} for a reviewer"

@@ -79,6 +79,8 @@ def render(report, **_options) -> str:
         }
         if f.fix:
             result["properties"]["fix"] = f.fix
+        if f.week0 is not None:
+            result["properties"]["week0"] = f.week0
         if f.edits and f.status is Status.FAIL:
             result["fixes"] = [_fix(f)]
         if waived:
@@ -98,7 +100,8 @@ def render(report, **_options) -> str:
             "automationDetails": {"id": "endpoints-checker/" + ",".join(report.paths)},
             "columnKind": "unicodeCodePoints",
             "results": results,
-            "properties": {"policy": {"edition": report.policy_edition, "version": report.policy_version}},
+            "properties": {"policy": {"edition": report.policy_edition, "version": report.policy_version},
+                           "rules_verdict": report.rules_verdict, "week0": report.week0},
         }],
     }
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

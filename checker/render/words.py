@@ -55,28 +55,63 @@ def checks_phrase(report) -> str:
     return f"{plural(c['PASS'], 'check')} passed, {skipped}" + (f", {deselected} not selected" if deselected else "")
 
 
-def _points(fs: list[Finding]) -> str:
-    labels = sorted({f.subject.label() for f in fs})
-    return ", ".join(labels)
+def _where(fs) -> str:
+    """'accuracy-gate at r20, r64; point-count at H200/llama3_1-8b': rules and where they fail."""
+    by_rule: dict[str, list[str]] = {}
+    for f in fs:
+        s = f.subject
+        where = s.point if s.point and s.model else (s.label().split("/", 1)[-1] if s.system else "the submission")
+        rule = getattr(f, "rule_id", None) or f.rule  # a Finding, or a Week-0 Hit
+        if where not in by_rule.setdefault(rule, []):
+            by_rule[rule].append(where)
+    parts = []
+    for rule, wheres in by_rule.items():
+        shown = ", ".join(wheres[:4]) + (f" and {len(wheres) - 4} more" if len(wheres) > 4 else "")
+        parts.append(f"{rule} at {shown}")
+    return "; ".join(parts)
+
+
+def _rejecting(findings) -> list[Finding]:
+    return [f for f in findings if f.status is Status.FAIL and f.severity in (Severity.REJECT, Severity.REJECT_POINTS)]
+
+
+def _no_prediction(report) -> str:
+    """Why there is no Week-0 prediction: no submission, or a check of only some rules."""
+    if any(f.reason == "deselected" for f in report.findings):
+        return "Week-0 automated check: not predicted (--select/--ignore checked only some rules)"
+    return "Week-0 automated check: nothing it checks (no submission)"
 
 
 def week0_phrase(report) -> str:
-    """What the Week-0 automated check would do, in words."""
-    fails = [f for f in report.findings if f.status is Status.FAIL]
+    """What the Week-0 automated check (the official tool) would do, and where the rules differ, in words."""
     cohort = getattr(report, "sections", {}).get("cohort")
     if cohort:
-        units = [r["label"] for r in cohort["submissions"]]
-        hit = sorted({f.subject.submission or f.subject.point for f in fails
-                      if f.severity in (Severity.REJECT, Severity.REJECT_POINTS)} & set(units))
+        rows = [r for r in cohort["submissions"] if r.get("week0")]
+        if not rows:
+            return _no_prediction(report)
+        hit = [r["label"] for r in rows if r["week0"]["verdict"] != "accept"]
         if not hit:
-            return "Week-0 check would accept every one"
-        return f"Week-0 check would REJECT {len(hit)} of {len(units)}: {', '.join(hit)}"
-    if any(f.severity is Severity.REJECT for f in fails):
-        return "Week-0 check would REJECT the submission"
-    pts = [f for f in fails if f.severity is Severity.REJECT_POINTS]
-    if pts:
-        return f"Week-0 check would REJECT points: {_points(pts)}"
-    return "Week-0 check would accept"
+            return f"Week-0 automated check would accept every one of {len(rows)}"
+        return f"Week-0 automated check would REJECT {len(hit)} of {len(rows)}: {', '.join(hit)}"
+    w = report.week0
+    if w is None:
+        return _no_prediction(report)
+    if w["verdict"] == "accept":
+        out = "Week-0 automated check would accept."
+    elif w["verdict"] == "reject-points":
+        out = f"Week-0 automated check would REJECT points: {', '.join(w['points'])} ({', '.join(w['rules'])})."
+    else:
+        out = f"Week-0 automated check would REJECT the submission ({', '.join(w['rules'])})."
+    rules_only = [f for f in _rejecting(report.findings) if f.week0 is False]
+    if rules_only:
+        out += (f" The rules reject: {_where(rules_only)} (the automated check does not test this; "
+                "reviewers can reject for it).")
+    official_only = [h for pred in getattr(report, "week0_by_submission", {}).values() for h in pred.hits
+                     if not any(f.week0 and f.rule_id == h.rule for f in _rejecting(report.findings))]
+    if official_only:
+        out += (f" The rules do not reject for: {_where(official_only)} (the automated check rejects it all "
+                "the same).")
+    return out
 
 
 def gate_phrase(report) -> str:

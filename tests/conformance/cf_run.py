@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -85,9 +86,12 @@ def reduce_ours(doc: dict) -> dict:
     out = {"verdict": "reject" if rules else "accept", "rules": rules, "flags": flags, "warns": warns, "error": None,
            "messages": sorted({f"{f['rule_id']}: {f['message'][:160]}" for f in fails
                                if f["severity"] in REJECTING + ("flag",)})[:12]}
-    week0 = doc.get("summary", {}).get("week0_reject")
-    if week0 is not None and week0 != bool(rules):
-        out["error"] = f"summary.week0_reject={week0} contradicts the findings ({rules})"
+    summary = doc.get("summary", {})
+    out["week0"] = summary.get("week0")
+    if out["week0"] is None:
+        out["error"] = "summary.week0 is missing: no Week-0 prediction for a submission"
+    elif summary.get("week0_reject") != (out["week0"]["verdict"] != "accept"):
+        out["error"] = f"summary.week0_reject={summary.get('week0_reject')} contradicts summary.week0 {out['week0']}"
     return out
 
 
@@ -136,18 +140,47 @@ def run_ours_batch(paths: list[str], report: str) -> dict[str, dict]:
             out[p] = run_ours(p, report + f".{len(out)}.json")
             continue
         out[p] = reduce_ours({"findings": by_label.get(row["label"], []),
-                              "summary": {"week0_reject": row.get("week0_reject")}})
+                              "summary": {"week0_reject": row.get("week0_reject"), "week0": row.get("week0")}})
     return out
 
 
 def reduce_official(row: dict) -> dict:
-    """One official_driver.py row -> verdict and ERROR rule ids (a crash rejects, as its exit 1 does)."""
+    """One official_driver.py row -> verdict, ERROR rule ids (a crash rejects, as its exit 1 does) and the
+    points its ERRORs name (``points``: system/model/r<N> when every ERROR names a point, else None)."""
     if row.get("crash"):
         return {"verdict": "reject", "rules": [f"crash:{row['crash'].split(':', 1)[0]}"], "error": None,
-                "messages": [row["crash"]]}
+                "messages": [row["crash"]], "points": None}
     rules = sorted({e["rule"] for e in row["errors"]})
+    named = [point_of(e.get("path") or "") for e in row["errors"]]
+    points = sorted(set(named)) if named and all(named) else None
     return {"verdict": "accept" if row["passed"] else "reject", "rules": rules, "error": None,
-            "messages": sorted({f"{e['rule']}: {e['message'][:160]}" for e in row["errors"]})[:12]}
+            "messages": sorted({f"{e['rule']}: {e['message'][:160]}" for e in row["errors"]})[:12], "points": points}
+
+
+_POINT_PATH = re.compile(r"/results/([^/]+)/([^/]+)/(r[0-9]+)(?:/|$)")
+
+
+def point_of(path: str) -> str:
+    """system/model/r<N> of an official result's path inside a point directory, else ''."""
+    m = _POINT_PATH.search(path.replace(os.sep, "/"))
+    return "/".join(m.groups()) if m else ""
+
+
+def week0_problem(ours: dict, official: dict) -> str:
+    """'' when our Week-0 prediction is what the official decided, else what differs.
+
+    accept must be accept both ways; a reject-points prediction must name every point the official's
+    ERRORs name (it reports a curve-wide defect at one point's file, so ours may name more)."""
+    w = ours.get("week0")
+    if w is None:
+        return "no Week-0 prediction"
+    if (w["verdict"] == "accept") != (official["verdict"] == "accept"):
+        return f"predicted {w['verdict']} {w['rules']}, the official decides {official['verdict']} {official['rules']}"
+    if w["verdict"] == "reject-points" and official.get("points") is not None:
+        missing = sorted(set(official["points"]) - set(w["points"]))
+        if missing:
+            return f"predicted reject-points {w['points']}, the official also rejects {missing}"
+    return ""
 
 
 def run_official(python: str, paths: list[str]) -> dict[str, dict]:

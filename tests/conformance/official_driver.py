@@ -27,9 +27,9 @@ def check(path: str) -> dict:
     except BaseException as exc:  # noqa: BLE001 - any crash is the CLI's exit 1 with no report
         return {"path": path, "passed": False, "errors": [], "warnings": [],
                 "crash": f"{type(exc).__name__}: {str(exc)[:200]}"}
-    errors = sorted({(r.rule, r.message) for r in report.errors})
+    errors = sorted({(r.rule, r.message, str(r.path) if r.path is not None else "") for r in report.errors})
     return {"path": path, "passed": bool(report.passed), "crash": None,
-            "errors": [{"rule": rule, "message": msg} for rule, msg in errors],
+            "errors": [{"rule": rule, "message": msg, "path": where} for rule, msg, where in errors],
             "warnings": sorted({r.rule for r in report.warnings})}
 
 

@@ -7,6 +7,7 @@ differs from what the rules say, with the verdicts and rule ids that occur now.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import time
 
@@ -114,3 +115,37 @@ def test_batched_run_equals_single_run(conformance, name, tmp_path):
     single = cf_run.run_ours(built[name], str(tmp_path / "single.json"))
     keys = ("verdict", "rules", "flags", "warns")
     assert {k: single[k] for k in keys} == {k: results[name]["ours"][k] for k in keys}
+
+
+def test_week0_prediction_is_the_official_verdict(conformance):
+    """summary.week0 (the Week-0 prediction) equals what the official tool decides, on every variant:
+    a mismatch is a failure here, never an entry in disagreements.yaml."""
+    results, _built, _s = conformance
+    wrong = {n: cf_run.week0_problem(r["ours"], r["official"]) for n, r in results.items()}
+    assert {n: why for n, why in wrong.items() if why} == {}
+    assert sum(r["ours"]["week0"]["verdict"] != "accept" for r in results.values()) >= 60
+
+
+CORPUS = os.path.join(cf_run.REPO, "fixtures", "official-corpus")
+CORPUS_PACKAGES = sorted(d for d in os.listdir(CORPUS) if os.path.isdir(os.path.join(CORPUS, d)))
+#: what the official 1.5.3.0 decides on its own fixture corpus (measured; the test re-measures it)
+CORPUS_OFFICIAL = {"invalid_submission": "reject", "sub_a": "accept", "sub_c": "reject", "sub_e": "reject",
+                   "sub_g": "reject", "valid_standardized": "accept"}
+
+
+@pytest.fixture(scope="module")
+def corpus(official_python, tmp_path_factory):
+    """Both checkers on the six packages of the official checker's fixture corpus (fixtures/official-corpus)."""
+    workdir = str(tmp_path_factory.mktemp("corpus"))
+    return cf_run.run_all({n: os.path.join(CORPUS, n) for n in CORPUS_PACKAGES}, official_python, workdir, batch=1)
+
+
+def test_corpus_is_the_shared_copy():
+    assert CORPUS_PACKAGES == sorted(CORPUS_OFFICIAL)
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS_OFFICIAL))
+def test_week0_prediction_on_the_official_corpus(corpus, name):
+    ours, official = corpus[name]["ours"], corpus[name]["official"]
+    assert official["verdict"] == CORPUS_OFFICIAL[name]
+    assert cf_run.week0_problem(ours, official) == ""

@@ -1,0 +1,88 @@
+"""The Week-0 prediction: what the official automated check (endpoints-submission-cli 1.5.3.0) decides.
+
+A value type only: rules/shared/week0.py computes it from the loaded package (a model of the
+official tool's own error conditions, not of our rules), the engine attaches it to the report and
+marks each reject-level finding with whether the official rejects on that rule at that subject.
+"""
+from __future__ import annotations
+
+import msgspec
+
+from checker.core.findings import Subject, point_sort_key
+
+TOOL = "endpoints-submission-cli 1.5.3.0"
+VERDICTS = ("accept", "reject", "reject-points")
+
+
+class Hit(msgspec.Struct, frozen=True):
+    """One ERROR the official would report: its rule id, where, and why in a few words."""
+
+    rule: str
+    subject: Subject
+    why: str = ""
+
+
+class Week0(msgspec.Struct):
+    """The official's verdict on one submission, with the ERRORs that decide it."""
+
+    hits: list[Hit] = msgspec.field(default_factory=list)
+    tool: str = TOOL
+
+    @property
+    def verdict(self) -> str:
+        """accept (no ERROR), reject-points (every ERROR names a point), reject (any other ERROR)."""
+        if not self.hits:
+            return "accept"
+        return "reject-points" if all(h.subject.point for h in self.hits) else "reject"
+
+    @property
+    def points(self) -> list[str]:
+        """system/model/r<N> of the points a reject-points verdict rejects (empty otherwise)."""
+        if self.verdict != "reject-points":
+            return []
+        return sorted({point_label(h.subject) for h in self.hits}, key=_label_key)
+
+    @property
+    def rules(self) -> list[str]:
+        return sorted({h.rule for h in self.hits})
+
+    def rejects(self, rule_id: str, subject: Subject) -> bool:
+        """Does the official reject on ``rule_id`` at (or inside, or around) this subject?"""
+        return any(h.rule == rule_id and _overlap(h.subject, subject) for h in self.hits)
+
+    def as_dict(self) -> dict:
+        return {"tool": self.tool, "verdict": self.verdict, "points": self.points, "rules": self.rules}
+
+
+def point_label(s: Subject) -> str:
+    """A point's name inside its submission: system/model/r<N>."""
+    return "/".join(p for p in (s.system, s.model, s.point) if p)
+
+
+def _label_key(label: str) -> tuple:
+    head, _, point = label.rpartition("/")
+    return head, point_sort_key(point)
+
+
+def _overlap(a: Subject, b: Subject) -> bool:
+    """One subject lies inside the other (the official names a point where we name its curve, or back)."""
+    if a.submission and b.submission and a.submission != b.submission:
+        return False
+    for x, y in ((a.system, b.system), (a.model, b.model), (a.point, b.point)):
+        if x and y and x != y:
+            return False
+    return True
+
+
+def combine(units: list[tuple[str, dict]]) -> dict | None:
+    """summary.week0 of several submissions [(label, its week0 dict)]: the worst verdict, the rules of
+    all, and (for reject-points) every rejected point prefixed by its submission's label."""
+    if not units:
+        return None
+    order = {"accept": 0, "reject-points": 1, "reject": 2}
+    worst = max((w["verdict"] for _l, w in units), key=order.__getitem__)
+    rules = sorted({r for _l, w in units for r in w["rules"]})
+    many = len(units) > 1
+    points = [f"{label}/{p}" if many else p for label, w in sorted(units) for p in w["points"]] \
+        if worst == "reject-points" else []
+    return {"tool": TOOL, "verdict": worst, "points": points, "rules": rules}

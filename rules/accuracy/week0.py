@@ -1,0 +1,59 @@
+"""Week-0 refinement of the official's accuracy gate (endpoints-submission-cli 1.5.3.0).
+
+The official gates each metric the results carry as a number: a missing metric, a value it cannot
+convert (null, a word) and NaN (its floor comparisons are False) all pass. So our accuracy-gate FAIL
+is an official ERROR only where some finite metric value misses its target (accuracy.yaml's bounds).
+"""
+from __future__ import annotations
+
+import math
+
+from checker.core.week0 import Hit
+
+
+def gate_fails(finding, sub, policy) -> bool:
+    observed = finding.observed if isinstance(finding.observed, dict) else {}
+    model = finding.subject.model
+    targets = next((t for name, t in policy.get("accuracy").models.items() if name in model), None)
+    if targets is None:
+        return False
+    for metric, value in observed.items():
+        t = targets.metrics.get(metric)
+        if t is None or isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            continue
+        low = t.min if t.min is not None else (t.reference * t.min_ratio if t.min_ratio is not None else None)
+        high = t.max if t.max is not None else (t.reference * t.max_ratio if t.max_ratio is not None else None)
+        if (low is not None and value < low) or (high is not None and value > high):
+            return True
+    return False
+
+
+def swebench_fraction(sub, policy) -> list[Hit]:
+    """agentic-accuracy-swebench, in part: an agentic curve's SWE-bench score must be a fraction in [0, 1]."""
+    names = set(policy.get("accuracy").swebench_datasets)
+    hits = []
+    for curve in sub.curves():
+        if not any(_load_pattern(p) == "agentic_inference" for p in curve.points):
+            continue
+        for point in curve.points:
+            lf = point.files.get("accuracy")
+            entries = lf.data.get("accuracy_scores") if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+            for e in entries if isinstance(entries, list) else []:
+                score = e.get("score") if isinstance(e, dict) else None
+                if isinstance(e, dict) and e.get("dataset_name") in names and isinstance(score, (int, float)) \
+                        and not isinstance(score, bool) and not 0 <= score <= 1:
+                    hits.append(Hit("agentic-accuracy-swebench", curve.subject, f"score {score} is not a fraction"))
+                    return hits
+    return hits
+
+
+def _load_pattern(point):
+    lf = point.files.get("point_yaml")
+    d = lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else {}
+    rs = d.get("runtime_settings") if isinstance(d.get("runtime_settings"), dict) else {}
+    return rs.get("load_pattern")
+
+
+PREDICATES: list = [(frozenset(), swebench_fraction)]
+#: official id -> does our same-trigger FAIL stand as the official's ERROR?
+REFINE = {"accuracy-gate": gate_fails}

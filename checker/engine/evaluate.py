@@ -11,7 +11,7 @@ import msgspec
 
 from checker.core.findings import Finding, Location, Severity, Status, Subject
 from checker.load.reader import LoadedFile
-from checker.load.model import Package
+from checker.load.package_tree import Package
 from checker.core.policy import Policy, PolicyUnavailable
 from checker.core.rule import Outcome, Rule
 from checker.engine.catalogue import select_matches
@@ -26,7 +26,7 @@ class Context(msgspec.Struct):
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     #: the loaded waiver set, for the rules evaluated after waivers are applied
     waivers: Any = None
-    #: the cohort units' digests (``checker.load.digest``), for the cohort-scope rules
+    #: the cohort units' digests (``checker.load.cohort_digest``), for the cohort-scope rules
     cohort_units: list | None = None
 
     def opt(self, name: str, default: Any = None) -> Any:

@@ -11,7 +11,7 @@ import os
 from checker.core.findings import Subject
 from checker.load import mirror
 from checker.load.reader import entry_problem
-from checker.load.model import Package
+from checker.load.package_tree import Package
 from checker.load.placement import is_repository_entry, looks_like_package_point, points_hint, wrong_level
 from checker.load.planned import PlannedSet, configs_in, read_config
 from checker.load.run_folder_files import load_run_folder

@@ -11,7 +11,7 @@ import os
 from checker.load import mirror
 from checker.load.discovery import add_directory
 from checker.load.submission import Options
-from checker.load.model import Package
+from checker.load.package_tree import Package
 from checker.load.run_folder_files import load_run_folder
 
 

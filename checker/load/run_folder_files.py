@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from checker.load.models import attach_model
 from checker.load.reader import read_file
-from checker.load.model import RunFolder
+from checker.load.package_tree import RunFolder
 
 if TYPE_CHECKING:
     from checker.load.submission import Options

@@ -13,7 +13,7 @@ from checker.core.findings import Subject
 from checker.load import carried
 from checker.load.models import attach_model
 from checker.load.reader import DEFAULT_MAX_BYTES, LoadBudget, LoadError, LoadedFile, entry_problem, read_file
-from checker.load.model import Curve, Point, Submission, System
+from checker.load.package_tree import Curve, Point, Submission, System
 from checker.load.placement import excluded, is_repository_entry, is_repository_top, nested_run_files
 
 POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory

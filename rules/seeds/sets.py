@@ -14,7 +14,7 @@ from checker.core.findings import Severity
 from checker.load.models.keys import near_miss, rename_for_missing
 from checker.core.fixes import Edit
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.shared.binding import SEED_KEYS
+from rules.shared.registry_policy import SEED_KEYS
 from checker.core.values import MISSING, show
 from rules.shared.seed_values import (adoption_cohorts, registry_failure, declared_seeds, evidence, no_point_yaml, point_yaml,
                               registry, registry_source, seed_edits, seed_fix_text, seed_problem)

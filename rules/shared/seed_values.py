@@ -14,7 +14,7 @@ import msgspec
 
 from checker.core.rule import Fail, Skip
 from checker.core.values import MISSING
-from rules.shared.binding import SEED_KEYS, U64_MAX
+from rules.shared.registry_policy import SEED_KEYS, U64_MAX
 
 RUNTIME = ("runtime_settings", "runtime")
 LEGACY_NAMES = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}

@@ -113,7 +113,7 @@ def test_worker_that_dies_is_a_finding_for_its_submission_only(cohort, monkeypat
 
 
 def test_exception_outside_rules_is_a_finding_in_serial_mode_too(cohort, monkeypatch):
-    import checker.engine.batches as co
+    import checker.engine.cohort_units as co
 
     original = co.check_unit
 

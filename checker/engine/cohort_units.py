@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from checker.core.findings import Finding, Status, Subject
-from checker.load.digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
+from checker.load.cohort_digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
 from checker.load.mirror import needs_mirror, origin
 
@@ -126,7 +126,7 @@ def check_unit(job: tuple) -> UnitResult:
 def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path: str) -> UnitResult:
     from checker.load.run_folder_files import load_run_folder
     from checker.load.submission import load_submission
-    from checker.load.model import Package
+    from checker.load.package_tree import Package
     from checker.engine.evaluate import Context, run_rules
 
     pkg = Package(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],

@@ -14,7 +14,7 @@ import sys
 
 from checker.core.findings import Finding, Severity, Status
 from checker.render.as_written import printable as _c, spell_lines
-from checker.render.words import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
+from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
     week0_phrase
 
 __all__ = ["render", "render_plain", "verdict_line", "header_line", "problem_groups"]

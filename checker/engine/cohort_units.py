@@ -107,16 +107,16 @@ def install_state(shared: tuple) -> None:
 
 def check_unit(job: tuple) -> UnitResult:
     """Load and check one unit (runs in a worker process)."""
-    from checker.load.submission import Options
+    from checker.load.layout import Options
 
     unit, settings = job
     rules, policy = _state(settings)
     opts = Options(max_bytes=settings.max_bytes, exclude=settings.exclude)
     if not needs_mirror(unit.path):
         return _check_loaded(unit, settings, rules, policy, opts, unit.path)
-    from checker.load import mirror
+    from checker.load import mirror, mirror_build
 
-    local = mirror.build(unit.path, settings.max_bytes, events=dict(settings.options).get("events", True))
+    local = mirror_build.build(unit.path, settings.max_bytes, events=dict(settings.options).get("events", True))
     try:  # a URL or an archive: its mirror lives as long as the unit's check
         return _check_loaded(unit, settings, rules, policy, opts, local)
     finally:

@@ -13,7 +13,7 @@ from typing import Any
 
 from checker.load import mirror
 from checker.load.discovery import discover
-from checker.load.submission import Options
+from checker.load.layout import Options
 from checker.core.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.engine.policy import load_policy
 from checker.engine.catalogue import rules_for, select_matches

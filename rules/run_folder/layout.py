@@ -11,7 +11,7 @@ import re
 
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
-from checker.load.run_folder_files import RUN_FOLDER_FILES
+from checker.load.layout import RUN_FOLDER_FILES
 from rules.run_folder.context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
                                       summary)
 from rules.shared.run_checks import invalid_pattern, pattern_verdict

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from checker.core.findings import Finding, Status, Subject
+from checker.core.json_text import finding_json
 from checker.load.cohort_digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
 from checker.load.mirror import needs_mirror, origin
@@ -158,8 +159,6 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
 def _prerendered(f: Finding) -> str | None:
     """A finding's JSON text, or None when it cannot be encoded here: the report's own writer then
     encodes it (and reports what it cannot), so a unit is never lost for one finding's content."""
-    from checker.render.json_report import finding_json
-
     try:
         return finding_json(f)
     except Exception:  # noqa: BLE001

@@ -273,7 +273,7 @@ def test_fast_indented_encoder_matches_json_dumps():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from checker.render.json_report import encode_indented
+    from checker.core.json_text import encode_indented
 
     leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
     values = st.recursive(leaves, lambda kids: st.lists(kids, max_size=4) | st.tuples(kids, kids)

@@ -17,9 +17,10 @@ from checker.core.findings import Severity
 #:   ``<kind>``           the subject's file of that kind is present, loaded, and valid (when modelled)
 #:   ``loaded:<kind>``    the file is present and parsed as a mapping; it may be invalid (the rule reads
 #:                        what is there, e.g. one key of a point.yaml whose other keys are wrong)
+#:   ``maybe:<kind>``     read when present: the rule itself decides what absence means (never SKIPped)
 #:   ``policy:<name>``    the policy file loaded (a registry with a reporting rule: the rule handles it)
 #:   ``registry:<name>``  a registry with a reporting rule is usable (else SKIP naming that rule)
-NEED_KINDS = ("file", "loaded", "policy", "registry")
+NEED_KINDS = ("file", "loaded", "maybe", "policy", "registry")
 #: the SKIP reason of a rule whose registry cannot be used
 REGISTRY_UNUSABLE = "registry-unusable"
 
@@ -88,7 +89,7 @@ class Rule(msgspec.Struct):
     @property
     def files(self) -> tuple[str, ...]:
         """The submission file kinds this rule reads (valid or merely loaded)."""
-        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("file", "loaded"))
+        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("file", "loaded", "maybe"))
 
     def section(self, name: str) -> str:
         """Return a named docstring section ('What it checks', 'Why', 'How to fix')."""

@@ -93,6 +93,8 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
             if reporter != rule.id and not ctx.policy.available(name):
                 return registry_skip(ctx.policy, name)
             continue
+        if kind == "maybe":
+            continue
         lf = _input_file(obj, name)
         if lf is None:
             continue

@@ -160,7 +160,7 @@ def _decls(curve):
     return curve.cached("drafter-decls", compute)
 
 
-@rule(id="drafter-curve-consistency", title="One drafter per curve", clause="R§2.9.4", severity="reject", scope="curve")
+@rule(id="drafter-curve-consistency", title="One drafter per curve", clause="R§2.9.4", severity="reject", scope="curve", needs=("maybe:point_yaml",))
 def drafter_curve_consistency(curve, ctx):
     """Every point of a curve that uses speculative decoding uses the same drafter and algorithm.
 

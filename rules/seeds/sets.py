@@ -81,7 +81,7 @@ def _declared_set(lf):
 
 
 @rule(id="seed-set-consistency", title="Seed set consistency", clause="R§9.1", severity="reject",
-      scope="submission", official=True)
+      scope="submission", official=True, needs=("maybe:point_yaml",))
 def seed_set_consistency(sub, ctx):
     """Every point of the submission records the same `seed_set`.
 
@@ -340,7 +340,7 @@ def _bound_seed_fix(point, lf, ctx, declared, keys: set) -> dict:
 
 
 @rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject",
-      scope="point", needs=("loaded:point_yaml", "policy:seed_sets",))
+      scope="point", needs=("loaded:point_yaml", "policy:seed_sets", "maybe:config"))
 def config_seeds_match(point, ctx):
     """The seeds in the point's config.yaml equal the runtime seeds its point.yaml declares.
 

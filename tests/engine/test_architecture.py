@@ -206,8 +206,34 @@ def test_every_rule_module_is_listed_by_its_family():
         assert with_rules <= set(fam.modules), f"{fam.package}: {sorted(with_rules - set(fam.modules))} not in MODULES"
 
 
-def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
-    """Run the bundled packages, the real run folders and a cohort, recording each rule's policy reads."""
+class _RecordingFiles(dict):
+    """A node's ``files`` that notes each kind a rule asks for by name."""
+
+    note = staticmethod(lambda kind: None)
+
+    def __getitem__(self, kind):
+        _RecordingFiles.note(kind)
+        return super().__getitem__(kind)
+
+    def get(self, kind, default=None):
+        _RecordingFiles.note(kind)
+        return super().get(kind, default)
+
+
+def _record_files(pkg) -> None:
+    """Swap every node's ``files`` for a recording one (the package tree's plain dicts)."""
+    nodes = list(pkg.submissions) + list(pkg.run_folders)
+    for sub in pkg.submissions:
+        nodes += list(sub.systems) + list(sub.curves()) + list(sub.points())
+    for node in nodes:
+        files = getattr(node, "files", None)
+        if isinstance(files, dict) and not isinstance(files, _RecordingFiles):
+            node.files = _RecordingFiles(files)
+
+
+def test_every_input_a_rule_reads_is_in_its_metadata(monkeypatch):
+    """Run the bundled packages, the real run folders and a cohort, recording each rule's reads: the
+    policy files it asks for and the file kinds it takes from any node's ``files`` by name."""
     import checker.engine.evaluate as ev
     from casefixtures import FIXTURES, REAL_RUNS
     from checker.core.policy import Policy
@@ -215,9 +241,14 @@ def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
 
     current: list = [None]
     read: dict[str, set] = {}
+    files_read: dict[str, set] = {}
     original_eval, original_get, original_avail = ev.evaluate, Policy.get, Policy.available
+    wrapped: set = set()
 
     def evaluate(rule, obj, ctx, selected=True):
+        if id(ctx.package) not in wrapped:
+            wrapped.add(id(ctx.package))
+            _record_files(ctx.package)
         current[0] = rule
         try:
             return original_eval(rule, obj, ctx, selected)
@@ -227,6 +258,10 @@ def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
     def note(name):
         if current[0] is not None:
             read.setdefault(current[0].id, set()).add(name)
+
+    def note_file(kind):
+        if current[0] is not None:
+            files_read.setdefault(current[0].id, set()).add(kind)
 
     def get(self, name):
         note(name)
@@ -239,6 +274,7 @@ def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
     monkeypatch.setattr(ev, "evaluate", evaluate)
     monkeypatch.setattr(Policy, "get", get)
     monkeypatch.setattr(Policy, "available", available)
+    monkeypatch.setattr(_RecordingFiles, "note", staticmethod(note_file))
     runs = [os.path.join(REAL_RUNS, n) for n in sorted(os.listdir(REAL_RUNS))]
     run_check([os.path.join(FIXTURES, "valid")])
     run_check([os.path.join(FIXTURES, "agentic")])
@@ -247,7 +283,10 @@ def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
     run_check([os.path.join(FIXTURES, "runs")])  # run folders assembled into a bundle (bundle family)
     run_check([os.path.join(FIXTURES, "plans")], options={"max_concurrency": 1024, "seed_set": "A"})  # pre-flight
     cat = load_catalogue()
-    assert read, "no policy read was recorded"
+    assert read and files_read, "no read was recorded"
     undeclared = {rid: sorted(names - set(cat.rule(rid).policies) - {"index"}) for rid, names in read.items()}
     undeclared = {k: v for k, v in undeclared.items() if v}
     assert not undeclared, f"rules reading policy files their metadata does not name: {undeclared}"
+    undeclared = {rid: sorted(kinds - set(cat.rule(rid).files)) for rid, kinds in files_read.items()}
+    undeclared = {k: v for k, v in undeclared.items() if v}
+    assert not undeclared, f"rules reading files their needs do not name: {undeclared}"

@@ -341,7 +341,7 @@ def _emit(report, pairs, text_options: dict) -> None:
     text_on_stdout = _text_on_stdout(pairs)
     if done.written and not text_on_stdout:
         try:
-            from checker.render.words import verdict_line
+            from checker.render.levels import verdict_line
 
             warn(verdict_line(report))
         except Exception as exc:  # noqa: BLE001  (a courtesy after the reports: they are written and say the code)

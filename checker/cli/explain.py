@@ -87,7 +87,7 @@ def _find_example(rule_id: str, status: str, paths: list[str], severity: str | N
 
 
 def _example_lines(title: str, found) -> list[str]:
-    from checker.render.spell import flow
+    from checker.render.as_written import flow
 
     path, case, e = found
     out = [f"{title} ({_display(path)}): {case.get('description', '').strip()}"]

@@ -66,3 +66,10 @@ class Policy(msgspec.Struct):
         """Why ``name`` cannot be used (None when it loaded)."""
         self._load(name)
         return self.problems.get(name)
+
+    def unusable(self, name: str) -> str:
+        """What a rule reading the registry ``name`` says when it cannot be used: the problem and the
+        rule that reports it (the engine's SKIP for ``registry:<name>``, and the kernels' own)."""
+        prob = self.problem(name)
+        why = f" ({prob.message})" if prob else ""
+        return f"no usable {name}.yaml: the file cannot be used{why}; see {self.reporters.get(name, 'policy-registry')}"

@@ -13,6 +13,17 @@ import msgspec
 
 from checker.core.findings import Severity
 
+#: what a ``needs`` entry may say, by prefix; the engine SKIPs the rule, naming the input, unless:
+#:   ``<kind>``           the subject's file of that kind is present, loaded, and valid (when modelled)
+#:   ``loaded:<kind>``    the file is present and parsed as a mapping; it may be invalid (the rule reads
+#:                        what is there, e.g. one key of a point.yaml whose other keys are wrong)
+#:   ``maybe:<kind>``     read when present: the rule itself decides what absence means (never SKIPped)
+#:   ``policy:<name>``    the policy file loaded (a registry with a reporting rule: the rule handles it)
+#:   ``registry:<name>``  a registry with a reporting rule is usable (else SKIP naming that rule)
+NEED_KINDS = ("file", "loaded", "maybe", "policy", "registry")
+#: the SKIP reason of a rule whose registry cannot be used
+REGISTRY_UNUSABLE = "registry-unusable"
+
 SCOPES = ("package", "submission", "system", "curve", "point", "run-folder", "cohort", "bundle", "plan")
 _ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
@@ -72,13 +83,13 @@ class Rule(msgspec.Struct):
 
     @property
     def policies(self) -> tuple[str, ...]:
-        """The policy files (names, without ``.yaml``) this rule reads."""
-        return tuple(n.split(":", 1)[1] for n in self.needs if n.startswith("policy:"))
+        """The policy files (names, without ``.yaml``) this rule reads, registries included."""
+        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("policy", "registry"))
 
     @property
     def files(self) -> tuple[str, ...]:
-        """The submission file kinds this rule reads."""
-        return tuple(n for n in self.needs if not n.startswith("policy:"))
+        """The submission file kinds this rule reads (valid or merely loaded)."""
+        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("file", "loaded", "maybe"))
 
     def section(self, name: str) -> str:
         """Return a named docstring section ('What it checks', 'Why', 'How to fix')."""
@@ -125,18 +136,31 @@ def rule(
     official: bool = False,
     after_waivers: bool = False,
 ) -> Callable[[Callable], Callable]:
-    """Declare a rule function. ``needs`` names every input it reads (file kinds, ``policy:<name>``)."""
+    """Declare a rule function. ``needs`` names every input it reads (``NEED_KINDS``); the engine enforces it."""
     if not _ID_RE.match(id):
         raise ValueError(f"rule id {id!r} is not kebab-case")
     if scope not in SCOPES:
         raise ValueError(f"rule {id!r}: unknown scope {scope!r}")
-    spec = RuleSpec(id, title, clause, Severity(severity), scope, tuple(needs), official, after_waivers)
+    needs = tuple(needs)
+    for n in needs:
+        split_need(n)  # an unknown kind fails at import, not silently at run time
+    spec = RuleSpec(id, title, clause, Severity(severity), scope, needs, official, after_waivers)
 
     def deco(func: Callable) -> Callable:
         func.__rule__ = spec
         return func
 
     return deco
+
+
+def split_need(need: str) -> tuple[str, str]:
+    """``"loaded:point_yaml"`` -> ("loaded", "point_yaml"); a bare file kind -> ("file", kind)."""
+    kind, sep, name = need.partition(":")
+    if not sep:
+        return "file", need
+    if kind not in NEED_KINDS:
+        raise ValueError(f"unknown need {need!r}: one of {', '.join(k + ':' for k in NEED_KINDS[1:])} or a file kind")
+    return kind, name
 
 
 def doc_section(doc: str, name: str) -> str:

@@ -61,10 +61,10 @@ def draft_text(rf, audit, ctx: Context) -> tuple[str, tuple[int, int]]:
 
 def load(paths: list[str], max_bytes: int, events: bool = True) -> list[tuple[str, Any, Any, str | None]]:
     """(path, RunFolder or None, events audit or None, why it is no run folder) per path."""
-    from checker.load.discovery import is_run_folder
+    from checker.load.layout import is_run_folder
     from checker.load.run_folder import audit_job
     from checker.load.run_folder_files import load_run_folder
-    from checker.load.submission import Options
+    from checker.load.layout import Options
 
     out = []
     for p in paths:

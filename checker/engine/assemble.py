@@ -16,7 +16,8 @@ import tempfile
 from checker.core.findings import Finding, Location
 from checker.engine.bundle_writer import write_tree
 from checker.load.bundle import Assembly, assemble_plan
-from checker.load.submission import Options, load_submission
+from checker.load.layout import Options
+from checker.load.submission import load_submission
 
 #: display root of the staged tree (shown only where no run-folder file corresponds)
 STAGED = "(bundle)"

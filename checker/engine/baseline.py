@@ -1,6 +1,6 @@
 """Baselines (``--baseline previous.json``): which FAILs are new, unchanged or resolved.
 
-A finding's identity is ``checker.render.common.fingerprint``: rule id, subject label and data
+A finding's identity is ``checker.core.fingerprint.fingerprint``: rule id, subject label and data
 path; never the line number or the message, so edits that move lines or reword messages keep a
 finding "unchanged". The baseline is any earlier JSON report of this tool (schema 1.x).
 """
@@ -14,7 +14,7 @@ import msgspec
 
 from checker.core.findings import Finding, Status, Subject
 from checker.core.record import Record, check_record
-from checker.render.common import fingerprint, fingerprint_key
+from checker.core.fingerprint import fingerprint, fingerprint_key
 
 #: the largest baseline read (a JSON report: about 1 KiB per finding); read by the bounded reader, so
 #: nesting, huge integers, special files and encodings are refused the way a package file is

@@ -11,9 +11,9 @@ import msgspec
 
 from checker.core.findings import Finding, Location, Severity, Status, Subject
 from checker.load.reader import LoadedFile
-from checker.load.model import Package
+from checker.load.package_tree import Package
 from checker.core.policy import Policy, PolicyUnavailable
-from checker.core.rule import Outcome, Rule
+from checker.core.rule import REGISTRY_UNUSABLE, Outcome, Rule, split_need
 from checker.engine.catalogue import select_matches
 
 
@@ -26,7 +26,7 @@ class Context(msgspec.Struct):
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     #: the loaded waiver set, for the rules evaluated after waivers are applied
     waivers: Any = None
-    #: the cohort units' digests (``checker.load.digest``), for the cohort-scope rules
+    #: the cohort units' digests (``checker.load.cohort_digest``), for the cohort-scope rules
     cohort_units: list | None = None
 
     def opt(self, name: str, default: Any = None) -> Any:
@@ -66,12 +66,11 @@ def _input_file(obj: Any, kind: str) -> LoadedFile | None:
 
 
 def _split_needs(rule: Rule) -> tuple:
-    """``rule.needs`` as ((is_policy, name), ...), computed once per rule."""
+    """``rule.needs`` as ((kind, name), ...), computed once per rule (kinds: ``checker.core.rule.NEED_KINDS``)."""
     key = (rule.id, rule.needs)
     out = _NEEDS.get(key)
     if out is None:
-        out = _NEEDS[key] = tuple((True, n.split(":", 1)[1]) if n.startswith("policy:") else (False, n)
-                                  for n in rule.needs)
+        out = _NEEDS[key] = tuple(split_need(n) for n in rule.needs)
     return out
 
 
@@ -79,14 +78,22 @@ _NEEDS: dict = {}
 
 
 def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
-    for is_policy, name in _split_needs(rule):
-        if is_policy:
+    """The SKIP a rule's declared inputs call for, or None when it can run."""
+    for kind, name in _split_needs(rule):
+        if kind == "policy":
             if name in ctx.policy.reporters:
-                continue  # a registry with its own reporting rule: its readers SKIP naming that rule
+                continue  # a registry with its own reporting rule: read it as ``registry:<name>`` to SKIP here
             if not ctx.policy.available(name):
                 why = ctx.policy.problem(name)
                 return Outcome("SKIP", f"policy not loaded: {name}.yaml" + (f" ({why.message})" if why else ""),
                                reason="missing-policy")
+            continue
+        if kind == "registry":
+            reporter = ctx.policy.reporters.get(name)
+            if reporter != rule.id and not ctx.policy.available(name):
+                return registry_skip(ctx.policy, name)
+            continue
+        if kind == "maybe":
             continue
         lf = _input_file(obj, name)
         if lf is None:
@@ -95,9 +102,18 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
             return Outcome("SKIP", f"input missing: {lf.rel}", reason="missing-input")
         if lf.error is not None:
             return Outcome("SKIP", f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+        if kind == "loaded":  # parsed, possibly invalid: the rule reads what is there
+            if not isinstance(lf.data, dict):
+                return Outcome("SKIP", f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
+            continue
         if lf.kind in _MODELLED and lf.model is None:
             return Outcome("SKIP", f"input not valid: {lf.rel}", reason="input-not-valid")
     return None
+
+
+def registry_skip(policy: Policy, name: str) -> Outcome:
+    """The SKIP of a rule reading a registry that cannot be used: it names the rule reporting the file."""
+    return Outcome("SKIP", policy.unusable(name), reason=REGISTRY_UNUSABLE)
 
 
 _MODELLED = {"point_yaml", "result_summary", "system_desc"}

@@ -2,7 +2,7 @@
 worker processes), apply waivers, run the waiver rules, compare with a baseline, build the Report.
 
 One unit (a single submission or run folder) runs exactly as before: one Package, every rule.
-Two or more units run in cohort mode (``checker.engine.batches``): each unit alone, then the package-level
+Two or more units run in cohort mode (``checker.engine.cohort_units``): each unit alone, then the package-level
 rules once over the whole plan, then the cohort-scope rules over the units' digests. Serial
 (``jobs=1``) and parallel runs go through the same code and produce byte-identical reports, whatever
 executor (``checker.engine.executors``: local processes or a Dask cluster) ran the units.
@@ -13,7 +13,7 @@ from typing import Any
 
 from checker.load import mirror
 from checker.load.discovery import discover
-from checker.load.submission import Options
+from checker.load.layout import Options
 from checker.core.findings import FAIL_ON_RANK, Finding, Status, Subject
 from checker.engine.policy import load_policy
 from checker.engine.catalogue import rules_for, select_matches
@@ -101,7 +101,7 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
         assembling = assemble.wanted(plan, config)  # run folders checked as the bundle they become
     units = []
     if len(plan.submissions) + len(plan.run_folders) > 1 and not assembling:  # cohort machinery when needed
-        from checker.engine import batches as co
+        from checker.engine import cohort_units as co
 
         units = co.plan_units(plan)
     encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
@@ -156,7 +156,7 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
 
 def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0, encoded=None,
                 executor=None):
-    from checker.engine import batches as co
+    from checker.engine import cohort_units as co
     from checker.engine.progress import Progress
 
     executor = executor or LocalExecutor(jobs)
@@ -240,7 +240,7 @@ class _Gate:
 
 
 def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
-    from checker.engine import batches as co
+    from checker.engine import cohort_units as co
 
     gate = _Gate(report)
     own: dict[int, list[Finding]] = {i: [] for i in range(len(units))}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checker.load.model import Package
+from checker.load.package_tree import Package
 from checker.load.run_folder import attach_context, audit_job, audit_todo, store_audits, total_bytes
 
 #: without an explicit --jobs, logs smaller than this in total are audited in-process

@@ -17,6 +17,7 @@ import tarfile
 import zlib
 
 from checker.load import mirror
+from checker.load.layout import is_run_folder, loader_names
 from checker.load.mirror import STREAMED, MirrorError
 
 MAX_MEMBERS = 20_000
@@ -69,7 +70,7 @@ class _Members:
         self.dest = dest
         self.max_bytes = max_bytes
         self.events = events
-        self.wanted = mirror.loader_names()
+        self.wanted = loader_names()
         self.seen: set[str] = set()
         self.links: set[str] = set()
         self.count = 0
@@ -154,8 +155,6 @@ def _member_parts(name: str) -> list[str]:
 
 def _root(dest: str) -> str:
     """An archive holding one directory (``run1/...``) has that directory as its run folder."""
-    from checker.load.discovery import is_run_folder
-
     entries = os.listdir(dest)
     if len(entries) != 1 or is_run_folder(dest):
         return dest

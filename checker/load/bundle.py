@@ -32,7 +32,7 @@ ACCURACY_SOURCES = ("accuracy/accuracy_results.json", "accuracy/results.json")
 class Run(msgspec.Struct):
     """One run folder as `runs create` and the builder see it."""
 
-    rf: Any  # checker.load.model.RunFolder
+    rf: Any  # checker.load.package_tree.RunFolder
     missing: list = msgspec.field(default_factory=list)  # [(run-folder path, why)]: `runs create` refuses the folder
     kind: Optional[str] = None  # performance | accuracy (None: the builder cannot classify it)
     how: str = ""  # how the kind was decided, or why it could not be

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 
-from checker.load.placement import excluded
+from checker.load.layout import excluded
 from checker.load.reader import LoadError, entry_problem, filetype
 
 MAX_ENTRIES = 100_000  # per submission (src/, docs/ and server_configs/ together; about 3 µs each)

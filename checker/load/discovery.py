@@ -2,7 +2,10 @@
 
 A submission root is loaded by ``checker.load.submission`` (the fixed results/<system>/<model>/r<N>/
 shape and its bounds); the walk never follows a symlink that loops or leaves the submission root, and
-turns every unreadable directory into a recorded refusal.
+turns every unreadable directory into a recorded refusal. A URL or a ``.tar.gz`` run archive is
+mirrored first (``checker.load.mirror_build``) and the mirror walked by ``add_directory`` like a
+local path, so a remote cohort is classified exactly like a local one; cohort planning names a run
+archive without opening it (the worker that checks it reads it once).
 """
 from __future__ import annotations
 
@@ -10,26 +13,16 @@ import os
 
 from checker.core.findings import Subject
 from checker.load import mirror
-from checker.load.reader import entry_problem
-from checker.load.model import Package
+from checker.load.layout import Options, is_dir, is_file, is_run_folder, is_submission_root, junk_reason, scan_dir
+from checker.load.package_tree import Package
 from checker.load.placement import is_repository_entry, looks_like_package_point, points_hint, wrong_level
 from checker.load.planned import PlannedSet, configs_in, read_config
+from checker.load.reader import entry_problem
 from checker.load.run_folder_files import load_run_folder
-from checker.load.submission import Options, cap_entries, is_dir, is_file, junk_reason, load_submission, scan_dir
+from checker.load.submission import cap_entries, load_submission
 
 
-def is_run_folder(path: str) -> bool:
-    return (
-        is_file(os.path.join(path, "performance", "result_summary.json"))
-        or is_file(os.path.join(path, "accuracy", "accuracy_results.json"))
-        or (is_file(os.path.join(path, "events.jsonl")) and is_file(os.path.join(path, "config.yaml")))
-        or (is_file(os.path.join(path, "result_summary.json")) and is_file(os.path.join(path, "config.yaml"))
-            and not is_dir(os.path.join(path, "results")))
-    )
 
-
-def is_submission_root(path: str) -> bool:
-    return is_dir(os.path.join(path, "results")) or is_dir(os.path.join(path, "docs"))
 
 
 
@@ -44,8 +37,6 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
         if path[:7].lower() == "file://":
             path = mirror.file_url_path(path)  # a file URL is a local path, read as one
         if mirror.needs_mirror(path):
-            from checker.load.mirror_discovery import discover_mirrored
-
             discover_mirrored(pkg, path, options)
             continue
         display = os.path.normpath(path)
@@ -126,8 +117,6 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
                 continue
         if not is_dir(child):
             if mirror.is_archive(e.name) and is_file(child):
-                from checker.load.mirror_discovery import add_archive
-
                 add_archive(pkg, child, cdisplay, options)
             elif e.name != "cli_metadata.json":
                 leftovers.append((cdisplay, "file"))
@@ -150,3 +139,45 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
     elif depth == 0:
         why = points_hint(path, entries) or "holds no submission (results/, docs/) and no run folder"
         pkg.unusable_paths.append((display, why))
+
+
+def discover_mirrored(pkg: Package, location: str, options: Options) -> None:
+    """A URL or a run archive: mirrored by ``checker.load.mirror``, then walked like a local path."""
+    display = mirror.display_of(location)
+    if mirror.is_archive(location):
+        add_archive(pkg, location, display, options)
+        return
+    local = _mirror(pkg, location, display, options, shallow=options.shallow)
+    if local is not None:
+        add_directory(pkg, local, display, options, root_real="")  # the private mirror holds no symlinks out
+
+
+def add_archive(pkg: Package, path: str, display: str, options: Options) -> None:
+    """A ``.tar.gz`` run archive is a run folder; planning names it without opening it."""
+    location = mirror.origin(path)
+    if options.shallow:
+        if not mirror.is_url(location) and not os.path.lexists(location):
+            pkg.missing_paths.append(display)
+            return
+        rf = load_run_folder(location if mirror.is_url(location) else os.path.abspath(location), display, options)
+        rf.abspath = location if mirror.is_url(location) else os.path.abspath(location)
+        rf.name = mirror.archive_stem(location)
+        pkg.run_folders.append(rf)
+        return
+    local = _mirror(pkg, location, display, options)
+    if local is not None:
+        pkg.run_folders.append(load_run_folder(local, display, options))
+
+
+def _mirror(pkg: Package, location: str, display: str, options: Options, shallow: bool = False) -> str | None:
+    """The local mirror of ``location``, or None with the reason recorded (missing, or unusable)."""
+    from checker.load import mirror_build  # tarfile and the remote reader: only for an input that needs them
+
+    try:
+        return mirror_build.build(location, options.max_bytes, shallow=shallow, events=options.events)
+    except mirror.MirrorError as exc:
+        if exc.missing:
+            pkg.missing_paths.append(display)
+        else:
+            pkg.unusable_paths.append((display, str(exc)))
+        return None

@@ -7,8 +7,10 @@ size cap) are real copies and every other file is a sparse placeholder of its tr
 loader applies every rule of ``checker.load.reader`` to it unchanged (size caps, refusals, symlink
 escapes for archive members). The logs (``events.jsonl``, ``sample_idx_map.json``) are never copied:
 their placeholders are redirected to the storage URL, streamed by the audits, or, inside an archive,
-audited in the one streaming pass that reads it. Plain local paths never reach this module's heavy
-parts; fsspec is imported only for a URL.
+audited in the one streaming pass that reads it. This module is the registry (what a location is,
+which mirrors exist, where a placeholder redirects); ``checker.load.mirror_build`` builds a mirror,
+with ``archive`` and ``remote``. Plain local paths never reach the builder; fsspec is imported only
+for a URL.
 """
 from __future__ import annotations
 
@@ -76,37 +78,6 @@ def needs_mirror(path) -> bool:
     return isinstance(path, str) and (is_url(path) or is_archive(path))
 
 
-def build(location: str, max_bytes: int, shallow: bool = False, events: bool = True) -> str:
-    """Mirror ``location`` locally and return the directory to load; raise ``MirrorError``."""
-    import tempfile
-
-    tmp = tempfile.mkdtemp(prefix="endpoints-mirror-")
-    try:
-        if is_archive(location):
-            from checker.load.archive import mirror_archive
-
-            local = mirror_archive(location, os.path.join(tmp, archive_stem(location)), max_bytes, events)
-        else:
-            from checker.load.remote import mirror_tree
-
-            local = os.path.join(tmp, *_mirror_parts(location))
-            mirror_tree(location, local, max_bytes, SKELETON_DEPTH if shallow else None)
-    except BaseException:
-        _drop(tmp)
-        raise
-    _ROOTS[local] = (location.rstrip("/"), tmp)
-    return local
-
-
-def _mirror_parts(url: str) -> list[str]:
-    """``s3://bucket/a/b`` -> ["bucket", "a", "b"]: the mirror keeps the names (org = parent's name)."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    names = [p for p in (parts.netloc + "/" + parts.path).split("/") if p not in ("", ".", "..")]
-    return [n[:200] for n in names] or ["root"]
-
-
 def origin(local: str) -> str:
     """The location a mirrored path stands for (URL or archive path joined with the inner part); else ``local``."""
     if not _ROOTS:
@@ -130,10 +101,16 @@ def release(local: str) -> None:
     for root, (_where, tmp) in list(_ROOTS.items()):
         if local == root or local.startswith(root + os.sep):
             del _ROOTS[root]
-            _drop(tmp)
+            drop(tmp)
 
 
-def _drop(tmp: str) -> None:
+def register(local: str, location: str, tmp: str) -> None:
+    """Record a mirror built in ``tmp`` at ``local`` for ``location`` (checker.load.mirror_build)."""
+    _ROOTS[local] = (location.rstrip("/"), tmp)
+
+
+def drop(tmp: str) -> None:
+    """Delete the temporary directory of a mirror and its redirects."""
     import shutil
 
     for key in [k for k in REDIRECTS if k.startswith(tmp + os.sep)]:
@@ -165,10 +142,3 @@ def write_new(path: str, data: bytes) -> None:
         fh.write(data)
 
 
-def loader_names() -> frozenset[str]:
-    """Base names of the files the loader reads whole (each under the size cap): these are copied."""
-    from checker.load.submission import POINT_FILES
-    from checker.load.run_folder_files import RUN_FOLDER_FILES
-
-    names = set(POINT_FILES) | {r.rsplit("/", 1)[-1] for r in RUN_FOLDER_FILES}
-    return frozenset(names | {"system_power.json", "cli_metadata.json"})

@@ -13,21 +13,13 @@ import fnmatch
 import os
 import re
 
+from checker.core.findings import point_sort_key
+from checker.load.layout import POINT_NAMES, RUN_FOLDER_SOURCES, is_run_folder
+
 _POINT_RE = re.compile(r"^r\d+$")
 _LEVELS = {1: "the results/ directory", 2: "a system directory", 3: "a model (curve) directory",
            4: "a point directory"}
 _INSIDE = {"docs": "the docs/ directory", "src": "the src/ directory"}
-
-#: where a point's file sits inside a run folder written by the client
-RUN_FOLDER_SOURCES = {
-    "point_yaml": ("point.yaml",),
-    "result_summary": ("performance/result_summary.json", "result_summary.json"),
-    "config": ("config.yaml",),
-    "accuracy": ("accuracy/accuracy_results.json",),
-    "system_desc": ("system_desc.json",),
-}
-POINT_NAMES = {"point_yaml": "point.yaml", "result_summary": "result_summary.json", "config": "config.yaml",
-               "accuracy": "accuracy_results.json", "system_desc": "system_desc.json"}
 
 #: debris that stays an unexpected entry even where repository entries are ignored
 _DEBRIS = {".DS_Store", ".ipynb_checkpoints"}
@@ -89,8 +81,6 @@ def wrong_level(path: str, display: str) -> str | None:
 
 def points_hint(path: str, entries) -> str | None:
     """An organisation-level PATH holding bare point directories: which root to check instead."""
-    from checker.core.findings import point_sort_key
-
     pts = sorted((e.name for e in entries if looks_like_package_point(os.path.join(path, e.name))), key=point_sort_key)
     if not pts:
         return None
@@ -101,8 +91,6 @@ def points_hint(path: str, entries) -> str | None:
 
 def nested_run_files(point_abspath: str, entries) -> tuple[str | None, dict[str, str]]:
     """A run folder pasted into a point: (its directory name, {kind: path inside the point})."""
-    from checker.load.discovery import is_run_folder
-
     for e in entries:
         child = os.path.join(point_abspath, e.name)
         if not _isdir(child) or not is_run_folder(child):
@@ -134,14 +122,3 @@ def is_repository_top(path: str) -> bool:
     return os.path.exists(os.path.join(path, ".git"))
 
 
-def excluded(abspath: str, patterns) -> bool:
-    """--exclude GLOB: the entry's name or the end of its path matches (``r8_old``, ``docs/drafts/*``)."""
-    if not patterns:
-        return False
-    p = abspath.replace(os.sep, "/").rstrip("/")
-    name = p.rsplit("/", 1)[-1]
-    for pat in patterns:
-        pat = pat.strip().rstrip("/")
-        if pat and (fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(p, "*/" + pat.lstrip("/"))):
-            return True
-    return False

@@ -11,7 +11,7 @@ import os
 import msgspec
 
 from checker.core.findings import Subject
-from checker.load.model import RunFolder
+from checker.load.package_tree import RunFolder
 from checker.load.reader import read_file
 
 CONFIG_SUFFIXES = (".yaml", ".yml")

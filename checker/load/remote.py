@@ -1,7 +1,7 @@
 """Mirror one tree of object storage (any fsspec URL: s3://, gs://, ...), by listing it once.
 
 One recursive listing gives every key and size. Directories become directories; a file the loader
-reads (``mirror.loader_names``) up to the size cap is fetched with a ranged read of at most
+reads (``layout.loader_names``) up to the size cap is fetched with a ranged read of at most
 ``max_bytes + 1`` bytes, in batches of bounded size; every other file is a sparse placeholder; the logs
 (``mirror.STREAMED``) are placeholders redirected to their URL, streamed later by the audits. Keys
 that cannot be a local path (empty, ``.``/``..`` parts, NUL, over-long names) are left out, never
@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from checker.load import mirror
+from checker.load.layout import loader_names
 from checker.load.mirror import MAX_ENTRIES, STREAMED, MirrorError
 
 #: bytes fetched per batch of small files (the batch is held in memory at once)
@@ -62,7 +63,7 @@ def mirror_tree(url: str, dest: str, max_bytes: int, depth: int | None = None) -
     if len(listing) > MAX_ENTRIES:
         raise MirrorError(f"holds {len(listing)} objects, over the {MAX_ENTRIES} a check mirrors")
     os.makedirs(dest)
-    wanted = mirror.loader_names()
+    wanted = loader_names()
     fetch: list[tuple[str, str, int]] = []
     for key in sorted(listing):
         meta = listing[key]

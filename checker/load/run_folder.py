@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from checker.load.model import Package
+from checker.load.package_tree import Package
 from checker.load.mirror import is_url, source
 
 def audit_job(args: tuple):

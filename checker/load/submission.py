@@ -6,28 +6,14 @@ reported one by one); ``checker.load.discovery`` decides what a PATH holds and c
 from __future__ import annotations
 
 import os
-import re
-import stat
 
 from checker.core.findings import Subject
 from checker.load import carried
 from checker.load.models import attach_model
-from checker.load.reader import DEFAULT_MAX_BYTES, LoadBudget, LoadError, LoadedFile, entry_problem, read_file
-from checker.load.model import Curve, Point, Submission, System
-from checker.load.placement import excluded, is_repository_entry, is_repository_top, nested_run_files
-
-POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory
-
-#: files read at each point, by name -> kind
-POINT_FILES = {
-    "point.yaml": "point_yaml",
-    "system_desc.json": "system_desc",
-    "result_summary.json": "result_summary",
-    "accuracy_results.json": "accuracy",
-    "results.json": "accuracy_legacy",
-    "config.yaml": "config",
-}
-
+from checker.load.layout import POINT_DIR_RE, POINT_FILES, Options, is_dir, junk_reason, scan_dir
+from checker.load.package_tree import Curve, Point, Submission, System
+from checker.load.placement import is_repository_entry, is_repository_top, move_hint, nested_run_files
+from checker.load.reader import LoadBudget, LoadedFile, LoadError, entry_problem, read_file
 
 
 #: the checker's bounds on a package's shape (docs/robustness.md): the rules allow 32 points per curve
@@ -40,57 +26,6 @@ MAX_JUNK_PER_DIR = 100
 MAX_SYSTEMS_PER_SUBMISSION = 256
 MAX_CURVES_PER_SUBMISSION = 256
 MAX_POINTS_PER_SUBMISSION = 2048
-
-JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thumbs.db", "desktop.ini"}
-
-
-class Options:
-    """Loader options shared by the walk."""
-
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=(), events: bool = True):
-        self.max_bytes = max_bytes
-        #: cohort planning: find submission roots and run folders, but load nothing inside them
-        self.shallow = shallow
-        #: --exclude globs: matching entries are left out of the walk (as if absent)
-        self.exclude = tuple(exclude or ())
-        #: audit events.jsonl while a run archive streams by (off with --no-events)
-        self.events = events
-        #: entries of src/, docs/ and server_configs/ still to inspect (checker.load.carried), per submission
-        self.budget = carried.Budget()
-        #: values the files of the unit being loaded may still hold (reset per submission and run folder)
-        self.values = LoadBudget()
-
-
-def junk_reason(name: str) -> str | None:
-    if name in JUNK_NAMES:
-        return "archive or editor debris"
-    if name.startswith("."):
-        return "hidden entry"
-    return None
-
-
-def is_dir(path: str) -> bool:
-    try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
-def is_file(path: str) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
-def scan_dir(path: str, exclude=()) -> tuple[list[os.DirEntry], LoadError | None]:
-    try:
-        with os.scandir(path) as it:
-            return sorted((e for e in it if not excluded(e.path, exclude)), key=lambda e: e.name), None
-    except PermissionError as exc:
-        return [], LoadError("file-unreadable", f"directory cannot be listed: {exc.strerror}")
-    except OSError as exc:
-        return [], LoadError("file-unreadable", f"directory cannot be listed: {exc.strerror or exc}")
 
 
 def _load_point_files(point: Point, owner_files: dict, root_real: str, options: Options, refused: list) -> None:
@@ -128,8 +63,6 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
 
 
 def _nested_reason(point: Point, run_dir: str) -> str:
-    from checker.load.placement import move_hint
-
     moves = {k: v for k, v in point.nested.items() if k not in point.files or not point.files[k].exists}
     tail = f": {move_hint(point.name, moves)}, then delete {point.name}/{run_dir}/" if moves else ""
     return f"a run folder pasted inside the point; the point's files belong directly in {point.name}/{tail}"

@@ -39,7 +39,7 @@ def _sub_id(sub) -> str:
 
 def split_report(report) -> list:
     """One Report per submission: its findings, a Package holding only it, the same policy/context."""
-    from checker.load.model import Package
+    from checker.load.package_tree import Package
 
     pkg = report.package
     subs = list(getattr(pkg, "submissions", None) or [])

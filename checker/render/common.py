@@ -1,11 +1,10 @@
-"""Helpers shared by the CI renderers: levels, repository-relative paths, stable fingerprints."""
+"""Helpers shared by the CI renderers: levels, repository-relative paths, waived findings (a
+finding's fingerprint is checker.core.fingerprint)."""
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 
-from checker.core.findings import Finding, Severity, path_step
+from checker.core.findings import Finding, Severity
 
 #: severity -> SARIF level / GitHub workflow command
 LEVEL = {Severity.REJECT: "error", Severity.REJECT_POINTS: "error", Severity.FLAG: "warning", Severity.WARN: "note"}
@@ -23,26 +22,6 @@ def repo_relative(path: str) -> str:
     else:
         rel = absolute
     return rel.replace(os.sep, "/")
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def visible(text: str) -> str:
-    """``text`` with each lone UTF-16 surrogate (a non-UTF-8 byte in a file name, a ``\\ud800`` in a JSON
-    file) spelled as the visible escape ``\\udcxx``: what every output writes in its place."""
-    return _SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
-
-
-def fingerprint_key(key: str) -> str:
-    """sha256 of the key as written in a report (surrogates as their visible escape), 32 hex digits."""
-    return hashlib.sha256(visible(key).encode("utf-8")).hexdigest()[:32]
-
-
-def fingerprint(f: Finding) -> str:
-    """Stable across runs and line moves: rule id, subject and data path; never the message or line."""
-    path = "/".join(str(path_step(p)) for p in (f.location.path if f.location else ()))
-    return fingerprint_key("|".join([f.rule_id, f.subject.label(), path]))
 
 
 def is_waived(f: Finding) -> bool:

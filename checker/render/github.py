@@ -34,7 +34,7 @@ def annotation(f) -> str:
 
 
 def render(report, **_options) -> str:
-    from checker.render.words import verdict_line
+    from checker.render.levels import verdict_line
 
     lines = []
     fails = [f for f in report.findings if f.status is Status.FAIL]

@@ -2,8 +2,8 @@
 
 The bytes are exactly ``json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False)`` (what this
 renderer wrote before, and what ``tests/test_json_encoder.py`` property-tests against), but the work
-is done by msgspec: encode in C, re-indent in C, then two cheap guards make the result the
-standard library's:
+is done by msgspec (``checker.core.json_text``, shared with the cohort workers): encode in C,
+re-indent in C, then two cheap guards make the result the standard library's:
 
 - msgspec writes a float in its own shortest form (``1e16``, ``1e-7``) where Python writes
   ``1e+16``, ``1e-07``: the check below sees every float token, and when one is not Python's
@@ -24,53 +24,9 @@ later line indented by its depth).
 """
 from __future__ import annotations
 
-import re
+from checker.core.json_text import encode_indented
 
-import msgspec
-
-_ENCODE = msgspec.json.Encoder().encode
-_FORMAT = msgspec.json.format
 _SLOT = "@@findings@@"
-#: a float token in msgspec's indented output: a whole line's value (a list item, or after a key),
-#: ending its line. A JSON string never holds a raw newline, so such a token is never inside one.
-_FLOAT = re.compile(rb'(\A|\n *|": )(-?[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?|[eE][-+]?[0-9]+))(?=,?\n|\Z)')
-
-
-def _py_float(m: re.Match) -> bytes:
-    return m.group(1) + float.__repr__(float(m.group(2))).encode("ascii")
-
-
-def encode_indented(v, ind: str = "") -> str:
-    """``json.dumps(v, indent=2, ensure_ascii=False, allow_nan=False)``, same text and same errors,
-    with every line after the first indented by ``ind``."""
-    odd: list[str] = []
-
-    def seen_float(token: str) -> float:
-        x = float(token)
-        if float.__repr__(x) != token:
-            odd.append(token)
-        return x
-
-    try:
-        raw = _ENCODE(v)
-        same = msgspec.json.Decoder(float_hook=seen_float).decode(raw) == v
-    except (TypeError, ValueError, UnicodeError, OverflowError, msgspec.MsgspecError, RecursionError):
-        same = False
-    if not same:
-        import json
-
-        text = json.dumps(v, indent=2, ensure_ascii=False, allow_nan=False)
-    else:
-        out = _FORMAT(raw, indent=2)
-        if odd:  # rare (a float from 1e16 up or below 1e-4): the slower rewrite
-            out = _FLOAT.sub(_py_float, out)
-        text = out.decode("utf-8")
-    return text.replace("\n", "\n" + ind) if ind else text
-
-
-def finding_json(finding) -> str:
-    """One finding as the report renders it at depth 0."""
-    return encode_indented(finding.as_dict())
 
 
 def render(report, **_options) -> str:

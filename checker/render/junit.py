@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from itertools import groupby
 
 from checker.core.findings import Status
-from checker.render.spell import spell
+from checker.render.as_written import spell
 
 
 def _suite_key(f):

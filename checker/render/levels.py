@@ -1,17 +1,23 @@
-"""Findings and verdicts in words a person knows (error, flag, warning), for the HTML pages.
+"""Severity levels and verdicts in words a person knows: errors, flags, warnings (never "FAIL").
 
-A FAIL of a warn-level rule is advice, so the pages call it a warning and never count it as a
-failure; the big badge follows the Week-0 prediction (what the official automated check decides), not the
-``--fail-on`` exit status, which the page states separately. The JSON keeps status and severity.
+Every human-facing output (text, Markdown, the GitHub log line, the HTML pages) names and counts
+findings through this one module, so a warn-level finding reads as a warning everywhere and is
+never counted as a failure. The big badge of a page follows the Week-0 prediction (what the official automated
+check decides), not the ``--fail-on`` exit status, which is stated separately. The JSON, SARIF and
+JUnit reports keep the rule statuses and severities as they are.
 """
 from __future__ import annotations
 
-from checker.render.words import LEVEL_WORD
+from checker.core.findings import Finding, Severity, Status
 
-#: rule severity value -> the word a FAIL of it is called on the page (one definition: words.LEVEL_WORD)
+#: severity -> the level word printed in front of a finding
+LEVEL_WORD = {Severity.REJECT: "error", Severity.REJECT_POINTS: "error", Severity.FLAG: "flag",
+              Severity.WARN: "warning"}
+#: rule severity value -> the word a FAIL of it is called on the page (one definition: LEVEL_WORD)
 LEVEL_OF = {sev.value: word for sev, word in LEVEL_WORD.items()}
 LEVELS = ("error", "flag", "warning")
-PLURAL = {"error": "errors", "flag": "flags", "warning": "warnings", "skipped": "skipped", "passed": "passed"}
+#: words whose plural is not the word plus "s"
+PLURAL = {"skipped": "skipped", "passed": "passed"}
 #: what each level means, for the page's key and tooltips
 MEANING = {
     "error": "a reject or reject-points rule fails: the rules reject the submission or its points",
@@ -20,16 +26,140 @@ MEANING = {
 }
 
 
+def plural(n: int, word: str) -> str:
+    """``1 error``, ``3 warnings``, ``5 skipped``."""
+    return f"{n} {word}" if n == 1 else f"{n} {PLURAL.get(word, word + 's')}"
+
+
+def problem_counts(findings) -> dict[str, int]:
+    """FAIL findings by severity value, plus ``errors`` (reject and reject-points together)."""
+    c = {s.value: 0 for s in Severity}
+    for f in findings:
+        if f.status is Status.FAIL:
+            c[f.severity.value] += 1
+    c["errors"] = c["reject"] + c["reject-points"]
+    return c
+
+
+def counts_phrase(findings) -> str:
+    """'3 errors (2 reject, 1 reject-points), 1 flag, 2 warnings' or 'no problems'."""
+    c = problem_counts(findings)
+    if not (c["errors"] or c["flag"] or c["warn"]):
+        return "no problems"
+    parts = []
+    if c["errors"]:
+        kinds = ", ".join(f"{c[k]} {k}" for k in ("reject", "reject-points") if c[k])
+        parts.append(f"{plural(c['errors'], 'error')} ({kinds})")
+    if c["flag"]:
+        parts.append(plural(c["flag"], "flag"))
+    if c["warn"]:
+        parts.append(plural(c["warn"], "warning"))
+    return ", ".join(parts)
+
+
+def checks_phrase(report) -> str:
+    """'611 checks passed, 75 skipped (3 waived), 40 not selected'."""
+    c = report.counts()["by_status"]
+    waived = deselected = 0
+    for f in report.findings:
+        if f.status is Status.SKIP and f.reason:
+            waived += f.reason.startswith("waived")
+            deselected += f.reason == "deselected"
+    skipped = f"{c['SKIP'] - deselected} skipped" + (f" ({waived} waived)" if report.count_waived else "")
+    return f"{plural(c['PASS'], 'check')} passed, {skipped}" + (f", {deselected} not selected" if deselected else "")
+
+
+def _where(fs) -> str:
+    """'accuracy-gate at r20, r64; point-count at H200/llama3_1-8b': rules and where they fail."""
+    by_rule: dict[str, list[str]] = {}
+    for f in fs:
+        s = f.subject
+        where = s.point if s.point and s.model else (s.label().split("/", 1)[-1] if s.system else "the submission")
+        rule = getattr(f, "rule_id", None) or f.rule  # a Finding, or a Week-0 Hit
+        if where not in by_rule.setdefault(rule, []):
+            by_rule[rule].append(where)
+    parts = []
+    for rule, wheres in by_rule.items():
+        shown = ", ".join(wheres[:4]) + (f" and {len(wheres) - 4} more" if len(wheres) > 4 else "")
+        parts.append(f"{rule} at {shown}")
+    return "; ".join(parts)
+
+
+def _rejecting(findings) -> list[Finding]:
+    return [f for f in findings if f.status is Status.FAIL and f.severity in (Severity.REJECT, Severity.REJECT_POINTS)]
+
+
+def _no_prediction(report) -> str:
+    """Why there is no Week-0 prediction: no submission, or a check of only some rules."""
+    if any(f.reason == "deselected" for f in report.findings):
+        return "Week-0 automated check: not predicted (--select/--ignore checked only some rules)"
+    return "Week-0 automated check: nothing it checks (no submission)"
+
+
+def week0_phrase(report) -> str:
+    """What the Week-0 automated check (the official tool) would do, and where the rules differ, in words."""
+    cohort = getattr(report, "sections", {}).get("cohort")
+    if cohort:
+        rows = [r for r in cohort["submissions"] if r.get("week0")]
+        if not rows:
+            return _no_prediction(report)
+        hit = [r["label"] for r in rows if r["week0"]["verdict"] != "accept"]
+        if not hit:
+            return f"Week-0 automated check would accept every one of {len(rows)}"
+        return f"Week-0 automated check would REJECT {len(hit)} of {len(rows)}: {', '.join(hit)}"
+    w = report.week0
+    if w is None:
+        return _no_prediction(report)
+    if w["verdict"] == "accept":
+        out = "Week-0 automated check would accept."
+    elif w["verdict"] == "reject-points":
+        out = f"Week-0 automated check would REJECT points: {', '.join(w['points'])} ({', '.join(w['rules'])})."
+    else:
+        out = f"Week-0 automated check would REJECT the submission ({', '.join(w['rules'])})."
+    rules_only = [f for f in _rejecting(report.findings) if f.week0 is False]
+    if rules_only:
+        out += (f" The rules reject: {_where(rules_only)} (the automated check does not test this; "
+                "reviewers can reject for it).")
+    official_only = [h for pred in getattr(report, "week0_by_submission", {}).values() for h in pred.hits
+                     if not any(f.week0 and f.rule_id == h.rule for f in _rejecting(report.findings))]
+    if official_only:
+        out += (f" The rules do not reject for: {_where(official_only)} (the automated check rejects it all "
+                "the same).")
+    return out
+
+
+def gate_phrase(report) -> str:
+    """'FAILED: 2 findings at or above --fail-on flag' / 'PASSED: nothing at or above --fail-on flag'."""
+    n = len(report.failing())
+    what = "new findings" if report.gate_new_only else "findings"
+    if report.fail_on == "never":
+        return f"{report.verdict}: --fail-on never (problems never fail the run)"
+    if n:
+        return f"{report.verdict}: {n} {what if n != 1 else what[:-1]} at or above --fail-on {report.fail_on}"
+    return f"{report.verdict}: nothing at or above --fail-on {report.fail_on}"
+
+
+def verdict_line(report) -> str:
+    """One line: gate verdict, problems in words, checks, Week-0 verdict, extras (baseline, cohort)."""
+    line = (f"{report.verdict} — {counts_phrase(report.findings)} · {checks_phrase(report)}"
+            f" · {week0_phrase(report)} · fail-on {report.fail_on}")
+    base = getattr(report, "sections", {}).get("baseline")
+    if base:
+        n = base["counts"]
+        line += (f" · baseline: {n['new']} new, {n['unchanged']} unchanged, {n['resolved']} resolved"
+                 + (" (only new findings gate)" if getattr(report, "gate_new_only", False) else ""))
+    cohort = getattr(report, "sections", {}).get("cohort")
+    if cohort:
+        v = cohort["verdicts"]
+        line += f" · cohort of {len(cohort['submissions'])}: {v['PASSED']} passed, {v['FAILED']} failed"
+    return line
+
+
 def level_of(status: str, severity: str) -> str:
     """error / flag / warning for a FAIL, skipped / passed otherwise."""
     if status == "FAIL":
         return LEVEL_OF.get(severity, "error")
     return "skipped" if status == "SKIP" else "passed"
-
-
-def count(n: int, level: str) -> str:
-    """``1 error``, ``3 warnings``, ``5 skipped``."""
-    return f"{n} {level if n == 1 else PLURAL[level]}"
 
 
 def level_counts(rows) -> dict[str, int]:
@@ -51,7 +181,7 @@ def from_severity_counts(by_status: dict, fail_by_severity: dict) -> dict[str, i
 
 def problems(counts: dict) -> list[tuple[str, str]]:
     """[(level, "2 errors"), ...] for the non-zero failure levels, most severe first."""
-    return [(lv, count(counts[lv], lv)) for lv in LEVELS if counts.get(lv)]
+    return [(lv, plural(counts[lv], lv)) for lv in LEVELS if counts.get(lv)]
 
 
 def verdict(counts: dict, week0: dict | None) -> dict:
@@ -66,14 +196,14 @@ def verdict(counts: dict, week0: dict | None) -> dict:
             why += "; the rules do not reject"
     elif errors:
         key, badge = "flag", "Accepted at Week 0, the rules reject"
-        why = (f"the Week-0 automated check accepts it; the rules reject: {count(errors, 'error')} "
+        why = (f"the Week-0 automated check accepts it; the rules reject: {plural(errors, 'error')} "
                "(the automated check does not test this; reviewers can reject for it)")
     elif counts.get("flag"):
         key, badge = "flag", "Would be accepted"
-        why = f"the Week-0 automated check accepts it; {count(counts['flag'], 'flag')} for a reviewer"
+        why = f"the Week-0 automated check accepts it; {plural(counts['flag'], 'flag')} for a reviewer"
     else:
         key, badge = ("warning" if counts.get("warning") else "pass"), "Would be accepted"
         why = "the Week-0 automated check accepts it"
     if counts.get("warning") and key != "reject":
-        why += f", {count(counts['warning'], 'warning')} (advice)"
+        why += f", {plural(counts['warning'], 'warning')} (advice)"
     return {"key": key, "badge": badge, "why": why}

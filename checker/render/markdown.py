@@ -1,6 +1,6 @@
 """A compact Markdown summary for a pull-request comment or ``$GITHUB_STEP_SUMMARY``.
 
-Verdict, problems in words (errors, flags, warnings: ``checker.render.words``), and the problem
+Verdict, problems in words (errors, flags, warnings: ``checker.render.levels``), and the problem
 list (level, rule, subject, message, location). Submitter strings
 are escaped for GitHub-flavoured Markdown: inline HTML, emphasis, links, table pipes and line
 breaks cannot change the document's structure.
@@ -41,7 +41,7 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     from checker import __version__
     from checker.engine.report import TOOL_NAME
 
-    from checker.render.words import LEVEL_WORD, checks_phrase, counts_phrase, problem_counts, week0_phrase
+    from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, problem_counts, week0_phrase
 
     c = report.counts()
     n = problem_counts(report.findings)

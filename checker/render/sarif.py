@@ -6,8 +6,9 @@ import json
 from checker import __version__
 from checker.core.findings import Status
 from checker.engine.catalogue import complete_rules
-from checker.render.spell import spell
-from checker.render.common import LEVEL, fingerprint, is_waived, repo_relative
+from checker.render.as_written import spell
+from checker.core.fingerprint import fingerprint
+from checker.render.common import LEVEL, is_waived, repo_relative
 
 INFORMATION_URI = "https://pypi.org/project/endpoints-checker/"
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -13,8 +13,8 @@ import re
 import sys
 
 from checker.core.findings import Finding, Severity, Status
-from checker.render.spell import printable as _c, spell_lines
-from checker.render.words import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
+from checker.render.as_written import printable as _c, spell_lines
+from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
     week0_phrase
 
 __all__ = ["render", "render_plain", "verdict_line", "header_line", "problem_groups"]
@@ -237,7 +237,7 @@ def render_plain(report, quiet: bool = False, verbose: bool = False, statistics:
     if statistics:
         blocks.append(statistics_lines(report))
     if not quiet:
-        from checker.render.digest import digest_lines
+        from checker.render.metrics_digest import digest_lines
 
         blocks.append(digest_lines(report))
     blocks += [resolved_lines(report), cohort_lines(report)]

@@ -238,7 +238,7 @@ def agentic_accuracy_inline(point, ctx):
     return Pass(f"{mid}: inline accuracy {show_number(float(v))} {t.inline.describe()}")
 
 
-@rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve", needs=("policy:models", "policy:accuracy"), official=True)
+@rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve", needs=("policy:models", "policy:accuracy", "maybe:point_yaml"), official=True)
 def agentic_accuracy_swebench(curve, ctx):
     """Agentic: the mean of the four mandatory-region SWE-bench results meets the model's minimum.
 

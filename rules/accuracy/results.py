@@ -95,7 +95,7 @@ def coverage(curve, agentic: bool):
     return regions, why, covered, missing, extra
 
 
-@rule(id="accuracy-present", title="Accuracy results present", clause="R§6.6, R§9.1", severity="reject", scope="curve", official=True)
+@rule(id="accuracy-present", title="Accuracy results present", clause="R§6.6, R§9.1", severity="reject", scope="curve", official=True, needs=("maybe:accuracy", "maybe:accuracy_legacy"))
 def accuracy_present(curve, ctx):
     """The curve carries accuracy results at one point at least.
 
@@ -116,7 +116,7 @@ def accuracy_present(curve, ctx):
 
 
 @rule(id="accuracy-valid", title="Accuracy results file", clause="R§6.6", severity="reject",
-      scope="point", official=True)
+      scope="point", official=True, needs=("maybe:accuracy", "maybe:accuracy_legacy"))
 def accuracy_valid(point, ctx):
     """`accuracy_results.json` parses into scored dataset entries.
 
@@ -150,7 +150,7 @@ def accuracy_valid(point, ctx):
 
 
 @rule(id="accuracy-complete", title="Accuracy scoring complete", clause="R§6.6", severity="reject",
-      scope="point")
+      scope="point", needs=("maybe:accuracy", "maybe:accuracy_legacy"))
 def accuracy_complete(point, ctx):
     """No accuracy entry says `complete: false`.
 
@@ -173,7 +173,7 @@ def accuracy_complete(point, ctx):
     return Pass(f"{stated} of {len(acc.entries)} entries state complete: true; none is incomplete")
 
 
-@rule(id="accuracy-concurrency", title="Accuracy run at the point's concurrency", clause="R§5.3", severity="reject", scope="point", needs=("policy:models",))
+@rule(id="accuracy-concurrency", title="Accuracy run at the point's concurrency", clause="R§5.3", severity="reject", scope="point", needs=("policy:models", "maybe:config", "maybe:point_yaml"))
 def accuracy_concurrency(point, ctx):
     """A single-turn accuracy run uses the concurrency of the point it belongs to.
 
@@ -210,7 +210,7 @@ def accuracy_concurrency(point, ctx):
 
 
 @rule(id="accuracy-coverage", title="Accuracy at the mandatory points", clause="R§4.3, R§5.3, R§9.1",
-      severity="reject", scope="curve", needs=("policy:models",), official=True)
+      severity="reject", scope="curve", needs=("policy:models", "maybe:accuracy", "maybe:point_yaml"), official=True)
 def accuracy_coverage(curve, ctx):
     """Exactly one accuracy run in each of Ultra Low, Low, Medium and High, plus one at the Offline point.
 

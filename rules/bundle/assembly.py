@@ -134,7 +134,7 @@ def _fmt(t: float) -> str:
 
 
 @rule(id="bundle-curve-values", title="Values a system's and a curve's runs share", clause="R§8.2, R§5.4",
-      severity="reject", scope="bundle")
+      severity="reject", scope="bundle", needs=("maybe:system_desc",))
 def bundle_curve_values(a, ctx):
     """A system's runs agree on max_supported_concurrency; a curve's points on c_min_override, naming a point.
 
@@ -207,7 +207,7 @@ def _c_min_override(a, system, model, pps):
 
 
 @rule(id="bundle-power-copies", title="One system_power.json per system", clause="R§4.5.2", severity="reject",
-      scope="bundle")
+      scope="bundle", needs=("maybe:power",))
 def bundle_power_copies(a, ctx):
     """The system_power.json copies of one system's run folders hold the same values; one is lifted to results/<system>/.
 

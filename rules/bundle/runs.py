@@ -75,7 +75,7 @@ def bundle_run_files(a, ctx):
 
 
 @rule(id="bundle-run-kind", title="The builder can classify the run", clause="R§8.1", severity="reject",
-      scope="bundle")
+      scope="bundle", needs=("maybe:point_yaml",))
 def bundle_run_kind(a, ctx):
     """Each run is classified as performance or accuracy the way the builder does, and is what it is classified as.
 
@@ -125,7 +125,7 @@ def bundle_run_kind(a, ctx):
 
 
 @rule(id="bundle-point-filing", title="The builder can file the run into r<N>", clause="R§8.1", severity="reject",
-      scope="bundle")
+      scope="bundle", needs=("maybe:point_yaml",))
 def bundle_point_filing(a, ctx):
     """Each run lands in results/<system>/<model>/r<N>/: N from point.yaml, the names as the builder makes them.
 

@@ -1,6 +1,6 @@
 """Cross-submission rules (family ``cohort``): evaluated once per run when several submissions are checked.
 
-They read the units' digests (``ctx.cohort_units``, built by the engine from ``checker.load.digest``), never
+They read the units' digests (``ctx.cohort_units``, built by the engine from ``checker.load.cohort_digest``), never
 the files: each digest holds the values and file positions a rule needs (seed sets, target cohorts,
 hardware descriptions). Outside the cohort pipeline (a multi-submission Package given straight to
 the runner) the digests are built from the package.
@@ -8,7 +8,7 @@ the runner) the digests are built from the package.
 from __future__ import annotations
 
 from checker.core.findings import Subject
-from checker.load.digest import Unit, digest_submission, loc_file
+from checker.load.cohort_digest import Unit, digest_submission, loc_file
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.values import value_at
 from rules.shared.strict import StrictModel

@@ -40,7 +40,7 @@ def _curve_compare(curve, label: str, value_of, path_of, kind: str = "point_yaml
             for p, v in odd]
 
 
-@rule(id="config-consistency-dataset", title="Config consistency dataset", clause="R§9.1", severity="flag", scope="curve", official=True, needs=("policy:models",))
+@rule(id="config-consistency-dataset", title="Config consistency dataset", clause="R§9.1", severity="flag", scope="curve", official=True, needs=("policy:models", "maybe:point_yaml"))
 def config_consistency_dataset(curve, ctx):
     """All points of a curve declare the same `dataset`.
 
@@ -107,7 +107,7 @@ def _other_benchmarks(ctx, mid: str, name: str) -> list[str]:
             and declares_models_dataset(ctx, other, name)]
 
 
-@rule(id="config-consistency-model", title="Config consistency model", clause="R§9.1", severity="flag", scope="curve", official=True)
+@rule(id="config-consistency-model", title="Config consistency model", clause="R§9.1", severity="flag", scope="curve", official=True, needs=("maybe:point_yaml",))
 def config_consistency_model(curve, ctx):
     """All points of a curve declare the same `model_name`.
 
@@ -122,7 +122,7 @@ def config_consistency_model(curve, ctx):
     return _curve_compare(curve, "model_name", value, lambda p: ("model_name",))
 
 
-@rule(id="harness-consistency", title="Same harness at every point", clause="R§9.1", severity="flag", scope="curve")
+@rule(id="harness-consistency", title="Same harness at every point", clause="R§9.1", severity="flag", scope="curve", needs=("maybe:result_summary",))
 def harness_consistency(curve, ctx):
     """Every point of a curve was measured with the same client build (`version`, `git_sha`).
 
@@ -308,7 +308,7 @@ def point_system_desc_agreement(point, ctx):
 
 
 @rule(id="point-config-agreement", title="point.yaml agrees with what the client ran", clause="R§8.3",
-      severity="flag", scope="point", needs=("point_yaml",))
+      severity="flag", scope="point", needs=("point_yaml", "maybe:accuracy", "maybe:accuracy_legacy", "maybe:config", "maybe:result_summary"))
 def point_config_agreement(point, ctx):
     """point.yaml agrees with the client's own records: config.yaml (when present) and the summary's run_config.
 

@@ -59,7 +59,7 @@ def regions_or_skip(curve):
     return cr, None
 
 
-@rule(id="region-basis", title="Region boundaries (C_max and C_min basis)", clause="R§5.4", severity="warn", scope="curve", official=True)
+@rule(id="region-basis", title="Region boundaries (C_max and C_min basis)", clause="R§5.4", severity="warn", scope="curve", official=True, needs=("maybe:point_yaml", "maybe:system_desc"))
 def region_basis(curve, ctx):
     """Reports where C_max and C_min come from, and warns when the basis is shaky.
 

@@ -43,7 +43,7 @@ def offline_declared(point, ctx):
 
 
 @rule(id="offline-point-present", title="Offline point", clause="R§5.7", severity="reject",
-      scope="curve", needs=("policy:models",), official=True)
+      scope="curve", needs=("policy:models", "maybe:point_yaml"), official=True)
 def offline_point_present(curve, ctx):
     """Single-turn curves have exactly one Offline point (an elected one at C_max); agentic curves none.
 
@@ -94,7 +94,7 @@ def offline_point_present(curve, ctx):
     return Pass(f"one Offline point: {p.name} (the C_max point, elected)")
 
 
-@rule(id="benchmark-type-consistency", title="Benchmark type consistency", clause="R§6.1", severity="flag", scope="curve", official=True)
+@rule(id="benchmark-type-consistency", title="Benchmark type consistency", clause="R§6.1", severity="flag", scope="curve", official=True, needs=("maybe:point_yaml",))
 def benchmark_type_consistency(curve, ctx):
     """Every fixed-concurrency point of a curve is agentic (agentic_inference), or none is.
 
@@ -123,7 +123,7 @@ def benchmark_type_consistency(curve, ctx):
 
 
 @rule(id="offline-ordering", title="Offline point ordering", clause="R§5.7.2", severity="flag",
-      scope="curve", needs=("policy:curve",), official=True)
+      scope="curve", needs=("policy:curve", "maybe:point_yaml", "maybe:result_summary"), official=True)
 def offline_ordering(curve, ctx):
     """A dedicated Offline run reaches at least C_max concurrency and 98 % of the C_max point's throughput.
 
@@ -204,7 +204,7 @@ def _points_txt(pts) -> str:
 
 
 @rule(id="ultra-low-concurrency-coverage", title="Ultra Low Concurrency coverage", clause="R§5.4",
-      severity="reject", scope="curve", needs=("policy:curve",), official=True)
+      severity="reject", scope="curve", needs=("policy:curve", "maybe:point_yaml"), official=True)
 def ultra_low_coverage(curve, ctx):
     """At least one point has concurrency at most 32 (the Ultra Low region, fixed for everybody).
 
@@ -269,7 +269,7 @@ def _declare_coverage(region: str, rule_id: str, title: str, extra: str = ""):
     check.__doc__ = _COVERAGE_DOC.format(label=REGION_LABELS[region], extra=extra)
     check.__name__ = rule_id.replace("-", "_")
     globals()[check.__name__] = rule(id=rule_id, title=title, clause="R§9.1", severity="reject", scope="curve",
-                                     official=True)(check)
+                                     official=True, needs=("maybe:point_yaml",))(check)
 
 
 _declare_coverage("low_concurrency", "low-concurrency-coverage", "Low Concurrency coverage")
@@ -279,7 +279,7 @@ _declare_coverage("high_concurrency", "high-concurrency-coverage", "High Concurr
 
 
 @rule(id="point-count", title="Number of points", clause="R§5.3", severity="reject",
-      scope="curve", needs=("policy:curve", "policy:models"), official=True)
+      scope="curve", needs=("policy:curve", "policy:models", "maybe:point_yaml"), official=True)
 def point_count(curve, ctx):
     """The curve has enough points: 8 with a dedicated Offline run, otherwise 7 (elected or agentic).
 

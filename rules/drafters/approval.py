@@ -10,19 +10,16 @@ from __future__ import annotations
 
 from checker.domain import cohort_ids as cohorts
 from checker.core.findings import Severity
-from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.rule import REGISTRY_UNUSABLE, Fail, Pass, Skip, rule
 from rules.drafters.declaration import BLOCK, DISABLED, declaration, describe_identity, match
 from checker.core.values import MISSING
-from rules.shared.seed_values import no_point_yaml, point_yaml, registry_failure, registry_source
+from rules.shared.seed_values import point_yaml, registry_failure, registry_source
 
 
 def _drafters(ctx):
     if ctx.policy.available("approved_drafters"):
         return ctx.policy.get("approved_drafters"), None
-    prob = ctx.policy.problem("approved_drafters")
-    why = f" ({prob.message})" if prob else ""
-    return None, Skip(f"no approved-drafter list: the file cannot be used{why}; see drafter-list-registry",
-                      reason="no-drafter-list")
+    return None, Skip(ctx.policy.unusable("approved_drafters"), reason=REGISTRY_UNUSABLE)
 
 
 def _canonical(ctx, name):
@@ -77,7 +74,7 @@ def drafter_list_registry(pkg, ctx):
 
 
 @rule(id="approved-drafter", title="Approved drafter", clause="R§2.9.4", severity="reject-points",
-      scope="point", official=True, needs=("policy:approved_drafters",))
+      scope="point", official=True, needs=("loaded:point_yaml", "registry:approved_drafters",))
 def approved_drafter(point, ctx):
     """A point that uses speculative decoding names a drafter on its benchmark's approved list.
 
@@ -94,12 +91,8 @@ def approved_drafter(point, ctx):
     How to fix: Use an approved drafter and declare its checksum, or turn speculative decoding off
     at this point (`point_config: disabled`) and re-run it.
     """
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
-    reg, skip = _drafters(ctx)
-    if reg is None:
-        return skip
+    lf = point.files["point_yaml"]
+    reg = ctx.policy.get("approved_drafters")
     decl = declaration(lf)
     if not decl.present:
         return Pass("no speculative decoding at this point")
@@ -121,7 +114,7 @@ def approved_drafter(point, ctx):
                 f"(approved {m.entry.approved_cohort})")
 
 
-@rule(id="drafter-approval-lead-time", title="Drafter approval lead time", clause="R§2.9.4", severity="reject-points", scope="point", needs=("policy:cohort_rules", "policy:approved_drafters"), official=True)
+@rule(id="drafter-approval-lead-time", title="Drafter approval lead time", clause="R§2.9.4", severity="reject-points", scope="point", needs=("loaded:point_yaml", "policy:cohort_rules", "registry:approved_drafters"), official=True)
 def drafter_approval_lead_time(point, ctx):
     """An approved drafter is used no earlier than two cohorts after its approval.
 
@@ -132,12 +125,8 @@ def drafter_approval_lead_time(point, ctx):
     Why: R§2.9.4: the lead time gives every submitter the same chance to adopt a new drafter.
     How to fix: Target a later cohort, or run without the drafter.
     """
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
-    reg, skip = _drafters(ctx)
-    if reg is None:
-        return skip
+    lf = point.files["point_yaml"]
+    reg = ctx.policy.get("approved_drafters")
     decl = declaration(lf)
     if not decl.used:
         return Pass("no drafter is used at this point")
@@ -171,7 +160,7 @@ def _decls(curve):
     return curve.cached("drafter-decls", compute)
 
 
-@rule(id="drafter-curve-consistency", title="One drafter per curve", clause="R§2.9.4", severity="reject", scope="curve")
+@rule(id="drafter-curve-consistency", title="One drafter per curve", clause="R§2.9.4", severity="reject", scope="curve", needs=("maybe:point_yaml",))
 def drafter_curve_consistency(curve, ctx):
     """Every point of a curve that uses speculative decoding uses the same drafter and algorithm.
 
@@ -204,7 +193,7 @@ def drafter_curve_consistency(curve, ctx):
                 expected="one drafter (same head, same algorithm) at every point")
 
 
-@rule(id="drafter-point-config", title="Per-point drafter configuration", clause="R§2.9.4", severity="reject-points", scope="point")
+@rule(id="drafter-point-config", title="Per-point drafter configuration", clause="R§2.9.4", severity="reject-points", scope="point", needs=("loaded:point_yaml",))
 def drafter_point_config(point, ctx):
     """On a curve that uses a drafter, every point declares its drafter configuration (or `disabled`).
 
@@ -217,9 +206,7 @@ def drafter_point_config(point, ctx):
     How to fix: Add `speculative_decoding: {point_config: {...}}` with this point's settings, or
     `point_config: disabled`.
     """
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
+    lf = point.files["point_yaml"]
     if not any(d.present for _, _, d in _decls(point.curve)):
         return Pass("no point of this curve uses speculative decoding")
     decl = declaration(lf)
@@ -242,7 +229,7 @@ def drafter_point_config(point, ctx):
 
 
 @rule(id="drafter-config-distribution", title="Drafter configuration distribution", clause="R§2.9.4",
-      severity="flag", scope="point")
+      severity="flag", scope="point", needs=("loaded:point_yaml",))
 def drafter_config_distribution(point, ctx):
     """A drafter configuration that varied within the run is reported as a distribution.
 
@@ -253,9 +240,7 @@ def drafter_config_distribution(point, ctx):
     the distribution, not one representative value.
     How to fix: Add `distribution:` with the share of the run spent in each configuration.
     """
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
+    lf = point.files["point_yaml"]
     decl = declaration(lf)
     if not decl.present or not decl.is_mapping:
         return Pass("no speculative_decoding block at this point")

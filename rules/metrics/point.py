@@ -281,7 +281,7 @@ def metric_system_tps(point, ctx):
                         "output tokens / duration")
 
 
-@rule(id="metric-consistency-tpot-p90", title="Metric consistency TPOT p90", clause="R§9.1, R§4.1", severity="flag", scope="point", needs=NEEDS, official=True)
+@rule(id="metric-consistency-tpot-p90", title="Metric consistency TPOT p90", clause="R§9.1, R§4.1", severity="flag", scope="point", needs=NEEDS + ("maybe:point_yaml",), official=True)
 def metric_tpot_p90(point, ctx):
     """TPOT p90 is present, finite and positive (dedicated Offline exempt).
 
@@ -309,7 +309,7 @@ def metric_tps_per_user(point, ctx):
                         "1000 / tpot_p90_ms")
 
 
-@rule(id="metric-consistency-ttft", title="TTFT percentiles sane", clause="R§4.1, R§9.1", severity="flag", scope="point", needs=NEEDS)
+@rule(id="metric-consistency-ttft", title="TTFT percentiles sane", clause="R§4.1, R§9.1", severity="flag", scope="point", needs=NEEDS + ("maybe:point_yaml",))
 def metric_ttft(point, ctx):
     """TTFT has a p90, and the percentiles it records are finite, non-negative and ordered (p50 <= p90 <= p99).
 

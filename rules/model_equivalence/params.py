@@ -53,7 +53,7 @@ def _config(point):
 
 
 @rule(id="me-fixed-sampling", title="Fixed sampling parameters unchanged", clause="R§2.9.1, R§2.9.7",
-      severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
+      severity="reject-points", scope="point", needs=NEEDS + ("policy:models", "maybe:config"))
 def me_fixed_sampling(point, ctx):
     """`sampling` (and config.yaml's model_params where present) equal the benchmark's fixed values.
 
@@ -156,7 +156,7 @@ def _severity(name: str):
     return Severity(name)
 
 
-@rule(id="me-chat-template-flags", title="Chat-template flags as specified", clause="R§2.9.7", severity="reject-points", scope="point", needs=NEEDS + ("policy:models",))
+@rule(id="me-chat-template-flags", title="Chat-template flags as specified", clause="R§2.9.7", severity="reject-points", scope="point", needs=NEEDS + ("policy:models", "maybe:config"))
 def me_chat_template_flags(point, ctx):
     """Chat-template flags (`enable_thinking`, `clear_thinking`, `preserve_thinking`) equal the benchmark's.
 
@@ -228,7 +228,7 @@ def _fingerprint(me) -> dict[str, Any]:
 
 
 @rule(id="me-checkpoint-consistency", title="Same checkpoint at every point", clause="R§2.9.3, R§9.1",
-      severity="flag", scope="curve")
+      severity="flag", scope="curve", needs=("maybe:point_yaml",))
 def me_checkpoint_consistency(curve, ctx):
     """Every point of the curve serves the same checkpoint, quantization and KV-cache precision.
 
@@ -283,7 +283,7 @@ _ASK = ("checkpoint (source, sha256 checksum, components retained)",
 
 
 @rule(id="me-disclosure-present", title="Model-equivalence disclosures present", clause="R§2.9.3, R§8.3",
-      severity="warn", scope="curve")
+      severity="warn", scope="curve", needs=("maybe:point_yaml",))
 def me_disclosure_present(curve, ctx):
     """Every point of the curve carries a `model_equivalence` block (advice; one finding per curve).
 

@@ -76,7 +76,7 @@ def _positive(v) -> bool:
     return isinstance(v, int) and v > 0
 
 
-@rule(id="point-config-valid", title="Point configuration (point.yaml)", clause="R§8.3", severity="reject", scope="point", official=True)
+@rule(id="point-config-valid", title="Point configuration (point.yaml)", clause="R§8.3", severity="reject", scope="point", official=True, needs=("maybe:point_yaml",))
 def point_config_valid(point, ctx):
     """`point.yaml` parses and its fields have the right types.
 
@@ -91,7 +91,7 @@ def point_config_valid(point, ctx):
     return _validity(point, "point_yaml", {"concurrency": _positive, "runtime_settings": None})
 
 
-@rule(id="result-file-valid", title="Result summary (result_summary.json)", clause="R§8.3", severity="reject", scope="point", official=True)
+@rule(id="result-file-valid", title="Result summary (result_summary.json)", clause="R§8.3", severity="reject", scope="point", official=True, needs=("maybe:result_summary",))
 def result_file_valid(point, ctx):
     """`result_summary.json` parses and its fields have the right types.
 

@@ -25,6 +25,8 @@ import msgspec
 from checker.load.models import dotted
 from checker.load.models.power import PowerDoc, Problem, parse_power
 from checker.load.models.power_appendix_e import legacy_note
+from rules.power.cooling import classify_cooling, sysdesc_cooling
+from rules.power.flat_arithmetic import flat_total
 from rules.power.policy import (PowerPolicy, accelerator_default, cpu_default, nic_default,  # noqa: F401
                                 switch_default)
 
@@ -74,28 +76,10 @@ class PowerCalc(msgspec.Struct):
         return sum(ns.nodes for ns in self.doc.node_sets if ns.nodes is not None)
 
 
-def classify_cooling(word, pol: PowerPolicy) -> str | None:
-    """'liquid' | 'air' | 'passive' | 'unknown' for free-text cooling, or None when empty."""
-    if not isinstance(word, str) or not word.strip():
-        return None
-    w = word.strip().lower()
-    for cls, words in pol.cooling_classes.items():
-        if any(x in w for x in words):
-            return cls
-    return "unknown"
+class _Worksheet:
+    """One recomputation in progress: the policy, the system description, the result so far and the
+    Appendix D defaults it used (they tag the result only when the parts govern)."""
 
-
-def sysdesc_cooling(sysdesc) -> list[str]:
-    """The cooling words of the system description: each node type's, else the system's."""
-    if sysdesc is None:
-        return []
-    words = [n.cooling or sysdesc.cooling for n in sysdesc.nodes]
-    if not words and sysdesc.cooling:
-        words = [sysdesc.cooling]
-    return list(dict.fromkeys(w for w in words if isinstance(w, str) and w.strip()))
-
-
-class _Calc:
     def __init__(self, doc: PowerDoc, pol: PowerPolicy, sysdesc):
         self.pol = pol
         self.sysdesc = sysdesc
@@ -183,17 +167,15 @@ class _Calc:
 def compute_power(data, sysdesc, pol: PowerPolicy) -> PowerCalc:
     """Parse ``data`` (either shape) and recompute its provisioned total."""
     doc = parse_power(data, pol.source_types, pol.appendix_d.subsections)
-    c = _Calc(doc, pol, sysdesc)
+    c = _Worksheet(doc, pol, sysdesc)
     if doc.shape == "flat":
-        from rules.power.flat_arithmetic import flat_total
-
         flat_total(c)
     else:
         _appendix_e(c)
     return c.out
 
 
-def _appendix_e(c: _Calc) -> None:
+def _appendix_e(c: _Worksheet) -> None:
     from rules.power.fabric import carries_nics, check_fabric, nic_watts_per_node
 
     out, doc, pol = c.out, c.out.doc, c.pol
@@ -291,7 +273,7 @@ def _major_label(doc, nic_w) -> str:
     return "major (" + " + ".join(parts + (["NICs"] if nic_w else [])) + ")"
 
 
-def _cooling_agreement(c: _Calc) -> None:
+def _cooling_agreement(c: _Worksheet) -> None:
     """E.2/E.7: the descriptor's cooling agrees with system_desc.json (node types cooled differently: mixed_cooling)."""
     out, pol = c.out, c.pol
     mine = out.doc.cooling
@@ -317,7 +299,7 @@ def _cooling_agreement(c: _Calc) -> None:
                                     fix=f"Make the two files state the same cooling (system_power.json: \"{want}\")."))
 
 
-def _overhead_field(c: _Calc) -> None:
+def _overhead_field(c: _Worksheet) -> None:
     """A top-level overhead_fraction is not an Appendix E field: the overhead comes from cooling."""
     out = c.out
     v = out.doc.overhead_fraction
@@ -328,7 +310,7 @@ def _overhead_field(c: _Calc) -> None:
                                     fix="Remove it; Appendix E records the fraction as computed.overhead_fraction."))
 
 
-def _written_figures(c: _Calc, governing: float | None) -> None:
+def _written_figures(c: _Worksheet, governing: float | None) -> None:
     """E.7: each `computed` figure and `provisioned_power_kw` the submitter wrote equals the recomputation."""
     out, pol, doc = c.out, c.pol, c.out.doc
     ours = {"major_components_w": out.major_w, "other_components_w": out.other_w,

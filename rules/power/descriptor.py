@@ -95,7 +95,7 @@ def appendix_e(system, ctx):
 
 
 @rule(id="power-descriptor", title="Power descriptor (system_power.json)", clause="R§4.5.2",
-      severity="reject", scope="system", needs=("policy:power",), official=True)
+      severity="reject", scope="system", needs=("policy:power", "maybe:system_desc"), official=True)
 def power_descriptor(system, ctx):
     """`results/<system>/system_power.json` exists, is in the Appendix E shape, and yields a provisioned total.
 

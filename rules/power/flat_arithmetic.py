@@ -6,7 +6,7 @@ types cooled differently: the policy's mixed_cooling) or an explicit overhead_fr
 """
 from __future__ import annotations
 
-from rules.power.arithmetic import classify_cooling
+from rules.power.cooling import classify_cooling
 
 
 def overhead_for(sysdesc, doc, pol) -> tuple[float | None, str]:

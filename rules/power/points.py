@@ -107,7 +107,7 @@ def _needed(sd):
 
 
 @rule(id="nodes-used", title="Nodes used", clause="R§4.5.3", severity="flag", scope="point",
-      needs=("point_yaml", "policy:power"), official=True)
+      needs=("point_yaml", "policy:power", "maybe:system_desc"), official=True)
 def nodes_used(point, ctx):
     """point.yaml `nodes_used` resolves to the system's node sets and holds the point's accelerators.
 

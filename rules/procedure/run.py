@@ -57,7 +57,7 @@ def load_pattern(point, ctx):
 
 
 @rule(id="streaming-config", title="Streaming config", clause="R§6.5", severity="flag",
-      scope="point", needs=("point_yaml", NEEDS), official=True)
+      scope="point", needs=("point_yaml", NEEDS, "maybe:config"), official=True)
 def streaming_config(point, ctx):
     """Fixed-concurrency performance points stream their responses (current rules, d2d9da6).
 
@@ -121,7 +121,7 @@ def _duration_basis(point):
 
 
 @rule(id="point-duration", title="Point duration", clause="R§6.2", severity="flag",
-      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
+      scope="point", needs=("point_yaml", NEEDS, "policy:models", "maybe:result_summary"), official=True)
 def point_duration(point, ctx):
     """The point ran at least its minimum duration: 600 s at concurrency <= 32, 1,200 s above.
 

@@ -104,7 +104,7 @@ def _perf_audit(rf, ctx):
     return rf.events_audit, None
 
 
-@rule(id="run-folder-events-counts", title="Rebuilt counts match the summary", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder",))
+@rule(id="run-folder-events-counts", title="Rebuilt counts match the summary", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
 def run_folder_events_counts(rf, ctx):
     """The issued, completed and failed counts rebuilt from events.jsonl equal result_summary.json's.
 
@@ -131,7 +131,7 @@ def run_folder_events_counts(rf, ctx):
                 extra=_rebuilt(a))
 
 
-@rule(id="run-folder-events-duration", title="Rebuilt tracked duration matches", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder",))
+@rule(id="run-folder-events-duration", title="Rebuilt tracked duration matches", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
 def run_folder_events_duration(rf, ctx):
     """The tracked duration rebuilt from events.jsonl equals result_summary.json `duration_ns`.
 
@@ -153,7 +153,7 @@ def run_folder_events_duration(rf, ctx):
 
 
 @rule(id="run-folder-events-latency", title="Rebuilt TTFT and latency percentiles match", clause="R§4.7",
-      severity="flag", scope="run-folder", needs=("policy:run_folder",))
+      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
 def run_folder_events_latency(rf, ctx):
     """TTFT and end-to-end latency rebuilt from events.jsonl match result_summary.json's rollups.
 
@@ -208,7 +208,7 @@ def _accuracy_samples(rf) -> int | None:
 
 
 @rule(id="run-folder-events-window", title="Performance samples inside the tracked window", clause="R§6.3",
-      severity="flag", scope="run-folder", needs=("policy:run_folder",))
+      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:result_summary"))
 def run_folder_events_window(rf, ctx):
     """Every performance sample was issued inside the tracked window; outside it, only warmup and accuracy.
 
@@ -245,7 +245,7 @@ def run_folder_events_window(rf, ctx):
 
 
 @rule(id="run-folder-events-warmup", title="Warmup not drawn from the performance prompts", clause="R§6.3.3",
-      severity="flag", scope="run-folder", needs=("policy:run_folder",))
+      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
 def run_folder_events_warmup(rf, ctx):
     """Warmup prompts are not performance prompts, unless the warmup was salted.
 
@@ -271,7 +271,7 @@ def run_folder_events_warmup(rf, ctx):
 
 
 @rule(id="run-folder-events-chunks", title="Intermediate chunks logged with stream_all_chunks",
-      clause="R§6.5", severity="flag", scope="run-folder", needs=("config", "policy:run_folder"))
+      clause="R§6.5", severity="flag", scope="run-folder", needs=("config", "policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
 def run_folder_events_chunks(rf, ctx):
     """With `stream_all_chunks: true`, the log holds the intermediate chunks (sample.recv_non_first).
 

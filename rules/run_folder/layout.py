@@ -11,7 +11,7 @@ import re
 
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
-from checker.load.run_folder_files import RUN_FOLDER_FILES
+from checker.load.layout import RUN_FOLDER_FILES
 from rules.run_folder.context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
                                       summary)
 from rules.shared.run_checks import invalid_pattern, pattern_verdict
@@ -20,7 +20,7 @@ _PHASE = {"performance": "performance", "accuracy-only": "accuracy only", "empty
           "unknown": "unknown phases"}
 
 
-@rule(id="run-folder-recognised", title="Run folder recognised", clause="R§8.1", severity="warn", scope="run-folder")
+@rule(id="run-folder-recognised", title="Run folder recognised", clause="R§8.1", severity="warn", scope="run-folder", needs=("maybe:accuracy", "maybe:result_summary"))
 def run_folder_recognised(rf, ctx):
     """PATH is a run folder written by the reference client (`inference-endpoint`); says which kind.
 
@@ -45,7 +45,7 @@ def run_folder_recognised(rf, ctx):
 
 
 @rule(id="run-folder-files", title="Run folder holds what the client writes", clause="R§8.1",
-      severity="reject", scope="run-folder", needs=("policy:run_folder",))
+      severity="reject", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:final_snapshot", "maybe:result_summary"))
 def run_folder_files(rf, ctx):
     """The folder has the client files `runs create` needs, in the client's layout; what the audits read is named.
 
@@ -181,7 +181,7 @@ def run_folder_config(rf, ctx):
     return Pass("config.yaml is a resolved client config with credentials redacted")
 
 
-@rule(id="run-folder-load-pattern", title="Load pattern is concurrency", clause="R§6.1", severity="reject-points", scope="run-folder")
+@rule(id="run-folder-load-pattern", title="Load pattern is concurrency", clause="R§6.1", severity="reject-points", scope="run-folder", needs=("maybe:accuracy", "maybe:config", "maybe:point_yaml", "maybe:result_summary"))
 def run_folder_load_pattern(rf, ctx):
     """The run used the `concurrency` load pattern (max_throughput only for a dedicated Offline point).
 
@@ -220,7 +220,7 @@ def run_folder_load_pattern(rf, ctx):
 
 
 @rule(id="run-folder-concurrency-target", title="Concurrency at the declared target", clause="R§6.1",
-      severity="reject-points", scope="run-folder")
+      severity="reject-points", scope="run-folder", needs=("maybe:accuracy", "maybe:config", "maybe:point_yaml", "maybe:result_summary"))
 def run_folder_concurrency_target(rf, ctx):
     """The run's target_concurrency equals the point's declared concurrency.
 
@@ -255,7 +255,7 @@ def run_folder_concurrency_target(rf, ctx):
 
 
 @rule(id="run-folder-complete", title="The run finished without dropping requests", clause="R§6.4, R§9.1",
-      severity="reject-points", scope="run-folder", needs=("result_summary",))
+      severity="reject-points", scope="run-folder", needs=("result_summary", "maybe:accuracy"))
 def run_folder_complete(rf, ctx):
     """The run finished: `complete` true, `state` complete, and every issued request completed.
 

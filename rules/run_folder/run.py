@@ -19,7 +19,7 @@ def _perf_only(rf):
     return None
 
 
-@rule(id="run-folder-duration", title="Duration meets the region minimum", clause="R§6.2", severity="flag", scope="run-folder", needs=("result_summary", "policy:run_folder"))
+@rule(id="run-folder-duration", title="Duration meets the region minimum", clause="R§6.2", severity="flag", scope="run-folder", needs=("result_summary", "policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:point_yaml", "maybe:system_desc"))
 def run_folder_duration(rf, ctx):
     """The performance phase lasted at least its region's minimum: 600 s Ultra Low, 1,200 s otherwise.
 
@@ -79,7 +79,7 @@ def run_folder_duration(rf, ctx):
     return Pass(f"{seconds:.1f} s >= {minimum} s for {region}; measured on the {basis}")
 
 
-@rule(id="run-folder-sample-count", title="Full dataset passes", clause="R§6.4", severity="flag", scope="run-folder", needs=("result_summary", "policy:models"))
+@rule(id="run-folder-sample-count", title="Full dataset passes", clause="R§6.4", severity="flag", scope="run-folder", needs=("result_summary", "policy:models", "maybe:accuracy", "maybe:config", "maybe:point_yaml"))
 def run_folder_sample_count(rf, ctx):
     """At least one full pass over the dataset, and samples issued a whole multiple of its size.
 
@@ -117,7 +117,7 @@ def run_folder_sample_count(rf, ctx):
 
 
 @rule(id="run-folder-streaming", title="Streaming on", clause="R§6.5", severity="flag",
-      scope="run-folder", needs=("config",))
+      scope="run-folder", needs=("config", "maybe:accuracy", "maybe:point_yaml", "maybe:result_summary"))
 def run_folder_streaming(rf, ctx):
     """A fixed-concurrency performance run streams its responses (`model_params.streaming: on`).
 
@@ -142,7 +142,7 @@ def run_folder_streaming(rf, ctx):
     return Pass(f"streaming on; stream_all_chunks {chunks!r} (either value allowed by rules d2d9da6)")
 
 
-@rule(id="run-folder-seeds", title="Seeds equal the bound seed set", clause="R§2.1.1", severity="reject", scope="run-folder", needs=("config", "policy:run_folder", "policy:cohort_rules", "policy:seed_sets"))
+@rule(id="run-folder-seeds", title="Seeds equal the bound seed set", clause="R§2.1.1", severity="reject", scope="run-folder", needs=("config", "policy:run_folder", "policy:cohort_rules", "policy:seed_sets", "maybe:point_yaml", "maybe:result_summary"))
 def run_folder_seeds(rf, ctx):
     """The RNG seeds in config.yaml and in result_summary.json's run_config equal the bound seed set.
 
@@ -167,7 +167,7 @@ def run_folder_seeds(rf, ctx):
     return seeds_outcome(lf, set_id, where, ctx)
 
 
-@rule(id="run-folder-warmup", title="Warmup at most 24 h and excluded", clause="R§6.3", severity="flag", scope="run-folder", needs=("policy:run_folder",))
+@rule(id="run-folder-warmup", title="Warmup at most 24 h and excluded", clause="R§6.3", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:final_snapshot", "maybe:point_yaml"))
 def run_folder_warmup(rf, ctx):
     """Warmup lasted at most 24 h and none of it is counted in the metrics.
 
@@ -215,7 +215,7 @@ def _counters(lf) -> dict:
             if isinstance(m, dict) and m.get("type") == "counter" and isinstance(m.get("name"), str)}
 
 
-@rule(id="run-folder-accuracy", title="Accuracy phase complete", clause="R§4.3", severity="reject-points", scope="run-folder")
+@rule(id="run-folder-accuracy", title="Accuracy phase complete", clause="R§4.3", severity="reject-points", scope="run-folder", needs=("maybe:accuracy",))
 def run_folder_accuracy(rf, ctx):
     """An accuracy phase, when present, is complete and scored every sample it issued.
 

@@ -2,7 +2,7 @@
 
 The registry is ``rules/policy/<edition>/seed_sets.yaml`` or ``--seed-sets FILE``. Fail closed: a
 registry that is missing or malformed is a reject FAIL of ``seed-set-registry``, and the rules that
-read it (membership, runtime match, adoption) SKIP with reason "no seed-set registry". Rules that
+read it (membership, runtime match, adoption) SKIP with reason "registry-unusable". Rules that
 only compare the submitter's own files (consistency, legacy fallback, config.yaml) still run.
 """
 from __future__ import annotations
@@ -14,9 +14,9 @@ from checker.core.findings import Severity
 from checker.load.models.keys import near_miss, rename_for_missing
 from checker.core.fixes import Edit
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.shared.binding import SEED_KEYS
+from rules.shared.registry_policy import SEED_KEYS
 from checker.core.values import MISSING, show
-from rules.shared.seed_values import (adoption_cohorts, registry_failure, declared_seeds, evidence, no_point_yaml, point_yaml,
+from rules.shared.seed_values import (adoption_cohorts, registry_failure, declared_seeds, evidence, point_yaml,
                               registry, registry_source, seed_edits, seed_fix_text, seed_problem)
 
 
@@ -33,7 +33,7 @@ def seed_set_registry(pkg, ctx):
     Why: every seed rule compares against this file. The official checker only warns when it cannot
     read it and then skips the seed rules, so a typo in the path turns wrong seeds into a pass.
     Here a missing or malformed registry rejects, and the rules that need it SKIP with reason
-    "no seed-set registry".
+    "registry-unusable".
     How to fix: Point --seed-sets (or MLPERF_ENDPOINTS_SEED_SETS) at the published seedset.yaml,
     or unset it to use the bundled copy; fix the YAML at the line shown.
     """
@@ -54,7 +54,7 @@ def seed_set_registry(pkg, ctx):
 
 
 @rule(id="target-cohort", title="Target cohort", clause="S§4.6", severity="reject", scope="point",
-      official=True)
+      needs=("loaded:point_yaml",), official=True)
 def target_cohort(point, ctx):
     """`target_cohort` in point.yaml is a cohort id `YYYY-MM-C0` or `YYYY-MM-C1`.
 
@@ -65,9 +65,7 @@ def target_cohort(point, ctx):
     value; `2026-13-C0`, `2026-10-C2` or `2026-10-c0` would make both meaningless.
     How to fix: Write the cohort you submit into, e.g. `target_cohort: 2026-11-C0`, in every point.yaml.
     """
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
+    lf = point.files["point_yaml"]
     raw = lf.get("target_cohort", default=MISSING)
     if raw is MISSING:
         return Fail("target_cohort is missing", file=lf, path=(), observed=None, expected="YYYY-MM-C0 or YYYY-MM-C1")
@@ -83,7 +81,7 @@ def _declared_set(lf):
 
 
 @rule(id="seed-set-consistency", title="Seed set consistency", clause="R§9.1", severity="reject",
-      scope="submission", official=True)
+      scope="submission", official=True, needs=("maybe:point_yaml",))
 def seed_set_consistency(sub, ctx):
     """Every point of the submission records the same `seed_set`.
 
@@ -142,7 +140,7 @@ def seed_set_consistency(sub, ctx):
 
 
 @rule(id="seed-set-membership", title="Seed set membership", clause="R§9.1", severity="reject",
-      scope="point", official=True, needs=("policy:seed_sets",))
+      scope="point", official=True, needs=("loaded:point_yaml", "registry:seed_sets",))
 def seed_set_membership(point, ctx):
     """The point's `seed_set` is the id of a published seed set.
 
@@ -152,12 +150,8 @@ def seed_set_membership(point, ctx):
     checked against any values.
     How to fix: Bind one of the published sets (the finding lists them), e.g. `seed_set: A`.
     """
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
-    reg, skip = registry(ctx)
-    if reg is None:
-        return skip
+    lf = point.files["point_yaml"]
+    reg = ctx.policy.get("seed_sets")
     raw = _declared_set(lf)
     if raw is MISSING or raw is None:
         return Skip("no seed_set declared: the v0.7 fallback applies (see seed-config-legacy)", reason="not-applicable")
@@ -200,7 +194,7 @@ def _bound(lf, reg, ctx):
 
 
 @rule(id="seed-runtime-match", title="Seed runtime match", clause="R§2.1.1", severity="reject",
-      scope="point", needs=("policy:cohort_rules", "policy:seed_sets"), official=True)
+      scope="point", needs=("loaded:point_yaml", "policy:cohort_rules", "registry:seed_sets"), official=True)
 def seed_runtime_match(point, ctx):
     """The runtime seeds in point.yaml equal the bound seed set's values, each one exactly.
 
@@ -215,12 +209,8 @@ def seed_runtime_match(point, ctx):
     How to fix: Copy the three values of the bound set into runtime_settings.runtime as plain
     integers (no quotes, no exponent) and re-run the points that used other seeds.
     """
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
-    reg, skip = registry(ctx)
-    if reg is None:
-        return skip
+    lf = point.files["point_yaml"]
+    reg = ctx.policy.get("seed_sets")
     bs, skip = _bound(lf, reg, ctx)
     if bs is None:
         return skip
@@ -255,7 +245,7 @@ def seed_runtime_match(point, ctx):
 
 
 @rule(id="seed-set-adoption", title="Seed set adoption", clause="S§4.6", severity="reject",
-      scope="point", needs=("policy:cohort_rules", "policy:seed_sets"), official=True)
+      scope="point", needs=("loaded:point_yaml", "policy:cohort_rules", "registry:seed_sets"), official=True)
 def seed_set_adoption(point, ctx):
     """The bound seed set is adoptable for the point's `target_cohort`.
 
@@ -269,12 +259,8 @@ def seed_set_adoption(point, ctx):
     How to fix: Bind a set whose window includes your target cohort, or correct target_cohort.
     After an amendment keep the original cohort: the adoption test is not re-applied.
     """
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
-    reg, skip = registry(ctx)
-    if reg is None:
-        return skip
+    lf = point.files["point_yaml"]
+    reg = ctx.policy.get("seed_sets")
     bs, skip = _bound(lf, reg, ctx)
     if bs is None:
         return skip
@@ -295,7 +281,7 @@ def seed_set_adoption(point, ctx):
 
 
 @rule(id="seed-config-legacy", title="Seed config legacy", clause="S§4.6", severity="warn",
-      scope="point", needs=("policy:cohort_rules",), official=True)
+      scope="point", needs=("loaded:point_yaml", "policy:cohort_rules",), official=True)
 def seed_config_legacy(point, ctx):
     """A point without `seed_set` falls back to the v0.7 seeds (42): warn, or reject if not 42.
 
@@ -307,9 +293,7 @@ def seed_config_legacy(point, ctx):
     Why: S§4.6 keeps the v0.7 convention only as a fallback; seeds from nowhere defeat the rotation.
     How to fix: Bind the published set for your cohort: add `seed_set` and copy its three seeds.
     """
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
+    lf = point.files["point_yaml"]
     raw = _declared_set(lf)
     if raw is not MISSING and raw is not None:
         return Pass(f"seed_set {show(raw)} is declared: the v0.7 fallback is not in use")
@@ -356,7 +340,7 @@ def _bound_seed_fix(point, lf, ctx, declared, keys: set) -> dict:
 
 
 @rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject",
-      scope="point", needs=("policy:seed_sets",))
+      scope="point", needs=("loaded:point_yaml", "policy:seed_sets", "maybe:config"))
 def config_seeds_match(point, ctx):
     """The seeds in the point's config.yaml equal the runtime seeds its point.yaml declares.
 
@@ -380,9 +364,7 @@ def config_seeds_match(point, ctx):
     if cfg.error is not None or not isinstance(cfg.data, dict):
         why = cfg.error.message if cfg.error is not None else "not a mapping"
         return Skip(f"input not loaded: {cfg.rel} ({why})", reason="input-not-loaded")
-    lf = point_yaml(point)
-    if lf is None:
-        return no_point_yaml(point)
+    lf = point.files["point_yaml"]
     declared = declared_seeds(lf)
     diffs, unrecorded = [], []
     for ckey, pkey in CONFIG_SEEDS.items():

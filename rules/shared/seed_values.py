@@ -12,9 +12,9 @@ from typing import Any
 
 import msgspec
 
-from checker.core.rule import Fail, Skip
+from checker.core.rule import REGISTRY_UNUSABLE, Fail, Skip
 from checker.core.values import MISSING
-from rules.shared.binding import SEED_KEYS, U64_MAX
+from rules.shared.registry_policy import SEED_KEYS, U64_MAX
 
 RUNTIME = ("runtime_settings", "runtime")
 LEGACY_NAMES = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
@@ -85,23 +85,11 @@ def point_yaml(point):
     return lf
 
 
-def no_point_yaml(point):
-    lf = point.files.get("point_yaml")
-    if lf is None or not lf.exists:
-        return Skip("input missing: point.yaml", reason="missing-input")
-    if lf.error is not None:
-        return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
-    return Skip(f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
-
-
 def registry(ctx):
     """(SeedSetsPolicy, None) or (None, SKIP outcome) when the seed-set registry is unusable."""
     if ctx.policy.available("seed_sets"):
         return ctx.policy.get("seed_sets"), None
-    prob = ctx.policy.problem("seed_sets")
-    why = f" ({prob.message})" if prob else ""
-    return None, Skip(f"no seed-set registry: the seed-set file cannot be used{why}; see seed-set-registry",
-                      reason="no-seed-set-registry")
+    return None, Skip(ctx.policy.unusable("seed_sets"), reason=REGISTRY_UNUSABLE)
 
 
 def adoption_cohorts(ctx) -> int:

@@ -197,7 +197,7 @@ def _present(point, kind: str):
     return Pass(f"{_KIND_NAMES[kind]} present")
 
 
-@rule(id="measurement-points-present", title="Point configuration present", clause="R§8.3", severity="reject", scope="point", official=True)
+@rule(id="measurement-points-present", title="Point configuration present", clause="R§8.3", severity="reject", scope="point", official=True, needs=("maybe:point_yaml",))
 def measurement_points_present(point, ctx):
     """Every `r<N>/` has its `point.yaml`.
 
@@ -208,7 +208,7 @@ def measurement_points_present(point, ctx):
     return _present(point, "point_yaml")
 
 
-@rule(id="result-summary-present", title="Result summary present", clause="R§8.1", severity="reject", scope="point", official=True)
+@rule(id="result-summary-present", title="Result summary present", clause="R§8.1", severity="reject", scope="point", official=True, needs=("maybe:result_summary",))
 def result_summary_present(point, ctx):
     """Every `r<N>/` has `result_summary.json`.
 
@@ -220,7 +220,7 @@ def result_summary_present(point, ctx):
     return _present(point, "result_summary")
 
 
-@rule(id="config-file-present", title="Benchmark configuration", clause="R§8.1", severity="flag", scope="point", official=True)
+@rule(id="config-file-present", title="Benchmark configuration", clause="R§8.1", severity="flag", scope="point", official=True, needs=("maybe:config",))
 def config_file_present(point, ctx):
     """`config.yaml`, when present, is a YAML mapping (it is optional as of v1.0).
 

@@ -5,7 +5,7 @@ from checker.core.rule import Fail, Pass, Skip, rule
 
 
 @rule(id="cli-metadata-valid", title="cli_metadata.json is a JSON object", clause="R§8.1", severity="warn",
-      scope="submission")
+      scope="submission", needs=("maybe:cli_metadata",))
 def cli_metadata_valid(sub, ctx):
     """`cli_metadata.json`, when the submission root holds one, parses as a JSON object.
 

@@ -64,7 +64,7 @@ def _describe(diffs, name_a: str, name_b: str) -> list[str]:
 
 
 @rule(id="system-description-consistency", title="System description consistency", clause="R§9.1",
-      severity="flag", scope="curve", needs=("policy:system_desc",), official=True)
+      severity="flag", scope="curve", needs=("policy:system_desc", "maybe:system_desc"), official=True)
 def system_description_consistency(curve, ctx):
     """All `system_desc.json` copies of a curve are equal, except the per-point fields.
 
@@ -114,7 +114,7 @@ def _hardware(data: dict, pol) -> dict:
 
 
 @rule(id="system-hardware-consistency", title="One system, one hardware description", clause="R§8.2",
-      severity="flag", scope="system", needs=("policy:system_desc",))
+      severity="flag", scope="system", needs=("policy:system_desc", "maybe:system_desc"))
 def system_hardware_consistency(system, ctx):
     """Every curve of one `results/<system>/` describes the same hardware.
 

@@ -74,7 +74,7 @@ def _present(point):
 
 
 @rule(id="system-description-present", title="System description present", clause="R§8.2",
-      severity="reject", scope="point", official=True)
+      severity="reject", scope="point", official=True, needs=("maybe:system_desc",))
 def system_description_present(point, ctx):
     """Every `r<N>/` has its `system_desc.json`.
 
@@ -169,7 +169,7 @@ def _availability_problems(m, pol) -> list:
 
 
 @rule(id="system-description-valid", title="System description (system_desc.json)", clause="R§8.2",
-      severity="reject", scope="point", needs=("policy:system_desc",), official=True)
+      severity="reject", scope="point", needs=("policy:system_desc", "maybe:system_desc"), official=True)
 def system_description_valid(point, ctx):
     """Each copy of `system_desc.json` parses and holds the R§8.2 template's required fields.
 
@@ -205,7 +205,7 @@ def system_description_valid(point, ctx):
 
 
 @rule(id="max-concurrency-declared", title="Maximum supported concurrency", clause="R§9.1",
-      severity="reject", scope="point", needs=("system_desc", "policy:system_desc"),
+      severity="reject", scope="point", needs=("system_desc", "policy:system_desc", "maybe:point_yaml"),
       official=True)
 def max_concurrency_declared(point, ctx):
     """`max_supported_concurrency` (C_max) is declared in system_desc.json, is above 32, and agrees with point.yaml.

@@ -112,7 +112,7 @@ def warmup_logs_retained(point, ctx):
 
 
 @rule(id="warmup-salt", title="Warmup salt", clause="R§6.3.3", severity="warn", scope="point",
-      needs=("point_yaml",), official=True)
+      needs=("point_yaml", "maybe:config"), official=True)
 def warmup_salt(point, ctx):
     """Warns when the warmup salt is on: the warmup probably drew from the performance dataset.
 

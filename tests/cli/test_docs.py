@@ -201,7 +201,7 @@ def test_every_repository_path_named_exists():
 #: kebab-case words in backticks that are not rule ids or families (severities, SKIP reasons, names)
 NOT_RULES = {"reject-points", "endpoints-checker", "endpoints-checker-reports", "endpoints-submission-cli",
              "inference-endpoint", "exit-code", "fail-on", "output-dir", "cohort-id", "rule-id", "seed-set",
-             "misspelt-key", "no-drafter-list", "no-seed-set-registry", "8388608-byte",
+             "misspelt-key", "registry-unusable", "8388608-byte",
              "would-fix", "not-fixed"}  # the statuses of the fix section (docs/fixes.md)
 
 

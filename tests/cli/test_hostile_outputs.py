@@ -58,7 +58,7 @@ def test_every_format_carries_every_string(tmp_path, strings):
     """Each format renders and writes; JSON and SARIF stay valid JSON with surrogates as visible text."""
     from checker.cli.main import _is_dir_output
     from checker.cli.output import emit
-    from checker.render.common import visible
+    from checker.core.fingerprint import visible
 
     rep = _hostile_report(strings)
     import pathlib
@@ -86,7 +86,7 @@ def test_every_format_carries_every_string(tmp_path, strings):
 def test_encode_output_is_total_and_json_stays_json(strings, encoding):
     """Any text in any format and target encoding: bytes come out; JSON still parses, to the visible form."""
     from checker.cli.output import encode_output
-    from checker.render.common import visible
+    from checker.core.fingerprint import visible
 
     doc = {"k" + s: [s, {"v": s}] for s in strings}
     text = json.dumps(doc, ensure_ascii=False, indent=2)

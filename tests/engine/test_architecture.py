@@ -1,9 +1,12 @@
 """The layout the project promises: one family per package, one importer of ``rules``, cases for every rule."""
 from __future__ import annotations
 
-import ast
 import os
+import subprocess
+import sys
+import tomllib
 
+import grimp
 import yaml
 
 from casefixtures import REPO, all_case_files, case_rel
@@ -66,35 +69,111 @@ def _py_files(top: str):
                 yield os.path.join(dirpath, fn)
 
 
-def _imports(path: str) -> set[str]:
-    with open(path, encoding="utf-8") as fh:
-        tree = ast.parse(fh.read())
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            out.add(node.module)
-            out.update(f"{node.module}.{a.name}" for a in node.names)
-    return out
+def _contracts() -> dict:
+    """The import-linter contracts of pyproject.toml, by id."""
+    with open(os.path.join(REPO, "pyproject.toml"), "rb") as fh:
+        conf = tomllib.load(fh)["tool"]["importlinter"]
+    return {c["id"]: c for c in conf["contracts"]}
+
+
+def _graph(*packages: str):
+    """grimp's graph of ``packages``: every import statement, at module level or inside a function."""
+    return grimp.build_graph(*packages, cache_dir=None)
+
+
+def _module_cycles(graph, ignored=()) -> list[list[str]]:
+    """Every import cycle between modules (a package's ``__init__`` counts as a module), as sorted SCCs."""
+    edges = {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    for imp in ignored:
+        importer, imported = (x.strip() for x in imp.split("#")[0].split("->"))
+        edges.get(importer, set()).discard(imported)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles = []
+    for root in sorted(edges):  # Tarjan, iteratively (no recursion limit on a long chain)
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(edges.get(w, ())))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    cycles.append(sorted(comp))
+    return sorted(cycles)
+
+
+def test_import_contracts_are_kept():
+    """The layers of docs/architecture.md and no cycle between siblings, checked by import-linter."""
+    lint = os.path.join(os.path.dirname(sys.executable), "lint-imports")
+    proc = subprocess.run([lint, "--no-cache", "--config", os.path.join(REPO, "pyproject.toml")], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 kept, 0 broken" in proc.stdout, proc.stdout
+
+
+def test_no_import_cycle_between_modules():
+    """A cycle through a package's own ``__init__`` is not one between siblings: found here, lazy imports included."""
+    ignored = _contracts()["acyclic"].get("ignore_imports", [])
+    cycles = _module_cycles(_graph("checker", "rules"), ignored)
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_every_package_of_checker_has_a_layer():
+    layers = set(_contracts()["layers"]["layers"])
+    graph = _graph("checker", "rules")
+    packages = {m for m in graph.find_children("checker") if graph.find_children(m)}
+    assert packages <= layers, f"packages without a layer in pyproject.toml: {sorted(packages - layers)}"
+    assert layers <= packages | {"rules"}, f"layers naming no package: {sorted(layers - packages - {'rules'})}"
+
+
+def test_the_import_graph_sees_function_level_imports(tmp_path, monkeypatch):
+    """grimp reads an import inside a function: a cycle made only of such imports is found."""
+    pkg = tmp_path / "cyclepkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("def f():\n    from cyclepkg import b\n    return b\n")
+    (pkg / "b.py").write_text("def g():\n    from cyclepkg.a import f\n    return f\n")
+    (pkg / "c.py").write_text("import cyclepkg.a\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert _module_cycles(_graph("cyclepkg")) == [["cyclepkg.a", "cyclepkg.b"]]
+    # and in the project: discovery imports the mirror builder inside a function only
+    details = _graph("checker").get_import_details(importer="checker.load.discovery",
+                                                   imported="checker.load.mirror_build")
+    with open(os.path.join(REPO, "checker", "load", "discovery.py"), encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    assert details and all(lines[d["line_number"] - 1].startswith("    ") for d in details), details
 
 
 def test_checker_imports_rules_in_exactly_one_module():
-    importers = sorted(os.path.relpath(p, REPO) for p in _py_files("checker")
-                       if any(m == "rules" or m.startswith("rules.") for m in _imports(p)))
-    assert importers == ["checker/engine/catalogue.py"], importers
-
-
-def test_rules_never_import_the_engine_the_cli_or_a_renderer():
-    for path in _py_files("rules"):
-        bad = sorted(m for m in _imports(path) if m.startswith(("checker.engine", "checker.cli", "checker.render")))
-        assert not bad, f"{os.path.relpath(path, REPO)} imports {bad}"
-
-
-def test_core_imports_nothing_of_the_project_but_core():
-    for path in _py_files(os.path.join("checker", "core")):
-        bad = sorted(m for m in _imports(path) if m.startswith(("checker.", "rules")) and not m.startswith("checker.core"))
-        assert not bad, f"{os.path.relpath(path, REPO)} imports {bad}"
+    graph = _graph("checker", "rules")
+    importers = sorted({m for r in graph.find_descendants("rules") | {"rules"}
+                        for m in graph.find_modules_that_directly_import(r) if m.startswith("checker")})
+    assert importers == ["checker.engine.catalogue"], importers
 
 
 def test_no_rule_outside_a_family_package():
@@ -127,8 +206,34 @@ def test_every_rule_module_is_listed_by_its_family():
         assert with_rules <= set(fam.modules), f"{fam.package}: {sorted(with_rules - set(fam.modules))} not in MODULES"
 
 
-def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
-    """Run the bundled packages, the real run folders and a cohort, recording each rule's policy reads."""
+class _RecordingFiles(dict):
+    """A node's ``files`` that notes each kind a rule asks for by name."""
+
+    note = staticmethod(lambda kind: None)
+
+    def __getitem__(self, kind):
+        _RecordingFiles.note(kind)
+        return super().__getitem__(kind)
+
+    def get(self, kind, default=None):
+        _RecordingFiles.note(kind)
+        return super().get(kind, default)
+
+
+def _record_files(pkg) -> None:
+    """Swap every node's ``files`` for a recording one (the package tree's plain dicts)."""
+    nodes = list(pkg.submissions) + list(pkg.run_folders)
+    for sub in pkg.submissions:
+        nodes += list(sub.systems) + list(sub.curves()) + list(sub.points())
+    for node in nodes:
+        files = getattr(node, "files", None)
+        if isinstance(files, dict) and not isinstance(files, _RecordingFiles):
+            node.files = _RecordingFiles(files)
+
+
+def test_every_input_a_rule_reads_is_in_its_metadata(monkeypatch):
+    """Run the bundled packages, the real run folders and a cohort, recording each rule's reads: the
+    policy files it asks for and the file kinds it takes from any node's ``files`` by name."""
     import checker.engine.evaluate as ev
     from casefixtures import FIXTURES, REAL_RUNS
     from checker.core.policy import Policy
@@ -136,9 +241,14 @@ def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
 
     current: list = [None]
     read: dict[str, set] = {}
+    files_read: dict[str, set] = {}
     original_eval, original_get, original_avail = ev.evaluate, Policy.get, Policy.available
+    wrapped: set = set()
 
     def evaluate(rule, obj, ctx, selected=True):
+        if id(ctx.package) not in wrapped:
+            wrapped.add(id(ctx.package))
+            _record_files(ctx.package)
         current[0] = rule
         try:
             return original_eval(rule, obj, ctx, selected)
@@ -148,6 +258,10 @@ def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
     def note(name):
         if current[0] is not None:
             read.setdefault(current[0].id, set()).add(name)
+
+    def note_file(kind):
+        if current[0] is not None:
+            files_read.setdefault(current[0].id, set()).add(kind)
 
     def get(self, name):
         note(name)
@@ -160,6 +274,7 @@ def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
     monkeypatch.setattr(ev, "evaluate", evaluate)
     monkeypatch.setattr(Policy, "get", get)
     monkeypatch.setattr(Policy, "available", available)
+    monkeypatch.setattr(_RecordingFiles, "note", staticmethod(note_file))
     runs = [os.path.join(REAL_RUNS, n) for n in sorted(os.listdir(REAL_RUNS))]
     run_check([os.path.join(FIXTURES, "valid")])
     run_check([os.path.join(FIXTURES, "agentic")])
@@ -168,7 +283,10 @@ def test_every_policy_file_a_rule_reads_is_in_its_metadata(monkeypatch):
     run_check([os.path.join(FIXTURES, "runs")])  # run folders assembled into a bundle (bundle family)
     run_check([os.path.join(FIXTURES, "plans")], options={"max_concurrency": 1024, "seed_set": "A"})  # pre-flight
     cat = load_catalogue()
-    assert read, "no policy read was recorded"
+    assert read and files_read, "no read was recorded"
     undeclared = {rid: sorted(names - set(cat.rule(rid).policies) - {"index"}) for rid, names in read.items()}
     undeclared = {k: v for k, v in undeclared.items() if v}
     assert not undeclared, f"rules reading policy files their metadata does not name: {undeclared}"
+    undeclared = {rid: sorted(kinds - set(cat.rule(rid).files)) for rid, kinds in files_read.items()}
+    undeclared = {k: v for k, v in undeclared.items() if v}
+    assert not undeclared, f"rules reading files their needs do not name: {undeclared}"

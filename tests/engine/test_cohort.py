@@ -118,7 +118,7 @@ def test_worker_that_dies_is_a_finding_for_its_submission_only(cohort, monkeypat
 
 
 def test_exception_outside_rules_is_a_finding_in_serial_mode_too(cohort, monkeypatch):
-    import checker.engine.batches as co
+    import checker.engine.cohort_units as co
 
     original = co.check_unit
 
@@ -278,7 +278,7 @@ def test_fast_indented_encoder_matches_json_dumps():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from checker.render.json_report import encode_indented
+    from checker.core.json_text import encode_indented
 
     leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
     values = st.recursive(leaves, lambda kids: st.lists(kids, max_size=4) | st.tuples(kids, kids)

@@ -61,7 +61,7 @@ def test_single_run_folder_audit_runs_on_the_cluster_with_the_same_report(cluste
 
 
 def test_a_worker_lost_once_is_retried_and_changes_nothing(cluster, cohort, tmp_path, monkeypatch, capsys):
-    import checker.engine.batches as co
+    import checker.engine.cohort_units as co
 
     original, marker = co.check_unit, str(tmp_path / "died-once")
 
@@ -80,7 +80,7 @@ def test_a_worker_lost_once_is_retried_and_changes_nothing(cluster, cohort, tmp_
 
 
 def test_a_unit_that_keeps_killing_its_worker_is_a_fail_naming_it(cluster, cohort, monkeypatch):
-    import checker.engine.batches as co
+    import checker.engine.cohort_units as co
 
     original = co.check_unit
     normal = _run([cohort], jobs=1)
@@ -103,7 +103,7 @@ def test_a_unit_that_keeps_killing_its_worker_is_a_fail_naming_it(cluster, cohor
 
 
 def test_the_per_unit_time_limit_holds_on_the_cluster(cluster, cohort, monkeypatch):
-    import checker.engine.batches as co
+    import checker.engine.cohort_units as co
 
     original = co.check_unit
 

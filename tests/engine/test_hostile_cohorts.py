@@ -21,7 +21,7 @@ from casefixtures import apply_patch
 SYSTEM = os.path.dirname(CURVE)
 
 
-from checker.engine.batches import check_unit as _REAL_CHECK_UNIT  # noqa: E402
+from checker.engine.cohort_units import check_unit as _REAL_CHECK_UNIT  # noqa: E402
 
 #: hostile units: patches applied to a copy of the valid package (whole-unit problems)
 HOSTILE_UNITS = {
@@ -125,7 +125,7 @@ def _flaky_check_unit(job):
 def test_a_unit_that_crashes_or_hangs_fails_alone(tmp_path, monkeypatch, jobs, how):
     """The check of one unit raising (a bug) or running past --timeout: a FAIL naming that unit; every other
     unit's findings are all present."""
-    import checker.engine.batches as batches
+    import checker.engine.cohort_units as batches
     from checker.engine.pipeline import run_check
 
     if how == "timeout" and jobs == 1:

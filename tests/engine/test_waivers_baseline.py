@@ -183,7 +183,7 @@ def test_baseline_marks_new_unchanged_and_resolved(tmp_path):
 def test_fingerprint_ignores_message_and_line(tmp_path):
     from checker.engine.baseline import dict_fingerprint
     from checker.core.findings import Finding, Location, Severity, Subject
-    from checker.render.common import fingerprint
+    from checker.core.fingerprint import fingerprint
 
     f = Finding("r", Status.FAIL, Severity.FLAG, Subject("s", "sys", "m", "r8"), "one wording",
                 location=Location("a.yaml", 3, 1, ("x", 0, "y")))

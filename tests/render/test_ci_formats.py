@@ -96,7 +96,7 @@ def test_sarif_uri_is_repository_relative(tmp_path):
 
 
 def test_fingerprints_ignore_line_numbers_and_messages(failing_pkg, tmp_path):
-    from checker.render.common import fingerprint
+    from checker.core.fingerprint import fingerprint
 
     a = json.loads(cli("check", str(failing_pkg), "-f", "sarif").stdout)
     moved = tmp_path / "moved"

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from checker.core.findings import Finding, Location, Severity, Status, Subject
 from checker.engine.report import Report
-from checker.render.json_report import encode_indented, finding_json, render
+from checker.core.json_text import encode_indented, finding_json
+from checker.render.json_report import render
 
 
 def stdlib(v):

@@ -151,7 +151,7 @@ def test_evidence_reads_as_yaml_not_python(tmp_path):
 
 
 def test_spelling_helpers():
-    from checker.render.spell import flow, spell, spell_lines
+    from checker.render.as_written import flow, spell, spell_lines
 
     assert flow({"a": None, "b": True, "c": "64", "d": "x: y", "e": [1.5, "ok"]}) == \
         '{a: null, b: true, c: "64", d: "x: y", e: [1.5, ok]}'

@@ -1,6 +1,6 @@
 """Drafter declarations and matching against the approved list (R§2.9.4)."""
 from checker.engine.catalogue import all_rules
-from rules.shared.binding import ApprovedDraftersPolicy
+from rules.shared.registry_policy import ApprovedDraftersPolicy
 from rules.drafters.declaration import Decl, match
 from rules.shared.seed_values import MISSING
 

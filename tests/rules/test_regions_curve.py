@@ -84,7 +84,7 @@ def test_empty_high_region_is_explained(tmp_path, monkeypatch):
 
 def test_curve_regions_derivation_and_memo(tmp_path):
     from checker.load.discovery import discover
-    from checker.load.submission import Options
+    from checker.load.layout import Options
 
     path = build(tmp_path, make_valid.POINTS)
     apply_patch(path, {"set": {"file": f"{CURVE}/r64/point.yaml", "path": ["max_supported_concurrency"],
@@ -105,7 +105,7 @@ def test_curve_regions_derivation_and_memo(tmp_path):
 
 def test_region_computed_metric(tmp_path):
     from checker.load.discovery import discover
-    from checker.load.submission import Options
+    from checker.load.layout import Options
 
     pkg = discover([build(tmp_path, make_valid.POINTS)], Options())
     from checker.engine.catalogue import load_catalogue

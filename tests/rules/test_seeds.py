@@ -81,7 +81,7 @@ def test_registry_problem_reported_once_by_its_own_rule():
     fails = [f for f in r.findings if f.status.value == "FAIL"]
     assert [f.rule_id for f in fails] == ["seed-set-registry"]
     assert r.exit_code() == 1
-    seed_skips = [f for f in r.findings if f.status.value == "SKIP" and f.reason == "no-seed-set-registry"]
+    seed_skips = [f for f in r.findings if f.status.value == "SKIP" and f.reason == "registry-unusable"]
     assert {f.rule_id for f in seed_skips} == {"seed-set-membership", "seed-runtime-match", "seed-set-adoption"}
 
 

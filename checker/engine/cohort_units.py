@@ -19,7 +19,8 @@ from typing import Any
 import msgspec
 
 from checker.core.findings import Finding, Status, Subject
-from checker.load.digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
+from checker.core.json_text import finding_json
+from checker.load.cohort_digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
 from checker.load.mirror import needs_mirror, origin
 
@@ -107,16 +108,16 @@ def install_state(shared: tuple) -> None:
 
 def check_unit(job: tuple) -> UnitResult:
     """Load and check one unit (runs in a worker process)."""
-    from checker.load.submission import Options
+    from checker.load.layout import Options
 
     unit, settings = job
     rules, policy = _state(settings)
     opts = Options(max_bytes=settings.max_bytes, exclude=settings.exclude)
     if not needs_mirror(unit.path):
         return _check_loaded(unit, settings, rules, policy, opts, unit.path)
-    from checker.load import mirror
+    from checker.load import mirror, mirror_build
 
-    local = mirror.build(unit.path, settings.max_bytes, events=dict(settings.options).get("events", True))
+    local = mirror_build.build(unit.path, settings.max_bytes, events=dict(settings.options).get("events", True))
     try:  # a URL or an archive: its mirror lives as long as the unit's check
         return _check_loaded(unit, settings, rules, policy, opts, local)
     finally:
@@ -126,7 +127,7 @@ def check_unit(job: tuple) -> UnitResult:
 def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path: str) -> UnitResult:
     from checker.load.run_folder_files import load_run_folder
     from checker.load.submission import load_submission
-    from checker.load.model import Package
+    from checker.load.package_tree import Package
     from checker.engine.evaluate import Context, run_rules
 
     pkg = Package(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],
@@ -164,8 +165,6 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
 def _prerendered(f: Finding) -> str | None:
     """A finding's JSON text, or None when it cannot be encoded here: the report's own writer then
     encodes it (and reports what it cannot), so a unit is never lost for one finding's content."""
-    from checker.render.json_report import finding_json
-
     try:
         return finding_json(f)
     except Exception:  # noqa: BLE001

@@ -6,7 +6,7 @@ that cannot be computed shows as ``-``, never as an error.
 """
 from __future__ import annotations
 
-from checker.render.spell import printable
+from checker.render.as_written import printable
 
 COLUMNS = ("", "conc.", "region", "system TPS", "TTFT p90", "TPOT p90", "duration")
 

@@ -1,0 +1,144 @@
+"""The on-disk shape the loader knows: which files it reads where (point, run folder), what a
+directory is (a run folder, a submission root, debris), the --exclude filter and the walk's Options.
+
+Every loader module below ``discovery`` reads these tables from here, so none of them has to import
+another to learn the shape (the load layer has no import cycle); the bounds on a package's size
+live with the walk that enforces them (``checker.load.submission``).
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import stat
+
+from checker.load.reader import DEFAULT_MAX_BYTES, LoadBudget, LoadError
+
+POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory
+
+#: files read at each point, by name -> kind
+POINT_FILES = {
+    "point.yaml": "point_yaml",
+    "system_desc.json": "system_desc",
+    "result_summary.json": "result_summary",
+    "accuracy_results.json": "accuracy",
+    "results.json": "accuracy_legacy",
+    "config.yaml": "config",
+}
+
+#: run-folder files read eagerly (events.jsonl and sample_idx_map.json grow with the samples: the
+#: run-folder family streams them, checker.load.run_folder)
+RUN_FOLDER_FILES = {
+    "config.yaml": "config",
+    "performance/result_summary.json": "result_summary",
+    "accuracy/accuracy_results.json": "accuracy",
+    "metrics/final_snapshot.json": "final_snapshot",
+    "point.yaml": "point_yaml",
+    "system_desc.json": "system_desc",
+    "system_power.json": "power",
+    "result_summary.json": "flat_result_summary",
+}
+#: entries the client writes that are not loaded above: their state is recorded for run-folder-files
+#: (events.jsonl is also audited, unless --no-events)
+UNREAD_ENTRIES = ("report.txt", "events.jsonl", "sample_idx_map.json")
+
+#: where a point's file sits inside a run folder written by the client
+RUN_FOLDER_SOURCES = {
+    "point_yaml": ("point.yaml",),
+    "result_summary": ("performance/result_summary.json", "result_summary.json"),
+    "config": ("config.yaml",),
+    "accuracy": ("accuracy/accuracy_results.json",),
+    "system_desc": ("system_desc.json",),
+}
+POINT_NAMES = {"point_yaml": "point.yaml", "result_summary": "result_summary.json", "config": "config.yaml",
+               "accuracy": "accuracy_results.json", "system_desc": "system_desc.json"}
+#: archive and editor debris, reported as such wherever it lies
+JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thumbs.db", "desktop.ini"}
+
+
+class Options:
+    """Loader options shared by the walk."""
+
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=(), events: bool = True):
+        self.max_bytes = max_bytes
+        #: cohort planning: find submission roots and run folders, but load nothing inside them
+        self.shallow = shallow
+        #: --exclude globs: matching entries are left out of the walk (as if absent)
+        self.exclude = tuple(exclude or ())
+        #: audit events.jsonl while a run archive streams by (off with --no-events)
+        self.events = events
+        #: entries of src/, docs/ and server_configs/ still to inspect (checker.load.carried), per submission
+        self.budget = None  # a carried.Budget, set by load_submission for each submission
+        #: values the files of the unit being loaded may still hold (reset per submission and run folder)
+        self.values = LoadBudget()
+
+
+def junk_reason(name: str) -> str | None:
+    """Why an entry is debris (archive or editor leftovers, hidden), or None."""
+    if name in JUNK_NAMES:
+        return "archive or editor debris"
+    if name.startswith("."):
+        return "hidden entry"
+    return None
+
+
+def is_dir(path: str) -> bool:
+    """A directory (through symlinks), False for anything unreadable."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def is_file(path: str) -> bool:
+    """A regular file (through symlinks), False for FIFOs, devices and anything unreadable."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def scan_dir(path: str, exclude=()) -> tuple[list[os.DirEntry], LoadError | None]:
+    """A directory's entries by name, --exclude applied, or the refusal when it cannot be listed."""
+    try:
+        with os.scandir(path) as it:
+            return sorted((e for e in it if not excluded(e.path, exclude)), key=lambda e: e.name), None
+    except PermissionError as exc:
+        return [], LoadError("file-unreadable", f"directory cannot be listed: {exc.strerror}")
+    except OSError as exc:
+        return [], LoadError("file-unreadable", f"directory cannot be listed: {exc.strerror or exc}")
+
+
+def is_run_folder(path: str) -> bool:
+    """A run folder written by the reference client (standard or flat layout, RUN-FOLDER.md §1)."""
+    return (
+        is_file(os.path.join(path, "performance", "result_summary.json"))
+        or is_file(os.path.join(path, "accuracy", "accuracy_results.json"))
+        or (is_file(os.path.join(path, "events.jsonl")) and is_file(os.path.join(path, "config.yaml")))
+        or (is_file(os.path.join(path, "result_summary.json")) and is_file(os.path.join(path, "config.yaml"))
+            and not is_dir(os.path.join(path, "results")))
+    )
+
+
+def is_submission_root(path: str) -> bool:
+    """A submission root: it holds results/ or docs/."""
+    return is_dir(os.path.join(path, "results")) or is_dir(os.path.join(path, "docs"))
+
+
+def excluded(abspath: str, patterns) -> bool:
+    """--exclude GLOB: the entry's name or the end of its path matches (``r8_old``, ``docs/drafts/*``)."""
+    if not patterns:
+        return False
+    p = abspath.replace(os.sep, "/").rstrip("/")
+    name = p.rsplit("/", 1)[-1]
+    for pat in patterns:
+        pat = pat.strip().rstrip("/")
+        if pat and (fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(p, "*/" + pat.lstrip("/"))):
+            return True
+    return False
+
+
+def loader_names() -> frozenset[str]:
+    """Base names of the files the loader reads whole (each under the size cap): these are copied."""
+    names = set(POINT_FILES) | {r.rsplit("/", 1)[-1] for r in RUN_FOLDER_FILES}
+    return frozenset(names | {"system_power.json", "cli_metadata.json"})

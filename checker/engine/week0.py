@@ -1,6 +1,6 @@
 """Attach the Week-0 prediction: one per submission, and ``Finding.week0`` on every reject-level FAIL.
 
-The prediction models the official tool's own decision (rules/shared/week0.py), never our rules'
+The prediction models the official tool's own decision (rules/week0.py), never our rules'
 severities: a reject-level finding is ``week0: true`` only where the official rejects on the same
 rule id at the same (or an enclosing or enclosed) subject; a rule with no official counterpart is false.
 """

@@ -16,7 +16,9 @@ from typing import Any
 
 import msgspec
 
-from checker.core.record import Record, fields_of
+from pydantic import BaseModel
+
+from checker.core.models import keys_of
 from checker.core.values import value_at
 
 from checker.load.models import FILE_MODELS, dotted
@@ -104,7 +106,7 @@ def _submodel_of(annotation) -> tuple[type | None, bool]:
                 is_list = True
             if origin is not None:
                 nxt += [x for x in typing.get_args(a) if x is not type(None)]
-            elif isinstance(a, type) and issubclass(a, Record):
+            elif isinstance(a, type) and issubclass(a, BaseModel):
                 return a, is_list
         args = nxt
     return None, False
@@ -113,7 +115,7 @@ def _submodel_of(annotation) -> tuple[type | None, bool]:
 def _walk(cls, data: Any, path: tuple, open_paths: set, legacy: dict, out: list) -> None:
     if not isinstance(data, dict):
         return
-    fields = fields_of(cls)
+    fields = keys_of(cls)
     for key, value in data.items():
         if type(key) is not str:  # a key that is not text: the model's invalid_key or text-characters names it
             continue

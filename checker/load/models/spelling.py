@@ -20,8 +20,9 @@ from typing import Any
 
 import msgspec
 
-from checker.core.record import Record, fields_of
-from checker.core.record_checks import is_union
+from pydantic import BaseModel
+
+from checker.core.models import keys_of
 
 #: PyYAML's (YAML 1.1) boolean words, exactly as its resolver matches them
 YAML11_BOOLS = {**{w: True for w in ("yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE")},
@@ -58,7 +59,7 @@ def _kinds_of(annotation) -> set[str]:
     while stack:
         a = stack.pop()
         origin = typing.get_origin(a)
-        if is_union(a):
+        if origin is typing.Union or (origin is not None and origin.__name__ == "UnionType"):
             stack.extend(typing.get_args(a))
         elif origin is typing.Annotated:
             stack.append(typing.get_args(a)[0])
@@ -70,7 +71,7 @@ def _kinds_of(annotation) -> set[str]:
             out.add(a.__name__)
         elif a is Any:
             out.add("any")
-        elif origin is not None or (isinstance(a, type) and issubclass(a, Record)):
+        elif origin is not None or (isinstance(a, type) and issubclass(a, BaseModel)):
             out.add("container")
     return out
 
@@ -142,11 +143,11 @@ def _plan(cls) -> dict:
     plan = _PLANS.get(cls)
     if plan is None:
         plan = {}
-        for f in fields_of(cls).values():
+        for key, f in keys_of(cls).items():
             kinds = _kinds(f.annotation)
             respell = "any" not in kinds and (("int" in kinds and "float" not in kinds)
                                               or ("bool" in kinds and "str" not in kinds))
-            plan[f.key] = (kinds, respell, *_submodel(f.annotation))
+            plan[key] = (kinds, respell, *_submodel(f.annotation))
         _PLANS[cls] = plan
     return plan
 

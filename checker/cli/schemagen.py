@@ -32,11 +32,25 @@ def generated() -> dict[str, dict]:
     out["result_summary.schema.json"] = doc
     from checker.engine.waivers import WaiverFile
 
+    from checker.core.report_model import ReportModel
+
+    doc = ReportModel.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["title"] = "endpoints-checker report"
+    out["report.schema.json"] = doc
     doc = WaiverFile.model_json_schema()
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     doc["title"] = "waivers.yaml (endpoints-checker --waivers)"
     out["waivers.schema.json"] = doc
     return out
+
+
+ID_BASE = "https://github.com/mlcommons/endpoints-checker/schemas/"
+
+
+def _with_id(rel: str, doc: dict) -> dict:
+    """``$id`` (where the schema is published) first after ``$schema``, so editors can map files to it."""
+    return {"$id": ID_BASE + rel, **doc}
 
 
 def dump(doc: dict) -> str:
@@ -46,6 +60,7 @@ def dump(doc: dict) -> str:
 def main(check: bool = False) -> int:
     stale = []
     for rel, doc in generated().items():
+        doc = _with_id(rel, doc)
         path = os.path.join(SCHEMAS, rel)
         text = dump(doc)
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else None

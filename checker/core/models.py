@@ -71,13 +71,13 @@ def data_path(loc: tuple, data: Any) -> tuple:
         elif isinstance(node, list) and type(part) is int and 0 <= part < len(node):
             out.append(part)
             node = node[part]
+        elif isinstance(node, dict) and isinstance(part, str) and _key_of(node, part) is not None:
+            key = _key_of(node, part)  # a non-text key (YAML `5:`, `.inf:`): pydantic writes it as text
+            out.append(key)
+            node = node[key]
         elif part == "[key]" or (i == last and isinstance(node, dict)):
             out.append(part)
             node = None
-        elif isinstance(node, dict) and isinstance(part, str) and i < last and _key_of(node, part) is not None:
-            key = _key_of(node, part)  # a non-text key (YAML `5:`): pydantic writes it as text
-            out.append(key)
-            node = node[key]
     return tuple(out)
 
 

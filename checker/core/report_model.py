@@ -7,13 +7,34 @@ report adds fields), so a field added to the report is added here as one annotat
 """
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Severity = Literal["reject", "reject-points", "flag", "warn"]
 RULE_ID = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 PathItem = Union[str, int, float, bool, None]
+N = Annotated[int, Field(ge=0)]
+
+
+def _absent_when_none(schema: dict) -> None:
+    """The schema of a field the report leaves out rather than writing null: the value's schema alone."""
+    members = [m for m in schema.pop("anyOf", []) if m != {"type": "null"}]
+    if len(members) == 1:
+        schema.update(members[0])
+    elif members:
+        schema["anyOf"] = members
+    schema.pop("default", None)
+
+
+def _keys(*names: str) -> dict:
+    """A count table that always names these keys."""
+    return {"required": list(names)}
+
+
+def Omitted(**kw: Any) -> Any:
+    """An optional field that is absent from the report when it has no value (never written as null)."""
+    return Field(None, json_schema_extra=_absent_when_none, **kw)
 
 
 class _Part(BaseModel):
@@ -40,16 +61,18 @@ class PolicyRef(_Part):
 class Summary(_Part):
     """Counts, the verdict and the exit code of the run."""
 
-    by_status: dict[str, int] = Field(description="Findings per status: PASS, FAIL, SKIP.")
-    fail_by_severity: dict[str, int] = Field(description="FAIL findings per severity.")
+    by_status: dict[str, N] = Field(json_schema_extra=_keys("PASS", "FAIL", "SKIP"),
+                                   description="Findings per status: PASS, FAIL, SKIP.")
+    fail_by_severity: dict[str, N] = Field(json_schema_extra=_keys("reject", "reject-points", "flag", "warn"),
+                                          description="FAIL findings per severity.")
     total: int = Field(ge=0, description="All findings.")
     verdict: Literal["PASSED", "FAILED"] = Field(description="FAILED when a finding is at or above --fail-on.")
     week0_reject: bool = Field(description="Whether the Week-0 automated check would reject the submission.")
     exit_code: Literal[0, 1, 2] = Field(description="The process exit code: 0 pass, 1 fail, 2 usage or output error.")
-    output_problems: Optional[list[str]] = Field(None, description=(
+    output_problems: Optional[list[str]] = Omitted(description=(
         "Outputs of this run that could not be written (a renderer that failed, a target that refused the "
         "bytes); each makes exit_code 2. Absent when every output was written."))
-    waived: Optional[int] = Field(None, ge=0, description=(
+    waived: Optional[int] = Omitted(ge=0, description=(
         "With --waivers: FAILs turned into SKIP by a waiver (also counted in by_status.SKIP)."))
 
 
@@ -129,16 +152,158 @@ class Finding(_Part):
     family: str = Field(description="The rule's family.")
     subject: Subject = Field(description="What the finding is about.")
     message: str = Field(min_length=1, description="What was found, in a sentence.")
-    location: Optional[Location] = Field(None, description="Where the finding points, when it has a place.")
-    evidence: Optional[Evidence] = Field(None, description="Observed and expected values of a FAIL.")
-    fix: Optional[str] = Field(None, description="How to fix a FAIL.")
-    reason: Optional[str] = Field(None, description="Why a SKIP could not evaluate.")
-    extra: Optional[dict[str, Any]] = Field(None, description="Rule-specific data (metrics, counts).")
-    baseline: Optional[Literal["new", "unchanged"]] = Field(None, description=(
+    location: Optional[Location] = Omitted(description="Where the finding points, when it has a place.")
+    evidence: Optional[Evidence] = Omitted(description="Observed and expected values of a FAIL.")
+    fix: Optional[str] = Omitted(description="How to fix a FAIL.")
+    reason: Optional[str] = Omitted(description="Why a SKIP could not evaluate.")
+    extra: Optional[dict[str, Any]] = Omitted(description="Rule-specific data (metrics, counts).")
+    baseline: Optional[Literal["new", "unchanged"]] = Omitted(description=(
         "With --baseline: whether this FAIL was in the baseline report."))
-    edits: Optional[list[Edit]] = Field(None, min_length=1, description=(
+    edits: Optional[list[Edit]] = Omitted(min_length=1, description=(
         "The automatic fix (check --fix applies it): text edits whose right value is certain, in hand-written "
         "files only."))
+
+
+class Counts(_Part):
+    """Finding counts of one unit of a cohort."""
+
+    by_status: dict[str, N] = Field(json_schema_extra=_keys("PASS", "FAIL", "SKIP"),
+                                   description="Findings per status: PASS, FAIL, SKIP.")
+    fail_by_severity: dict[str, N] = Field(json_schema_extra=_keys("reject", "reject-points", "flag", "warn"),
+                                          description="FAIL findings per severity.")
+    total: int = Field(ge=0, description="All findings of the unit.")
+    waived: Optional[int] = Omitted(ge=0, description="FAILs of the unit turned into SKIP by a waiver.")
+
+
+class CohortUnit(_Part):
+    """One submission or run folder of a cohort."""
+
+    label: str = Field(min_length=1, description="The unit's label in the report.")
+    kind: Literal["submission", "run-folder"] = Field(description="What the unit is.")
+    org: str = Field(description="The submitting organisation.")
+    submission_id: str = Field(description="The submission id.")
+    path: str = Field(description="Where the unit was read.")
+    systems: list[str] = Field(description="Its systems.")
+    models: list[str] = Field(description="Its benchmark models.")
+    divisions: list[str] = Field(description="Its divisions.")
+    verdict: Literal["PASSED", "FAILED"] = Field(description="The unit's verdict.")
+    week0_reject: bool = Field(description="Whether the Week-0 automated check would reject the unit.")
+    checked: bool = Field(description="False when the unit could not be checked (its finding says why).")
+    counts: Counts = Field(description="The unit's finding counts.")
+
+
+class RuleCounts(_Part):
+    """A rule's outcomes over a cohort."""
+
+    severity: Severity = Field(description="The rule's severity.")
+    passed: int = Field(alias="PASS", ge=0, description="PASS findings.")
+    failed: int = Field(alias="FAIL", ge=0, description="FAIL findings.")
+    skipped: int = Field(alias="SKIP", ge=0, description="SKIP findings.")
+    fail_by_severity: dict[str, N] = Field(description="FAIL findings per severity (the severities it had).")
+
+
+class Cohort(_Part):
+    """Cohort mode (two or more submissions or run folders): one row per unit, verdicts, counts by rule and
+    severity, and the cross-submission findings (family cohort; also listed in findings). Versioned on its own."""
+
+    version: str = Field(pattern=r"^1\.[0-9]+$", description="The cohort section's format, 1.x.")
+    submissions: list[CohortUnit] = Field(description="One row per unit.")
+    verdicts: dict[str, N] = Field(json_schema_extra=_keys("PASSED", "FAILED"), description="Units per verdict: PASSED, FAILED.")
+    organisations: list[str] = Field(description="The organisations of the units.")
+    counts_by_rule: dict[str, RuleCounts] = Field(description="Per rule id: its outcomes over the cohort.")
+    fail_by_severity: dict[str, N] = Field(json_schema_extra=_keys("reject", "reject-points", "flag", "warn"),
+                                          description="FAIL findings per severity over the cohort.")
+    cross_submission_findings: list[Finding] = Field(description="Findings that compare units.")
+
+
+class WaiverEntry(_Part):
+    """One waiver as applied."""
+
+    rule: str = Field(description="Rule id, or a glob over rule ids.")
+    subject: str = Field(description="Glob over the finding's subject label.")
+    reason: str = Field(description="Why the finding is acceptable.")
+    approver: str = Field(description="Who approved the waiver.")
+    expires: str = Field(json_schema_extra={"format": "date"}, description="Last day the waiver applies.")
+    expired: bool = Field(description="Whether the waiver had expired on the day checked.")
+    matched: int = Field(ge=0, description="Findings it waived.")
+
+
+class Waivers(_Part):
+    """The --waivers file as applied: each entry, whether it expired, and how many findings it waived."""
+
+    file: str = Field(description="The waivers file.")
+    today: str = Field(json_schema_extra={"format": "date"}, description="The day the waivers expired against.")
+    entries: list[WaiverEntry] = Field(description="Each waiver of the file.")
+
+
+class Resolved(_Part):
+    """A FAIL of the baseline that this run no longer has."""
+
+    rule_id: str = Field(description="The rule.")
+    subject: Subject = Field(description="What it was about.")
+    fingerprint: str = Field(pattern=r"^[0-9a-f]{32}$", description="Rule id, subject and data path, hashed.")
+
+
+class BaselineSection(_Part):
+    """--baseline: counts of new, unchanged and resolved FAILs (keyed by fingerprint: rule id, subject, data
+    path; never line or message) and the resolved ones."""
+
+    file: str = Field(description="The baseline report.")
+    counts: dict[str, N] = Field(json_schema_extra=_keys("new", "unchanged", "resolved"),
+                                description="FAILs that are new, unchanged and resolved.")
+    resolved_not_listed: Optional[int] = Omitted(ge=1, description=(
+        "Resolved FAILs counted in counts.resolved but not listed (at most 1,000 are listed, in subject order)."))
+    resolved: list[Resolved] = Field(description="The resolved FAILs, in subject order.")
+
+
+class FixedFile(_Part):
+    """One file of check --fix or --diff."""
+
+    file: str = Field(description="The file.")
+    status: Literal["fixed", "would-fix", "not-fixed"] = Field(description="What happened to it.")
+    edits: int = Field(ge=0, description="Edits applied (or that would be).")
+    findings: int = Field(ge=0, description="Findings they fix.")
+    rules: list[str] = Field(description="The rules of those findings.")
+    reason: Optional[str] = Omitted(description="Why a file is not fixed.")
+
+
+class FixSection(_Part):
+    """check --fix (what was written) or --diff (what would be): one entry per file, rounds of fixes applied in
+    memory first. A file that is not fixed keeps its bytes; its reason says why."""
+
+    mode: Literal["fix", "diff"] = Field(description="--fix or --diff.")
+    fixable_before: int = Field(ge=0, description="Fixable FAIL findings of the package as it was.")
+    findings: int = Field(ge=0, description="Findings fixed (--fix) or fixable (--diff), over every round.")
+    not_fixed: int = Field(ge=0, description="Files that could not be fixed.")
+    files: list[FixedFile] = Field(description="One entry per file.")
+
+
+class BundleRun(_Part):
+    """Where one run folder lands in the bundle."""
+
+    run: str = Field(description="The run folder.")
+    kind: Optional[Literal["performance", "accuracy"]] = Field(description="What the run is, when known.")
+    how: str = Field(description="How its place was decided.")
+    created: bool = Field(description="Whether it creates a point.")
+    point: Optional[str] = Field(description="The point it lands in, or null.")
+
+
+class BundlePoint(_Part):
+    """One point of the bundle and its runs."""
+
+    point: str = Field(description="The point.")
+    performance: list[str] = Field(description="Its performance runs.")
+    accuracy: list[str] = Field(description="Its accuracy runs.")
+
+
+class Bundle(_Part):
+    """Run folders checked as the bundle they become: where each run lands, and where --write-bundle wrote the
+    tree."""
+
+    name: str = Field(description="The bundle's name.")
+    runs: list[BundleRun] = Field(description="Each run folder.")
+    points: list[BundlePoint] = Field(description="Each point.")
+    written: Optional[str] = Field(description="Where --write-bundle wrote the tree, or null.")
 
 
 class ReportModel(_Part):
@@ -155,18 +320,13 @@ class ReportModel(_Part):
     summary: Summary = Field(description="Counts, the verdict and the exit code.")
     rules: list[RuleEntry] = Field(description="The rules evaluated.")
     findings: list[Finding] = Field(description="Every finding, sorted by subject and rule.")
-    cohort: Optional[dict[str, Any]] = Field(None, description=(
-        "Cohort mode (two or more submissions or run folders): one row per unit, verdicts, counts by rule and "
-        "severity, and the cross-submission findings."))
-    waivers: Optional[dict[str, Any]] = Field(None, description=(
-        "The --waivers file as applied: each entry, whether it expired, and how many findings it waived."))
-    baseline: Optional[dict[str, Any]] = Field(None, description=(
-        "--baseline: counts of new, unchanged and resolved FAILs and the resolved ones."))
-    fix: Optional[dict[str, Any]] = Field(None, description=(
-        "check --fix (what was written) or --diff (what would be): one entry per file."))
-    bundle: Optional[dict[str, Any]] = Field(None, description=(
-        "Run folders checked as the bundle they become: where each run lands, and where --write-bundle wrote "
-        "the tree."))
+    cohort: Optional[Cohort] = Omitted(description="Cohort mode: one row per unit and the cross-submission "
+                                                       "findings.")
+    waivers: Optional[Waivers] = Omitted(description="With --waivers: the waivers as applied.")
+    baseline: Optional[BaselineSection] = Omitted(description="With --baseline: new, unchanged and resolved "
+                                                                   "FAILs.")
+    fix: Optional[FixSection] = Omitted(description="With --fix or --diff: what was (or would be) fixed.")
+    bundle: Optional[Bundle] = Omitted(description="Run folders checked as the bundle they become.")
 
     @property
     def failed(self) -> list[Finding]:

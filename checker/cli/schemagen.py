@@ -42,7 +42,7 @@ def generated() -> dict[str, dict]:
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     doc["title"] = "waivers.yaml (endpoints-checker --waivers)"
     out["waivers.schema.json"] = doc
-    return out
+    return {rel: _with_id(rel, d) for rel, d in out.items()}
 
 
 ID_BASE = "https://github.com/mlcommons/endpoints-checker/schemas/"
@@ -60,7 +60,6 @@ def dump(doc: dict) -> str:
 def main(check: bool = False) -> int:
     stale = []
     for rel, doc in generated().items():
-        doc = _with_id(rel, doc)
         path = os.path.join(SCHEMAS, rel)
         text = dump(doc)
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else None

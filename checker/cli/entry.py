@@ -18,6 +18,9 @@ import sys
 
 
 def run() -> None:
+    from checker.core.models import without_plugins
+
+    without_plugins()
     try:
         code = None
         if sys.argv[1:2] == ["check"]:

@@ -10,10 +10,26 @@ taken out), which the loader's positions turn into file:line:col.
 """
 from __future__ import annotations
 
+import os
+import sys
+import types
 from typing import Any
 
 import msgspec
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+
+def without_plugins() -> None:
+    """For the command line (called before any model is built): third-party pydantic plugins must not
+    change how submitter files validate, so ``PYDANTIC_DISABLE_PLUGINS`` (pydantic's own switch) defaults
+    to ``__all__``; with every plugin disabled the loader is answered here, since pydantic's imports
+    ``importlib.metadata`` at module level only to find none (~15 ms of a check). A user who sets the
+    variable to anything else gets pydantic's own loader."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    if os.environ["PYDANTIC_DISABLE_PLUGINS"] == "__all__" and "pydantic.plugin._loader" not in sys.modules:
+        loader = types.ModuleType("pydantic.plugin._loader", "every pydantic plugin disabled (checker.core.models)")
+        loader.get_plugins = lambda: ()  # type: ignore[attr-defined]
+        sys.modules["pydantic.plugin._loader"] = loader
 
 
 class Problem(msgspec.Struct, frozen=True):

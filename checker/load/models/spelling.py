@@ -83,17 +83,6 @@ def _submodel(annotation):
     return _submodel(annotation)
 
 
-def _plain_scalar(lf, path: tuple) -> bool:
-    """True when the YAML value at ``path`` is written unquoted (a quoted 'yes' is a string in YAML 1.1 too)."""
-    if lf is None or lf.text is None:
-        return False
-    line, col = lf.position(path)
-    lines = lf.text.splitlines()
-    if not line or not col or line > len(lines) or col > len(lines[line - 1]):
-        return False
-    return lines[line - 1][col - 1] not in "'\""
-
-
 def plain_value(kinds: set[str], v: Any, yaml: bool) -> tuple[Any, str | None]:
     """(value read, why) for a non-plain but unambiguous spelling of a field of ``kinds``; (v, None) otherwise."""
     if "any" in kinds:
@@ -119,7 +108,7 @@ def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
         v = data[key]
         if respell and type(v) in (float, str):
             new, why = plain_value(kinds, v, yaml)
-            if why == "YAML 1.1 boolean" and not _plain_scalar(lf, path + (key,)):
+            if why == "YAML 1.1 boolean" and (path + (key,)) in lf.quoted:
                 why = None  # quoted: a string in YAML 1.1 as well
             if why is not None:
                 data[key] = new

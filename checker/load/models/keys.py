@@ -19,6 +19,7 @@ import msgspec
 from pydantic import BaseModel
 
 from checker.core.models import keys_of
+from checker.core.spellings import FILE_KEY_CUTOFF, near
 from checker.core.values import value_at
 
 from checker.load.models import FILE_MODELS, dotted
@@ -32,7 +33,6 @@ OPEN_OBJECTS = {"point_yaml": {("runtime_settings",)}}
 LEGACY_KEYS = {"system_desc": {(): TOLERATED_KEYS}}
 #: the kinds this module reports on (hand-written files with a typed model)
 KINDS = ("point_yaml", "system_desc")
-_CUTOFF = 0.8
 MAX_SUGGESTED = 200
 
 
@@ -76,9 +76,7 @@ def near_matches(key: str, known) -> tuple[tuple, bool]:
     if same:
         return same, True
     lowered = {k.lower(): k for k in known}
-    import difflib  # only for a key with no same-letters match
-
-    hit = difflib.get_close_matches(key.lower(), list(lowered), n=3, cutoff=_CUTOFF)
+    hit = near(key.lower(), lowered, n=3, cutoff=FILE_KEY_CUTOFF)
     return tuple(lowered[h] for h in hit), False
 
 

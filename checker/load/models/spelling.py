@@ -19,14 +19,12 @@ import typing
 from typing import Any
 
 import msgspec
-
 from pydantic import BaseModel
 
 from checker.core.models import keys_of
+from checker.core.spellings import BOOL_WORDS as YAML11_BOOLS  # the one table (checker.core.spellings)
+from checker.core.spellings import bool_words
 
-#: PyYAML's (YAML 1.1) boolean words, exactly as its resolver matches them
-YAML11_BOOLS = {**{w: True for w in ("yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE")},
-                **{w: False for w in ("no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE")}}
 MAX_EXACT_INT = 2 ** 53
 
 #: file kinds normalised with a model that is not their validation model (client config.yaml:
@@ -243,7 +241,7 @@ def spelling_edits(lf) -> list:
 #: a quoted scalar that can only mean a number or a boolean: what a field of that type then reads
 _INT_TEXT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
 _FLOAT_TEXT = re.compile(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$")
-_BOOL_TEXT = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_BOOL_TEXT = bool_words("true", "false")  # a quoted "true" in a boolean field: YAML 1.2 / JSON words
 
 
 def quoted_value(text: Any, expected: str) -> tuple[Any, str] | None:

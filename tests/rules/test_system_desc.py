@@ -122,11 +122,11 @@ def test_not_an_object():
 
 
 def test_accelerators_per_node_sums_entries():
-    m = SystemDesc.parse({"node_types": [{"accelerator_info": [{"accelerators_per_node": 4},
+    m = SystemDesc.model_validate({"node_types": [{"accelerator_info": [{"accelerators_per_node": 4},
                                                                           {"accelerators_per_node": 2}]}]})
     assert m.nodes[0].accelerators_per_node == 6
     assert m.node_type(99) is m.nodes[0]  # a single node type without an id stands for the system
-    two = SystemDesc.parse({"node_types": [{"system_node_ensemble_id": 1}, {"system_node_ensemble_id": 2}]})
+    two = SystemDesc.model_validate({"node_types": [{"system_node_ensemble_id": 1}, {"system_node_ensemble_id": 2}]})
     assert two.node_type(2) is two.nodes[1] and two.node_type(3) is None
 
 

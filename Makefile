@@ -53,7 +53,7 @@ conformance-table: $(STAMP) official
 docs: $(STAMP)
 	$(PY) -m checker.cli.maintainer docs
 
-## schemas: regenerate schemas/ from the record models (checker.core.record)
+## schemas: regenerate schemas/ from the pydantic models (checker.core.models, report_model, the policy models)
 schemas: $(STAMP)
 	$(PY) -m checker.cli.maintainer schemas
 

@@ -1,3 +1,15 @@
-"""endpoints-checker: the submission checker for MLPerf Endpoints packages and run folders."""
+"""endpoints-checker: the submission checker for MLPerf Endpoints packages and run folders.
+
+``from checker import check`` is the library API (``checker.api``, docs/api.md): it is imported on first
+use, so the command line does not pay for it.
+"""
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name in ("check", "ReportModel"):
+        from checker import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'checker' has no attribute {name!r}")

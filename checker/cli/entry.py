@@ -15,6 +15,9 @@ import sys
 
 
 def run() -> None:
+    from checker.core.models import without_plugins
+
+    without_plugins()
     try:
         from checker.cli.main import main
 

@@ -1,4 +1,4 @@
-"""Write JSON Schemas generated from the record models: policy files, result_summary.json, waivers.
+"""Write JSON Schemas generated from the pydantic models: policy files, result_summary.json, waivers.
 
 ``python -m checker.cli.schemagen`` (``make schemas``) rewrites them; a test fails when they are stale.
 Hand-written schemas (report, point.yaml, system_desc.json, ...) live beside them in schemas/.
@@ -15,7 +15,6 @@ SCHEMAS = os.path.join(REPO, "schemas")
 
 def generated() -> dict[str, dict]:
     """Relative path under schemas/ -> schema document."""
-    from checker.core.record_schema import record_schema
     from checker.load.models.summary import ResultSummary
     from checker.engine.catalogue import load_catalogue
 
@@ -23,21 +22,35 @@ def generated() -> dict[str, dict]:
     out: dict[str, dict] = {}
     for name in sorted(cat.policy_models):
         model = cat.policy_model(name)
-        doc = record_schema(model)
+        doc = model.model_json_schema()
         doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         doc["title"] = f"policy: {name}.yaml"
         out[f"policy/{name}.schema.json"] = doc
-    doc = record_schema(ResultSummary)
+    doc = ResultSummary.model_json_schema()
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     doc["title"] = "result_summary.json (inference-endpoint performance summary)"
     out["result_summary.schema.json"] = doc
     from checker.engine.waivers import WaiverFile
 
-    doc = record_schema(WaiverFile)
+    from checker.core.report_model import ReportModel
+
+    doc = ReportModel.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["title"] = "endpoints-checker report"
+    out["report.schema.json"] = doc
+    doc = WaiverFile.model_json_schema()
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     doc["title"] = "waivers.yaml (endpoints-checker --waivers)"
     out["waivers.schema.json"] = doc
-    return out
+    return {rel: _with_id(rel, d) for rel, d in out.items()}
+
+
+ID_BASE = "https://github.com/mlcommons/endpoints-checker/schemas/"
+
+
+def _with_id(rel: str, doc: dict) -> dict:
+    """``$id`` (where the schema is published) first after ``$schema``, so editors can map files to it."""
+    return {"$id": ID_BASE + rel, **doc}
 
 
 def dump(doc: dict) -> str:

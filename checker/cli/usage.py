@@ -30,9 +30,9 @@ def complete_rules(ctx, param, incomplete: str):
 
 
 def did_you_mean(word: str, choices) -> str:
-    import difflib  # only for a value that needs a suggestion
+    from checker.core.spellings import COMMAND_LINE_CUTOFF, near
 
-    close = difflib.get_close_matches(word, sorted(set(choices)), n=3, cutoff=0.6)
+    close = near(word, sorted(set(choices)), n=3, cutoff=COMMAND_LINE_CUTOFF)
     if not close:
         close = sorted(c for c in set(choices) if word and (word in c or c in word))[:3]
     return f" Did you mean: {', '.join(close)}?" if close else ""

@@ -13,7 +13,7 @@ from typing import Optional, Union
 import msgspec
 
 from checker.core.findings import Finding, Status, Subject
-from checker.core.record import Record, check_record
+from checker.core.models import StrictModel, validate
 from checker.core.fingerprint import fingerprint, fingerprint_key
 
 #: the largest baseline read (a JSON report: about 1 KiB per finding); read by the bounded reader, so
@@ -30,7 +30,7 @@ class Baseline(msgspec.Struct):
     failing: dict  # fingerprint -> the previous finding's dict (FAIL findings only)
 
 
-class _Subject(Record, extra="forbid"):
+class _Subject(StrictModel):
     submission: str = ""
     system: str = ""
     model: str = ""
@@ -38,14 +38,14 @@ class _Subject(Record, extra="forbid"):
     entry: str = ""
 
 
-class _Location(Record, extra="allow"):
+class _Location(StrictModel, extra="allow"):
     file: str
     line: Optional[int] = None
     column: Optional[int] = None
     path: list[Union[str, int, float, bool, None]] = []
 
 
-class _Finding(Record, extra="allow"):
+class _Finding(StrictModel, extra="allow"):
     """The part of the report schema a baseline is read by (strict: a NaN message or a list subject is refused)."""
 
     rule_id: str
@@ -149,7 +149,7 @@ def _compact(d: dict):
     kept = _plain(d)
     if kept is not None:
         return kept
-    f, problems = check_record(_Finding, d)
+    f, problems = validate(_Finding, d)
     if f is None:
         err = problems[0]
         return _Refused(".".join(str(p) for p in err.loc), err.msg)

@@ -51,7 +51,7 @@ class Catalogue(msgspec.Struct):
         return next((f for f in self.families if f.name == name), None)
 
     def policy_model(self, name: str) -> Any:
-        """The record model of a policy file, or None when no family owns that file."""
+        """The pydantic model of a policy file, or None when no family owns that file."""
         ref = self.policy_models.get(name)
         if ref is None:
             return None
@@ -72,7 +72,7 @@ class FamilyTable(msgspec.Struct):
     policy_reporters: dict[str, str]
 
     def policy_model(self, name: str) -> Any:
-        """The record model of a policy file, or None when no family owns that file."""
+        """The pydantic model of a policy file, or None when no family owns that file."""
         ref = self.policy_models.get(name)
         if ref is None:
             return None

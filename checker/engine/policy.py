@@ -1,6 +1,6 @@
 """Versioned policy data (``rules/policy/<edition>/*.yaml``): load, validate, fail closed.
 
-Each policy file has a record model (``checker.core.record``) registered by the rule family that owns it
+Each policy file has a pydantic model (``checker.core.models.StrictModel``) registered by the rule family that owns it
 (``POLICIES`` in its ``__init__``); ``schemas/policy/<name>.schema.json`` is generated from that model
 (``make schemas``) and the tests validate every bundled file against it with jsonschema. At run
 time the same model validates the file, so an edited or swapped (``--policy DIR``) file that does

@@ -20,11 +20,13 @@ from __future__ import annotations
 import datetime as _dt
 import fnmatch
 import os
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 import msgspec
 
-from checker.core.record import Record, check_record, field
+from pydantic import BeforeValidator, Field
+
+from checker.core.models import StrictModel, validate
 
 from checker.core.findings import Finding, Status
 
@@ -34,17 +36,32 @@ NEVER_WAIVED_RULES = {"submission-checked", "path-exists", "policy-registry"}
 TODAY_ENV = "ENDPOINTS_CHECKER_TODAY"
 
 
-class Waiver(Record, extra="forbid"):
-    rule: str = field(min_length=1, description="Rule id, or a glob over rule ids (fnmatch).")
-    subject: str = field("*", min_length=1, description="Glob over the finding's subject label, e.g. 'acme/*/H200*'.")
-    reason: str = field(min_length=1, description="Why the finding is acceptable.")
-    approver: str = field(min_length=1, description="Who approved the waiver.")
-    expires: _dt.date = field(description="Last day (YYYY-MM-DD) the waiver applies.")
+def _iso_day(v: Any) -> Any:
+    """A ``YYYY-MM-DD`` string (quoted in YAML, or from JSON) is that day; anything else is checked strictly."""
+    if isinstance(v, str) and len(v) == 10:
+        try:
+            return _dt.date.fromisoformat(v)
+        except ValueError:
+            pass
+    return v
 
 
-class WaiverFile(Record, extra="forbid"):
-    version: int = field(1, ge=1, le=1)
-    waivers: list[Waiver] = []
+class Waiver(StrictModel):
+    """One accepted finding: which rule and subject, why, who approved it and until when."""
+
+    rule: str = Field(min_length=1, description="Rule id, or a glob over rule ids (fnmatch).")
+    subject: str = Field("*", min_length=1, description="Glob over the finding's subject label, e.g. 'acme/*/H200*'.")
+    reason: str = Field(min_length=1, description="Why the finding is acceptable.")
+    approver: str = Field(min_length=1, description="Who approved the waiver.")
+    expires: Annotated[_dt.date, BeforeValidator(_iso_day)] = Field(
+        description="Last day (YYYY-MM-DD) the waiver applies.")
+
+
+class WaiverFile(StrictModel):
+    """``--waivers FILE``: findings accepted for a while, each with a reason, an approver and an expiry."""
+
+    version: int = Field(1, ge=1, le=1, description="The waivers file format: 1.")
+    waivers: list[Waiver] = Field([], description="The waivers, each matched against every FAIL finding.")
 
 
 class WaiverError(ValueError):
@@ -90,7 +107,7 @@ def load_waivers(source: str | dict, today: str | _dt.date | None = None) -> Wai
         if lf.error is not None:
             raise WaiverError(f"waivers file {source}: {lf.error.message}")
         data, rel = lf.data, source
-    model, problems = check_record(WaiverFile, data if data is not None else {})
+    model, problems = validate(WaiverFile, data if data is not None else {})
     if model is None:
         err = problems[0]
         where = ".".join(str(p) for p in err.loc)

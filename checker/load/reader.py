@@ -56,7 +56,7 @@ class LoadedFile(msgspec.Struct):
     text: str | None = None
     is_json: bool = False
     _positions: dict | None = None
-    model: Any = None  # typed model (a record) when the kind has one
+    model: Any = None  # typed model (pydantic, checker.load.models) when the kind has one
     field_errors: list = msgspec.field(default_factory=list)  # model validation problems (FieldProblem)
     spellings: list = msgspec.field(default_factory=list)  # non-plain spellings read as their value (filemodels.spelling)
     _located: dict | None = None  # large JSON files: path -> position, found by walking the text
@@ -64,6 +64,9 @@ class LoadedFile(msgspec.Struct):
     #: (path, what) of each value that is not plain text: a key that is not a string, a NUL, a lone
     #: surrogate, a byte-order mark (checker.load.text_check; the text-characters warning)
     text_notes: list = msgspec.field(default_factory=list)
+    #: YAML: the path of each string value not written as a plain scalar (quoted, block or tagged), as the
+    #: parser reported its style; a quoted 'yes' is a string in YAML 1.1 too (checker.load.models.spelling)
+    quoted: set = msgspec.field(default_factory=set)
 
     @property
     def ok(self) -> bool:
@@ -264,7 +267,8 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
         # positions are recovered lazily (like JSON's): most files never need one, and skipping the
         # map makes parsing ~20 % cheaper
         try:
-            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=limit, keys=keys, counted=counted)
+            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=limit, keys=keys, counted=counted,
+                                             quoted=lf.quoted)
         except YamlLoadError as exc:
             if exc.code == "duplicate-key":  # re-read with positions so the message names the first line
                 try:

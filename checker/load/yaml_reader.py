@@ -179,16 +179,19 @@ def _newline_positions(text: str):
 
 def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None = None,
                max_values: int | None = MAX_VALUES, keys: list | None = None,
-               counted: list | None = None) -> tuple[Any, dict]:
+               counted: list | None = None, quoted: set | None = None) -> tuple[Any, dict]:
     """Parse one YAML document into plain values and a {path: (line, col)} map (1-based). ``keys``, when
     given, receives the path of every mapping key that is not text (``5:``, ``.inf:``, ``true:``, ``null:``:
     JSON, the report and the submission API hold text keys only). ``counted``, when given, receives the
-    number of values parsed (a loader's budget over many files)."""
+    number of values parsed (a loader's budget over many files). ``quoted``, when given, receives the
+    path of every string value not written as a plain scalar (quoted, block, or tagged ``!``/``!!str``):
+    the scalar's style as the parser saw it, so nothing reads the text again to tell ``yes`` from ``'yes'``."""
     from ruamel.yaml.error import YAMLError
 
     events_mod = _events()
     positions: dict[tuple, tuple[int, int]] = {} if _positions is None else _positions
     anchors: dict[str, tuple[Any, int]] = {}
+    styled_anchors: set = set()  # anchors of strings written other than plain (``quoted``)
     alias_nodes = 0
     alias_chars = 0
     values = 0
@@ -213,6 +216,7 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                                         line, col)
                 size = 1
                 chars = 0
+                styled = False  # a string written other than as a plain scalar
                 if cls is events_mod.ScalarEvent:
                     chars = len(ev.value)
                     if ev.tag and ev.tag not in ("!", "tag:yaml.org,2002:str"):
@@ -222,12 +226,16 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                         value = _resolve_plain(ev.value, line, col)
                     else:
                         value = ev.value
+                        styled = quoted is not None
                     if ev.anchor:
                         anchors[ev.anchor] = (value, 1, chars)
+                        if styled:
+                            styled_anchors.add(ev.anchor)
                 elif cls is events_mod.AliasEvent:
                     if ev.anchor not in anchors:
                         raise YamlLoadError("parse-error", f"unknown alias *{ev.anchor}", line, col)
                     value, size, chars = anchors[ev.anchor]
+                    styled = ev.anchor in styled_anchors  # an alias of a quoted string is that string
                     alias_nodes += size
                     alias_chars += chars
                     if alias_chars > MAX_ALIAS_CHARS:
@@ -267,7 +275,8 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                     if want_positions:
                         positions[()] = (line, col)
                     continue
-                _attach(stack, value, size, chars, line, col, positions, want_positions, keys=keys)
+                _attach(stack, value, size, chars, line, col, positions, want_positions, keys=keys,
+                        quoted=quoted if styled else None)
             elif cls is events_mod.MappingEndEvent or cls is events_mod.SequenceEndEvent:
                 container, path, pending, _kp, count, anchor, _m, _s, chars, _r = stack.pop()
                 if anchor:
@@ -337,7 +346,8 @@ def _child_path(stack: list, line: int, col: int) -> tuple:
 NAN_KEY = float("nan")
 
 
-def _attach(stack, value, size, chars, line, col, positions, want_positions, is_container=False, keys=None):
+def _attach(stack, value, size, chars, line, col, positions, want_positions, is_container=False, keys=None,
+            quoted=None):
     top = stack[-1]
     container = top[0]
     top[4] += size
@@ -363,10 +373,14 @@ def _attach(stack, value, size, chars, line, col, positions, want_positions, is_
         else:
             key = top[2]
             container[key] = value
+            if quoted is not None:
+                quoted.add(top[1] + (key,))
             if top[9] and not is_container and len(positions) < MAX_POSITIONS:
                 positions[top[1] + (key,)] = (line, col)
             top[2] = _NOKEY
     else:
         if top[9] and not is_container and len(container) < MAX_LIST_POSITIONS and len(positions) < MAX_POSITIONS:
             positions[top[1] + (len(container),)] = (line, col)
+        if quoted is not None:
+            quoted.add(top[1] + (len(container),))
         container.append(value)

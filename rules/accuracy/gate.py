@@ -13,7 +13,7 @@ from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.results import coverage
 from checker.domain.benchmark import curve_model, is_agentic
-from checker.core.record import extras_of
+from checker.core.models import extras_of
 from checker.core.values import show_number
 from rules.accuracy.policy import bad_number, entry_scale, exact
 

@@ -10,7 +10,8 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from typing import Literal, Optional
 
-from checker.core.record import model_check
+from pydantic import model_validator
+
 from checker.load.models.accuracy import finite, is_number
 from rules.shared.strict import StrictModel as _Strict
 
@@ -28,7 +29,7 @@ class Target(_Strict):
     on_score_scale: bool = True  # False for counts (generated length, tokens per turn)
     display_decimals: int = 2  # a ratio bound is shown rounded to this many decimals, beside its exact value
 
-    @model_check
+    @model_validator(mode="after")
     def _one_basis(self):
         if self.min is not None and self.min_ratio is not None:
             raise ValueError("give `min` or `min_ratio`, not both")

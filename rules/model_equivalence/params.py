@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from checker.core.record import as_dict
 from checker.load.models.model_equivalence import parse
 from checker.core.rule import Fail, Outcome, Pass, Skip, rule
 from rules.model_equivalence.policy import NEEDS, benchmark, block, division, lf, listing, path, policy, prepare
@@ -26,7 +25,7 @@ def _same(a: Any, b: Any) -> bool:
 def fixed_sampling(pol, bid):
     """(the benchmark's policy entry or None, {sampling key: fixed value}) for benchmark ``bid``."""
     fixed = pol.benchmarks.get(bid) if bid else None
-    want = {k: v for k, v in (as_dict(fixed.sampling) if fixed and fixed.sampling else {}).items()
+    want = {k: v for k, v in (fixed.sampling.model_dump() if fixed and fixed.sampling else {}).items()
             if v is not None}
     return fixed, want
 

@@ -12,16 +12,20 @@ from typing import Annotated, Any, Optional, Union
 
 import msgspec
 
-from checker.core.record import Record, field, model_check
+from pydantic import ConfigDict, Field, model_validator
+
+from checker.core.models import StrictModel
 from checker.domain import cohort_ids as cohorts
 
 U64_MAX = 2**64 - 1
-U64 = Annotated[int, field(ge=0, le=U64_MAX)]
+U64 = Annotated[int, Field(ge=0, le=U64_MAX)]
 SEED_KEYS = ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
 
 
-class _Strict(Record, extra="forbid", by_name=True):
+class _Strict(StrictModel):
     """Strict types, no unknown keys; a key with an alias (``cohort-id``) is also read by its field name."""
+
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)
 
 
 def _check_cohorts(values: list[str] | None, where: str) -> None:
@@ -32,14 +36,14 @@ def _check_cohorts(values: list[str] | None, where: str) -> None:
 
 
 class SeedSetEntry(_Strict):
-    id: Annotated[str, field(min_length=1)]
+    id: Annotated[str, Field(min_length=1)]
     scheduler_rng_seed: U64
     sample_index_rng_seed: U64
     model_seed: U64
     #: explicit adoption cohorts; when non-empty they replace the window derived from cohort-id
     cohorts: Optional[list[str]] = None
 
-    @model_check
+    @model_validator(mode="after")
     def _cohorts_parse(self):
         _check_cohorts(self.cohorts, f"seed set {self.id!r} cohorts")
         return self
@@ -47,10 +51,10 @@ class SeedSetEntry(_Strict):
 
 class CohortBlock(_Strict):
     version: Union[str, int, float, None] = None
-    cohort_id: str = field(alias="cohort-id")
-    seed_sets: Annotated[list[SeedSetEntry], field(min_length=1)]
+    cohort_id: str = Field(alias="cohort-id")
+    seed_sets: Annotated[list[SeedSetEntry], Field(min_length=1)]
 
-    @model_check
+    @model_validator(mode="after")
     def _id_parses(self):
         _check_cohorts([self.cohort_id], "cohort-id")
         return self
@@ -75,7 +79,7 @@ class SeedSetsPolicy(_Strict, extra="ignore"):
     cohorts: Optional[list[str]] = None  # bare (pre-v1.0.1.0) shape: `cohorts: []`
     version: Union[str, int, float, None] = None
 
-    @model_check
+    @model_validator(mode="after")
     def _one_shape(self):
         if self.cohort is None and self.seed_sets is None:
             raise ValueError("neither a `cohort:` mapping (published seedset.yaml shape) nor a `seed_sets:` list")
@@ -121,7 +125,7 @@ class SeedSetsPolicy(_Strict, extra="ignore"):
 class DrafterEntry(_Strict):
     """One approved drafter (R§2.9.4): weight-identified or configuration-identified."""
 
-    benchmark: Annotated[str, field(min_length=1)]
+    benchmark: Annotated[str, Field(min_length=1)]
     approved_cohort: str
     name: Optional[str] = None
     version: Optional[str] = None
@@ -135,9 +139,9 @@ class DrafterEntry(_Strict):
     source_url: Optional[str] = None
     notes: Optional[str] = None
     #: why this entry's approval is contested (sources disagree); using it is a flag, not a reject
-    disputed: Optional[Annotated[str, field(min_length=1)]] = None
+    disputed: Optional[Annotated[str, Field(min_length=1)]] = None
 
-    @model_check
+    @model_validator(mode="after")
     def _identified(self):
         _check_cohorts([self.approved_cohort], "approved_cohort")
         if not self.weight_checksum and not (self.target_checksum and self.configuration is not None):
@@ -160,9 +164,9 @@ class CohortRulesPolicy(_Strict):
 
     schema_version: int
     #: a seed set is adoptable in its publication cohort and the next (n - 1) cohorts
-    seed_set_adoption_cohorts: Annotated[int, field(ge=1)]
+    seed_set_adoption_cohorts: Annotated[int, Field(ge=1)]
     #: a drafter is usable from approved_cohort + n
-    drafter_lead_cohorts: Annotated[int, field(ge=0)]
+    drafter_lead_cohorts: Annotated[int, Field(ge=0)]
     #: v0.7 seeds when no seed_set is declared
     legacy_seed: int
 

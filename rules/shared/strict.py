@@ -1,8 +1,6 @@
-"""The base of every policy model: strict types, no unknown keys (a record, read on first use)."""
+"""The base of every policy model: strict types, no unknown keys (``checker.core.models.StrictModel``)."""
 from __future__ import annotations
 
-from checker.core.record import Record
+from checker.core.models import StrictModel
 
-
-class StrictModel(Record, extra="forbid"):
-    """Strict types; an unknown key is a problem (a typo in policy data must not pass silently)."""
+__all__ = ["StrictModel"]

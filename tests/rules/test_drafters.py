@@ -6,7 +6,7 @@ from rules.shared.seed_values import MISSING
 
 all_rules()
 
-LIST = ApprovedDraftersPolicy.parse({"drafters": [
+LIST = ApprovedDraftersPolicy.model_validate({"drafters": [
     {"benchmark": "kimi-k3", "approved_cohort": "2026-10-C0", "model_id": "m/head", "weight_checksum": "sha256:AB12",
      "algorithm": "EAGLE3"},
     {"benchmark": "kimi-k3", "approved_cohort": "2026-10-C1", "target_checksum": "sha256:ff",
@@ -58,10 +58,10 @@ def test_model_id_must_agree_for_the_same_checksum():
 
 def test_entry_schema_needs_an_identity():
     import pytest
-    from checker.core.record import RecordError
+    from pydantic import ValidationError
 
     for bad in [{"benchmark": "kimi-k3", "approved_cohort": "2026-10-C0", "weight_checksum": "sha256:aa"},
                 {"benchmark": "kimi-k3", "approved_cohort": "2026-10-C0", "target_checksum": "sha256:aa"},
                 {"benchmark": "kimi-k3", "approved_cohort": "2026-10-c0", "model_id": "m", "weight_checksum": "x"}]:
-        with pytest.raises(RecordError):
-            ApprovedDraftersPolicy.parse({"drafters": [bad]})
+        with pytest.raises(ValidationError):
+            ApprovedDraftersPolicy.model_validate({"drafters": [bad]})

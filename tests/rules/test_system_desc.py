@@ -6,7 +6,7 @@ import jsonschema
 import pytest
 
 from casefixtures import FIXTURES, PLACEHOLDERS
-from checker.core.record import fields_of
+from checker.core.models import keys_of as fields_of
 from checker.load.models import validate_lenient
 from checker.load.models.keys import unknown_keys
 from checker.load.models.system_desc import TOLERATED_KEYS, SystemDesc
@@ -122,11 +122,11 @@ def test_not_an_object():
 
 
 def test_accelerators_per_node_sums_entries():
-    m = SystemDesc.parse({"node_types": [{"accelerator_info": [{"accelerators_per_node": 4},
+    m = SystemDesc.model_validate({"node_types": [{"accelerator_info": [{"accelerators_per_node": 4},
                                                                           {"accelerators_per_node": 2}]}]})
     assert m.nodes[0].accelerators_per_node == 6
     assert m.node_type(99) is m.nodes[0]  # a single node type without an id stands for the system
-    two = SystemDesc.parse({"node_types": [{"system_node_ensemble_id": 1}, {"system_node_ensemble_id": 2}]})
+    two = SystemDesc.model_validate({"node_types": [{"system_node_ensemble_id": 1}, {"system_node_ensemble_id": 2}]})
     assert two.node_type(2) is two.nodes[1] and two.node_type(3) is None
 
 

@@ -16,7 +16,7 @@ def src(w=None, kw=None, pj=None, url="https://example.org/spec", st_="vendor_sp
 
 
 def sysdesc(*coolings, accel=8, cores=56, cpu="Intel Xeon Platinum 8480C", acc="NVIDIA H200", nodes=1):
-    return SystemDesc.parse({"node_types": [
+    return SystemDesc.model_validate({"node_types": [
         {"system_node_ensemble_id": i + 1, "number_of_nodes": nodes, "cooling": c, "host_processor_core_count": cores,
          "host_processor_model_name": cpu,
          "accelerator_info": [{"accelerators_per_node": accel, "accelerator_model_name": acc}]}

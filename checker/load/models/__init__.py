@@ -1,8 +1,8 @@
-"""Typed models (records) of each submitter file, and lenient validation into them.
+"""Typed pydantic models of each submitter file, and lenient validation into them.
 
 One module per file kind. Models are strict on types (a string is never an int) but tolerant of
-unknown keys; ``validate_lenient`` drops each offending value and retries, so one bad field never
-hides the rest of the file.
+unknown keys; ``validate_lenient`` drops each offending value and validates the rest, so one bad
+field never hides the rest of the file.
 """
 from __future__ import annotations
 
@@ -130,9 +130,13 @@ def _drop(data: Any, loc: tuple) -> Any:
     return data
 
 
-def validate_lenient(model_cls, data: Any, tries: int = 8):
-    """Validate ``data`` into ``model_cls``; return (model or None, [FieldProblem])."""
-    from checker.core.record import check_record
+def validate_lenient(model_cls, data: Any, tries: int = 2):
+    """Validate ``data`` into ``model_cls``; return (model or None, [FieldProblem]).
+
+    pydantic reports every problem in one pass; each offending value is then dropped and the rest
+    validated once more (``tries=2``), so one bad field never hides the others from the rules.
+    ``tries=1`` (policy files) only collects the problems."""
+    from checker.core.models import validate
 
     problems: list[FieldProblem] = []
     if not isinstance(data, dict):
@@ -140,13 +144,14 @@ def validate_lenient(model_cls, data: Any, tries: int = 8):
         return None, [FieldProblem((), f"the file must hold a mapping at the top level, not {got}")]
     current = data
     for _ in range(tries):
-        model, errors = check_record(model_cls, current)
+        model, errors = validate(model_cls, current)
         if model is not None:
             return model, problems
         seen = set()
+        dropped = current
         for err in errors:
             loc = err.loc
-            if loc in seen:
+            if loc in seen:  # a union reports each member's problem at one place: the first speaks for it
                 continue
             seen.add(loc)
             if (loc[-1:] == ("[key]",) and type(loc[-2]) is not str) or err.type == "invalid_key":  # a key not text
@@ -157,16 +162,19 @@ def validate_lenient(model_cls, data: Any, tries: int = 8):
                 problems.append(FieldProblem(loc, f"{f'field `{where}`: ' if where else ''}the key "
                                                   f"{key_words(loc[-1])} is not text: keys are strings (quote it)",
                                              loc[-1]))
-                current = _drop(current, loc)
+                dropped = _drop(dropped, loc)
                 continue
             observed = value_at(current, loc)
             dotted = ".".join(str(p) for p in loc) or "(top level)"
-            if err.type in _SAY_MESSAGE:  # a record check's own sentence, or an unknown key
+            if err.type in _SAY_MESSAGE:  # a model check's own sentence, or an unknown key
                 problems.append(FieldProblem(loc, f"field `{dotted}`: {err.msg}", observed, err.type))
             else:
                 problems.append(FieldProblem(loc, f"field `{dotted}`: expected {_word(err.type)}, got {show(observed)}",
                                              observed, err.type))
-            current = _drop(current, loc)
+            dropped = _drop(dropped, loc)
+        if dropped is current:  # nothing could be taken out (a whole-model check): no model
+            break
+        current = dropped
     return None, problems
 
 

@@ -1,8 +1,6 @@
-"""The base of every file model: a record with strict types that keeps unknown keys."""
+"""The base of every file model (``checker.core.models.FileModel``): strict types, unknown keys kept."""
 from __future__ import annotations
 
-from checker.core.record import Record
+from checker.core.models import FileModel
 
-
-class FileModel(Record, extra="allow"):
-    """Strict types, unknown keys kept (``extras_of``); costs nothing until a file validates."""
+__all__ = ["FileModel"]

@@ -16,7 +16,10 @@ from typing import Any
 
 import msgspec
 
-from checker.core.record import Record, fields_of
+from pydantic import BaseModel
+
+from checker.core.models import keys_of
+from checker.core.spellings import FILE_KEY_CUTOFF, near
 from checker.core.values import value_at
 
 from checker.load.models import FILE_MODELS, dotted
@@ -30,7 +33,6 @@ OPEN_OBJECTS = {"point_yaml": {("runtime_settings",)}}
 LEGACY_KEYS = {"system_desc": {(): TOLERATED_KEYS}}
 #: the kinds this module reports on (hand-written files with a typed model)
 KINDS = ("point_yaml", "system_desc")
-_CUTOFF = 0.8
 MAX_SUGGESTED = 200
 
 
@@ -74,9 +76,7 @@ def near_matches(key: str, known) -> tuple[tuple, bool]:
     if same:
         return same, True
     lowered = {k.lower(): k for k in known}
-    import difflib  # only for a key with no same-letters match
-
-    hit = difflib.get_close_matches(key.lower(), list(lowered), n=3, cutoff=_CUTOFF)
+    hit = near(key.lower(), lowered, n=3, cutoff=FILE_KEY_CUTOFF)
     return tuple(lowered[h] for h in hit), False
 
 
@@ -104,7 +104,7 @@ def _submodel_of(annotation) -> tuple[type | None, bool]:
                 is_list = True
             if origin is not None:
                 nxt += [x for x in typing.get_args(a) if x is not type(None)]
-            elif isinstance(a, type) and issubclass(a, Record):
+            elif isinstance(a, type) and issubclass(a, BaseModel):
                 return a, is_list
         args = nxt
     return None, False
@@ -113,7 +113,7 @@ def _submodel_of(annotation) -> tuple[type | None, bool]:
 def _walk(cls, data: Any, path: tuple, open_paths: set, legacy: dict, out: list) -> None:
     if not isinstance(data, dict):
         return
-    fields = fields_of(cls)
+    fields = keys_of(cls)
     for key, value in data.items():
         if type(key) is not str:  # a key that is not text: the model's invalid_key or text-characters names it
             continue

@@ -145,7 +145,7 @@ _SUBMODELS = {"checkpoint": Checkpoint, "quantization": Quantization, "kv_cache"
 
 def _unknown_keys(raw: dict, problems: list[FieldProblem]) -> None:
     """Keys the convention does not define (typos such as `quantisation`) would be silently ignored."""
-    from checker.core.record import fields_of
+    from checker.core.models import keys_of as fields_of
     from checker.load.models.keys import closest
 
     levels = [((), raw, ModelEquivalence)] + [((k,), raw.get(k), cls) for k, cls in _SUBMODELS.items()]

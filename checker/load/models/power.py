@@ -13,12 +13,12 @@ values stay None; ``rules/power_calc.py`` fills Appendix D defaults and does the
 """
 from __future__ import annotations
 
-import difflib
 import math
 from typing import Any
 
 import msgspec
 
+from checker.core.spellings import bool_words, near as closest_words
 from checker.core.values import show
 from checker.load.models import dotted, is_http_url
 
@@ -158,7 +158,7 @@ class _P:
         """Record that ``key`` is missing from ``d``, located at ``at`` (a key standing for it) or at a
         misspelling of it (did you mean), else at the object."""
         extra = [k for k in d if isinstance(k, str) and k not in known]
-        near = [] if at else difflib.get_close_matches(key, extra, n=1, cutoff=0.75)
+        near = [] if at else closest_words(key, extra, n=1)
         hint = f" (`{near[0]}` is not an Appendix E field; did you mean `{key}`?)" if near else ""
         where = at or (near[0] if near else None)
         self.problems.append(Problem(path + ((where,) if where else ()), f"`{dotted(path + (key,))}` is missing: "
@@ -288,7 +288,7 @@ class _P:
         return out
 
 
-_BOOL_WORDS = {"true": True, "false": False, "yes": True, "no": False}
+_BOOL_WORDS = bool_words("true", "false", "yes", "no", fold_case=True)  # a string read as a boolean, any case
 
 
 def _float(text: str) -> float | None:

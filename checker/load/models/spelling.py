@@ -19,13 +19,12 @@ import typing
 from typing import Any
 
 import msgspec
+from pydantic import BaseModel
 
-from checker.core.record import Record, fields_of
-from checker.core.record_checks import is_union
+from checker.core.models import keys_of
+from checker.core.spellings import BOOL_WORDS as YAML11_BOOLS  # the one table (checker.core.spellings)
+from checker.core.spellings import bool_words
 
-#: PyYAML's (YAML 1.1) boolean words, exactly as its resolver matches them
-YAML11_BOOLS = {**{w: True for w in ("yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE")},
-                **{w: False for w in ("no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE")}}
 MAX_EXACT_INT = 2 ** 53
 
 #: file kinds normalised with a model that is not their validation model (client config.yaml:
@@ -58,7 +57,7 @@ def _kinds_of(annotation) -> set[str]:
     while stack:
         a = stack.pop()
         origin = typing.get_origin(a)
-        if is_union(a):
+        if origin is typing.Union or (origin is not None and origin.__name__ == "UnionType"):
             stack.extend(typing.get_args(a))
         elif origin is typing.Annotated:
             stack.append(typing.get_args(a)[0])
@@ -70,7 +69,7 @@ def _kinds_of(annotation) -> set[str]:
             out.add(a.__name__)
         elif a is Any:
             out.add("any")
-        elif origin is not None or (isinstance(a, type) and issubclass(a, Record)):
+        elif origin is not None or (isinstance(a, type) and issubclass(a, BaseModel)):
             out.add("container")
     return out
 
@@ -80,17 +79,6 @@ def _submodel(annotation):
     from checker.load.models.keys import _submodel  # memoised there; imported here on first use
 
     return _submodel(annotation)
-
-
-def _plain_scalar(lf, path: tuple) -> bool:
-    """True when the YAML value at ``path`` is written unquoted (a quoted 'yes' is a string in YAML 1.1 too)."""
-    if lf is None or lf.text is None:
-        return False
-    line, col = lf.position(path)
-    lines = lf.text.splitlines()
-    if not line or not col or line > len(lines) or col > len(lines[line - 1]):
-        return False
-    return lines[line - 1][col - 1] not in "'\""
 
 
 def plain_value(kinds: set[str], v: Any, yaml: bool, fractional: bool = False) -> tuple[Any, str | None]:
@@ -137,7 +125,7 @@ def _walk(cls, data: Any, path: tuple, lf, out: list) -> None:
         v = data[key]
         if respell and type(v) in (float, str):
             new, why = plain_value(kinds, v, yaml, fractional=str(key) in fractional)
-            if why == "YAML 1.1 boolean" and not _plain_scalar(lf, path + (key,)):
+            if why == "YAML 1.1 boolean" and (path + (key,)) in lf.quoted:
                 why = None  # quoted: a string in YAML 1.1 as well
             elif why == QUOTED and yaml and _tagged(lf, path + (key,)):
                 why = TAGGED
@@ -163,12 +151,12 @@ def _plan(cls) -> dict:
     plan = _PLANS.get(cls)
     if plan is None:
         plan = {}
-        for f in fields_of(cls).values():
+        for key, f in keys_of(cls).items():
             kinds = _kinds(f.annotation)
             respell = "any" not in kinds and (("int" in kinds and "float" not in kinds)
                                               or ("bool" in kinds and "str" not in kinds)
                                               or ("float" in kinds and "str" not in kinds))
-            plan[f.key] = (kinds, respell, *_submodel(f.annotation))
+            plan[key] = (kinds, respell, *_submodel(f.annotation))
         _PLANS[cls] = plan
     return plan
 
@@ -304,7 +292,7 @@ def spelling_edits(lf) -> list:
 #: a quoted scalar that can only mean a number or a boolean: what a field of that type then reads
 _INT_TEXT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
 _FLOAT_TEXT = re.compile(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$")
-_BOOL_TEXT = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_BOOL_TEXT = bool_words("true", "false")  # a quoted "true" in a boolean field: YAML 1.2 / JSON words
 
 
 def quoted_value(text: Any, expected: str) -> tuple[Any, str] | None:

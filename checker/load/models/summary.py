@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from checker.core.record import extras_of
+from checker.core.models import extras_of
 from checker.load.models.common import FileModel
 
 

@@ -38,10 +38,12 @@ def severity(level: Severity, fail_on: str) -> types.DiagnosticSeverity:
     return types.DiagnosticSeverity.Information if level is Severity.WARN else types.DiagnosticSeverity.Warning
 
 
-def message(f) -> str:
+def message(f, rename: dict | None = None) -> str:
     text = f.message
     if f.fix:
         text += f"\nfix: {f.fix}"
+    for scratch, real in (rename or {}).items():  # a file checked alone names itself, not its scratch copy
+        text = text.replace(scratch, real)
     return text
 
 
@@ -89,7 +91,7 @@ def map_report(report, texts: dict[str, str | None], trigger: str, fail_on: str,
             continue
         t = text_of(path)
         rng = t.finding_range(line, col)
-        diag = types.Diagnostic(range=rng, message=message(f), severity=severity(f.severity, fail_on), code=f.rule_id,
+        diag = types.Diagnostic(range=rng, message=message(f, rename), severity=severity(f.severity, fail_on), code=f.rule_id,
                                 code_description=types.CodeDescription(href=rule_url(f.family, f.rule_id, docs_base)),
                                 source=SOURCE, data={"rule": f.rule_id, "level": f.severity.value,
                                                      "fixable": bool(f.edits)})

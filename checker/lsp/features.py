@@ -5,6 +5,9 @@ import asyncio
 
 from lsprotocol import types
 
+#: workspace/executeCommand: the server's counters (checks run, superseded, documents, memory)
+STATS = "endpointsChecker.stats"
+
 
 def register(server, safe) -> None:
     @server.feature(types.INITIALIZE)
@@ -47,6 +50,10 @@ def register(server, safe) -> None:
         for st in list(ls.units.values()):
             ls.touch(st.unit, 0.0, "")
 
+    @server.command(STATS)
+    def stats_command(ls, *args):
+        return stats(ls)
+
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @safe
     def hover(ls, params: types.HoverParams):
@@ -64,6 +71,19 @@ def register(server, safe) -> None:
         from checker.lsp.actions import code_actions
 
         return code_actions(ls, params)
+
+
+def stats(ls) -> dict:
+    """What the server holds and has done (tests, the benchmark, a curious user): checks run and dropped,
+    open documents and units held, the process's resident memory."""
+    rss = None
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            rss = next((int(line.split()[1]) for line in fh if line.startswith("VmRSS:")), None)
+    except (OSError, ValueError):
+        pass
+    return {"checks": ls.scheduler.checks, "superseded": ls.scheduler.superseded, "documents": len(ls.doc_units),
+            "units": len(ls.units), "rss_kb": rss}
 
 
 async def pull_diagnostics(ls, params: types.DocumentDiagnosticParams):

@@ -107,6 +107,8 @@ class CheckerServer(LanguageServer):
         if self.settings.diagnostics == "push":
             for p in sorted(now):
                 self._send(p, mapped.diagnostics[p], st.versions.get(p))
+            for p in sorted(p for p, u in self.doc_units.items() if u == st.unit and p not in now):
+                self._send(p, [], st.versions.get(p))  # an open document with nothing to say is told so
             for p in sorted(st.published - now):
                 self._send(p, [])
             st.published = now

@@ -14,7 +14,7 @@ OFFICIAL_STAMP := $(OFFICIAL_VENV)/.installed-1.5.3.0
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e '.[test,dask,dask-test]'
+	$(PIP) install --quiet -e '.[test,lsp,dask,dask-test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -74,6 +74,7 @@ bench: $(STAMP)
 	$(PY) bench/events_bench.py
 	$(PY) bench/dask_bench.py
 	$(PY) bench/mcp_bench.py
+	$(PY) bench/lsp_bench.py
 
 clean:
 	rm -rf $(VENV) $(OFFICIAL_VENV) report.json report.html build *.egg-info

@@ -1,4 +1,4 @@
-"""Command line: ``check``, ``rules``, ``explain``, ``regions``, ``draft``. Exit 0 pass, 1 failures, 2 usage/input.
+"""Command line: ``check``, ``rules``, ``explain``, ``regions``, ``draft``, ``lsp``, ``schema``, ``mcp``. Exit 0 pass, 1 failures, 2 usage/input.
 
 click parses every command: help, usage errors, shell completion. A command is a click command added to
 the group ``main`` (``main.add_command(...)`` for one defined in its own module, as ``check`` is in
@@ -79,6 +79,27 @@ def explain(name: str) -> None:
         click.echo(explain_family(name, rules), nl=False)
     else:
         raise InputError(f"no rule or family {name!r}.{did_you_mean(name, set(rs) | families)}")
+
+
+@main.command("lsp")
+@click.option("--stdio", is_flag=True, help="Serve over standard input and output (the only transport; accepted for clients that pass it).")
+def lsp_cmd(stdio: bool) -> None:
+    """Run the language server (diagnostics while you type; needs the [lsp] extra). docs/editors.md."""
+    from checker.cli.lsp_command import run
+
+    sys.exit(run())
+
+
+@main.command("schema")
+@click.argument("kind", metavar="KIND")
+def schema_cmd(kind: str) -> None:
+    """Print the JSON Schema of one file kind (point, system_desc, result_summary, system_power, waivers, report, policy/NAME)."""
+    from checker.cli.schema_command import UnknownKind, schema_text
+
+    try:
+        click.echo(schema_text(kind), nl=False)
+    except UnknownKind as exc:
+        raise InputError(str(exc)) from None
 
 
 @main.command("regions")

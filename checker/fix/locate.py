@@ -191,6 +191,8 @@ def digest_of(lf) -> str:
     full = ("\ufeff" if getattr(lf, "bom", False) else "") + (lf.text or "")
     d = hashlib.sha256(full.encode("utf-8")).hexdigest()
     _DIGESTS[id(lf)] = (lf, d)
+    if len(_DIGESTS) > 64:  # bounded like _MAPS: a long-running server (lsp, mcp) checks thousands of buffers
+        _DIGESTS.pop(next(iter(_DIGESTS)))
     return d
 
 

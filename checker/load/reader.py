@@ -126,7 +126,8 @@ class LoadedFile(msgspec.Struct):
 LOCATE_ABOVE = 256 * 1024
 
 #: the fixed contents ``check --fix``/``--diff`` checks again before anything is written (real path -> bytes;
-#: checker.fix.engine fills it for one run and empties it after); empty, it costs nothing
+#: checker.fix.engine fills it for one run and empties it after), or an editor's unsaved buffers (checker.lsp:
+#: one check at a time); read only for a file that exists on disk, under the same cap; empty, it costs nothing
 OVERLAY: dict = {}
 
 
@@ -235,7 +236,7 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     if not stat.S_ISREG(st.st_mode):
         lf.error = LoadError("file-unreadable", f"not a regular file ({filetype(st.st_mode)})")
         return lf
-    if st.st_size > max_bytes:
+    if st.st_size > max_bytes and overlaid(abspath) is None:
         lf.error = LoadError(
             "file-too-large", f"file is {st.st_size} bytes, over the {max_bytes}-byte limit"
         )
@@ -316,7 +317,10 @@ def _read_bounded(abspath: str, max_bytes: int, lf: LoadedFile) -> bytes | None:
             lf.error = LoadError("file-unreadable", f"not a regular file ({filetype(st.st_mode)})")
             return None
         fixed = overlaid(abspath)
-        if fixed is not None:
+        if fixed is not None:  # an editor's buffer or a fix round's text: the same cap as the file's
+            if len(fixed) > max_bytes:
+                lf.error = LoadError("file-too-large", f"buffer is {len(fixed)} bytes, over the {max_bytes}-byte limit")
+                return None
             return fixed
         chunks = []
         total = 0

@@ -1,0 +1,21 @@
+"""``endpoints-checker lsp``: the language server over stdio (checker.lsp, the optional ``[lsp]`` extra)."""
+from __future__ import annotations
+
+import sys
+
+MISSING = ("the language server needs the optional [lsp] extra (pygls): "
+           "pip install 'endpoints-checker[lsp]'")
+
+
+def run() -> int:
+    """Serve until the client exits; 2 (a usage error) when pygls is not installed."""
+    try:
+        import pygls  # noqa: F401
+        import lsprotocol  # noqa: F401
+    except ImportError:
+        print(f"error: {MISSING}", file=sys.stderr)
+        return 2
+    from checker.lsp.server import serve
+
+    serve()
+    return 0

@@ -1,0 +1,18 @@
+"""``endpoints-checker schema KIND``: print one of the JSON Schemas in schemas/ (checker.lsp.schemas)."""
+from __future__ import annotations
+
+
+class UnknownKind(ValueError):
+    """KIND names no schema: a usage error (exit 2) with a did-you-mean."""
+
+
+def schema_text(kind: str) -> str:
+    from checker.cli.usage import did_you_mean
+    from checker.lsp.schemas import kinds, text_of
+
+    known = kinds()
+    if not known:
+        raise UnknownKind("no schemas/ directory found beside this installation (a source checkout has one)")
+    if kind not in known:
+        raise UnknownKind(f"no schema {kind!r}.{did_you_mean(kind, known)} Known: {', '.join(known)}")
+    return text_of(kind) or ""

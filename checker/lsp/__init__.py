@@ -1,0 +1,7 @@
+"""The language server (``endpoints-checker lsp``, pygls, the optional ``[lsp]`` extra): diagnostics while a
+submitter types, quick fixes from the fix engine, hover from the schemas and ``explain``. docs/editors.md.
+
+server.py wires the protocol; resolve.py finds the package a document belongs to; run.py checks it with the
+editor's buffers as the reader's overlay; diagnostics.py maps findings; hover.py, actions.py, settings.py,
+schedule.py (debounce and superseding) and schemas.py (the bundled JSON Schemas) hold the rest.
+"""

@@ -1,0 +1,74 @@
+"""One check of one unit with the editor's buffers standing in for the files on disk.
+
+The buffers go into the reader's overlay (``checker.load.reader.OVERLAY``) for the one check, so every
+bound and the symlink safety of the disk still hold (the overlay is read only for a file that exists, is
+regular and lies inside the checked root, under the same size cap). Checks run one at a time (the caller's
+single worker thread): the overlay is process-wide. A file outside any package is checked alone: a scratch
+package in a temporary directory holds an empty file at the place of its kind, the buffer is its overlay,
+and only the file-level families (loading, parsing) run; findings about anything else are dropped.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+from checker.lsp.diagnostics import Mapped, map_report
+from checker.lsp.resolve import Unit
+from checker.lsp.settings import Settings
+
+#: where a file checked alone sits in its scratch package
+_SCRATCH = {"system_power.json": ("results", "SYSTEM")}
+_SCRATCH_POINT = ("results", "SYSTEM", "MODEL", "r1")
+FILE_FAMILIES = ("loading", "parsing")
+
+
+def encode(text: str) -> bytes:
+    """A buffer as bytes; a lone surrogate stays invalid UTF-8, so the reader reports it (never raises)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def check_unit(unit: Unit, buffers: dict[str, str], trigger: str, settings: Settings,
+               encoding: str = "utf-16") -> Mapped:
+    """Check ``unit`` with ``buffers`` (absolute path -> text of each open document inside it)."""
+    if unit.kind == "file":
+        return _check_alone(unit.root, buffers.get(unit.root, ""), settings, encoding)
+    from checker.engine.request import check_request
+    from checker.load import reader
+
+    config = settings.run_config()
+    overlay = {os.path.realpath(p): encode(t) for p, t in buffers.items()}
+    reader.OVERLAY.clear()
+    reader.OVERLAY.update(overlay)
+    try:
+        report = check_request([unit.root], config)
+    finally:
+        reader.OVERLAY.clear()
+    return map_report(report, buffers, trigger, settings.fail_on, settings.rule_docs, encoding=encoding)
+
+
+def _check_alone(path: str, text: str, settings: Settings, encoding: str) -> Mapped:
+    from checker.engine.request import check_request
+    from checker.load import reader
+
+    name = os.path.basename(path)
+    scratch = tempfile.mkdtemp(prefix="endpoints-checker-lsp-")
+    try:
+        where = os.path.join(scratch, *_SCRATCH.get(name, _SCRATCH_POINT))
+        os.makedirs(where)
+        copy = os.path.join(where, name)
+        open(copy, "wb").close()
+        config = settings.run_config()
+        import msgspec
+
+        config = msgspec.structs.replace(config, select=FILE_FAMILIES, keep_packages=True)
+        reader.OVERLAY.clear()
+        reader.OVERLAY[os.path.realpath(copy)] = encode(text)
+        try:
+            report = check_request([scratch], config)
+        finally:
+            reader.OVERLAY.clear()
+        return map_report(report, {path: text}, path, settings.fail_on, settings.rule_docs,
+                          rename={os.path.abspath(copy): path, os.path.realpath(copy): path}, encoding=encoding)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -4,7 +4,7 @@
 use, so the command line does not pay for it.
 """
 
-__version__ = "0.1.0"
+from checker.core.version import __version__  # noqa: F401  (the package's public version)
 
 
 def __getattr__(name: str):

@@ -247,7 +247,7 @@ def _tell_bundle(report, write_bundle) -> None:
 def _check_values(select, ignore, seed_set, policy_dir, overrides) -> None:
     """Unknown --select/--ignore/--seed-set values are usage errors (exit 2), with a did-you-mean."""
     from checker.engine.catalogue import rules_for
-    from checker.cli.usage import UsageProblem, check_seed_set, check_selectors
+    from checker.core.option_values import UsageProblem, check_seed_set, check_selectors
 
     try:
         rules = rules_for(select, ignore)  # ids and families; with --select, unselected families stay unimported

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from checker import __version__
+from checker.core.version import __version__
 from checker.cli import check_command
 from checker.cli.check_command import _is_dir_output, _split  # noqa: F401  (_is_dir_output: emit's callers)
 from checker.cli.usage import InputError, complete_rules
@@ -36,7 +36,7 @@ def rules_cmd(fmt: str, families: tuple, severities: tuple) -> None:
     from checker.cli.rule_docs import rules_table
     from checker.core.findings import SEVERITY_ORDER
     from checker.engine.catalogue import all_rules
-    from checker.cli.usage import UsageProblem, check_choice
+    from checker.core.option_values import UsageProblem, check_choice
 
     rs = sorted(all_rules(), key=lambda r: (r.family, r.id))
     try:
@@ -66,9 +66,9 @@ def rules_cmd(fmt: str, families: tuple, severities: tuple) -> None:
 @click.argument("name", metavar="RULE_OR_FAMILY", shell_complete=complete_rules)
 def explain(name: str) -> None:
     """Explain a rule (what, why, how to fix, where it lives, examples) or list a family's rules."""
-    from checker.cli.explain import explain_family, explain_rule
+    from checker.render.explain import explain_family, explain_rule
     from checker.engine.catalogue import all_rules
-    from checker.cli.usage import did_you_mean
+    from checker.core.option_values import did_you_mean
 
     rules = all_rules()
     rs = {r.id: r for r in rules}

@@ -7,7 +7,7 @@ class UnknownKind(ValueError):
 
 
 def schema_text(kind: str) -> str:
-    from checker.cli.usage import did_you_mean
+    from checker.core.option_values import did_you_mean
     from checker.lsp.schemas import kinds, text_of
 
     known = kinds()

@@ -1,6 +1,6 @@
-"""Command-line values checked before a run: a typo in --select, --ignore, --seed-set, --family or
---severity is a usage error (exit 2) with a did-you-mean, never a silent pass of a CI gate; and the
-shell completion of rule ids and families."""
+"""The command line's usage error (exit 2, shown with the command's usage text) and the shell completion
+of rule ids and families; the checks of the values themselves are checker/core/option_values.py, which the
+language and MCP servers share."""
 from __future__ import annotations
 
 import click
@@ -10,10 +10,6 @@ class InputError(click.UsageError):
     """Usage or input problem: click shows it with the command's usage text, exit code 2."""
 
     exit_code = 2
-
-
-class UsageProblem(ValueError):
-    """A command-line value names nothing; the CLI turns it into exit code 2."""
 
 
 def complete_rules(ctx, param, incomplete: str):
@@ -27,39 +23,3 @@ def complete_rules(ctx, param, incomplete: str):
     rules = all_rules()
     names = sorted({r.id for r in rules} | {r.family for r in rules})
     return [CompletionItem(prefix + n) for n in names if n.startswith(last)]
-
-
-def did_you_mean(word: str, choices) -> str:
-    from checker.core.spellings import COMMAND_LINE_CUTOFF, near
-
-    close = near(word, sorted(set(choices)), n=3, cutoff=COMMAND_LINE_CUTOFF)
-    if not close:
-        close = sorted(c for c in set(choices) if word and (word in c or c in word))[:3]
-    return f" Did you mean: {', '.join(close)}?" if close else ""
-
-
-def check_selectors(option: str, tokens: list[str], rules) -> None:
-    """Every --select/--ignore token names a rule id, a family or an id prefix (or ALL)."""
-    ids = {r.id for r in rules}
-    families = {r.family for r in rules}
-    for tok in tokens:
-        if tok in ("ALL", "all") or tok in families or any(i.startswith(tok) for i in ids):
-            continue
-        raise UsageProblem(f"{option} {tok!r} names no rule, family or rule-id prefix."
-                           f"{did_you_mean(tok, ids | families)} (`endpoints-checker rules` lists them)")
-
-
-def check_choice(option: str, value: str, choices, what: str) -> None:
-    if value not in set(choices):
-        raise UsageProblem(f"{option} {value!r} is not a {what}.{did_you_mean(value, choices)}"
-                           f" Known: {', '.join(sorted(set(choices)))}")
-
-
-def check_seed_set(value: str, policy) -> None:
-    """--seed-set names a set of the registry in use; an unusable registry is the rules' to report."""
-    if not policy.available("seed_sets"):
-        return
-    ids = [e.id for e in policy.get("seed_sets").entries]
-    if value not in ids:
-        raise UsageProblem(f"--seed-set {value!r} is not in the seed-set registry"
-                           f" (sets: {', '.join(ids)}).{did_you_mean(value, ids)}")

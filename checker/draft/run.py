@@ -42,7 +42,7 @@ def _expected(entries) -> dict:
 
 def draft_text(rf, audit, ctx: Context) -> tuple[str, tuple[int, int]]:
     """The point.yaml text for ``rf`` and its (values, placeholders) counts; it reads back as drafted."""
-    from checker import __version__
+    from checker.core.version import __version__
     from checker.fix.locate import same
     from checker.load.yaml_reader import parse_yaml
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from checker import __version__
+from checker.core.version import __version__
 from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Severity, Status
 from checker.core.rule import Rule
 

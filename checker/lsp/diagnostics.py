@@ -13,7 +13,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from checker import __version__
+from checker.core.version import __version__
 from checker.core.findings import FAIL_ON_RANK, Severity, Status
 from checker.core.values import value_at
 from checker.lsp.positions import Text

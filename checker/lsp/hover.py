@@ -157,7 +157,7 @@ def _allowed(schema: dict, node: dict) -> list:
 
 def explain_markdown(rule_ids: list[str]) -> str | None:
     """``explain``'s text of each rule, as fenced text (its layout kept)."""
-    from checker.cli.explain import explain_rule
+    from checker.render.explain import explain_rule
     from checker.engine.catalogue import all_rules
 
     rules = {r.id: r for r in all_rules()}

@@ -1,6 +1,6 @@
 """The JSON Schemas in schemas/ by kind: what ``endpoints-checker schema KIND`` prints and what hover reads.
 
-They are looked up as the rest of the command line finds its repository files (``checker.cli.explain``):
+They are looked up as the rest of the command line finds its repository files (``checker.render.explain``):
 package data ``checker/schemas/`` when an install ships it, else the source checkout's ``schemas/``.
 A kind is a file's name without ``.schema.json`` (``point``, ``report``), or ``policy/<name>``.
 """

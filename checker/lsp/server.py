@@ -13,7 +13,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from checker import __version__
+from checker.core.version import __version__
 from checker.lsp import settings as settings_mod
 from checker.lsp.diagnostics import SOURCE, Mapped
 from checker.lsp.resolve import Unit, file_kind, inside, resolve

@@ -16,7 +16,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ListRootsResult, ToolAnnotations
 from pydantic import Field
 
-from checker import __version__
+from checker.core.version import __version__
 from checker.mcp import models, resources, tools
 from checker.mcp.roots import PathRefused, roots_of
 

@@ -33,7 +33,7 @@ def _level(status: str, severity: str) -> str:
 def _selectors(option: str, tokens: list[str] | None) -> list[str]:
     tokens = [t.strip() for v in tokens or () for t in str(v).split(",") if t.strip()]
     if tokens:
-        from checker.cli.usage import UsageProblem, check_selectors
+        from checker.core.option_values import UsageProblem, check_selectors
         from checker.engine.catalogue import all_rules
 
         try:
@@ -45,7 +45,7 @@ def _selectors(option: str, tokens: list[str] | None) -> list[str]:
 
 def _seed_set(value: str | None) -> None:
     if value:
-        from checker.cli.usage import UsageProblem, check_seed_set
+        from checker.core.option_values import UsageProblem, check_seed_set
         from checker.engine.policy import load_policy
 
         try:
@@ -167,7 +167,7 @@ def list_rules(family: str | None = None) -> models.RuleList:
     families = sorted({r.family for r in rules})
     if family:
         if family not in families:
-            from checker.cli.usage import did_you_mean
+            from checker.core.option_values import did_you_mean
 
             raise ToolUsage(f"no rule family {family!r}.{did_you_mean(family, families)}")
         rules = [r for r in rules if r.family == family]
@@ -175,13 +175,13 @@ def list_rules(family: str | None = None) -> models.RuleList:
 
 
 def explain_rule(rule_id: str) -> models.RuleExplanation:
-    from checker.cli import explain
+    from checker.render import explain
     from checker.engine.catalogue import all_rules
 
     by_id = {r.id: r for r in all_rules()}
     rule = by_id.get(rule_id)
     if rule is None:
-        from checker.cli.usage import did_you_mean
+        from checker.core.option_values import did_you_mean
 
         raise ToolUsage(f"no rule {rule_id!r}.{did_you_mean(rule_id, by_id)}")
     return models.RuleExplanation(rule=_summary(rule), policy_files=explain.policy_files(rule),

@@ -99,7 +99,7 @@ def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
 
 def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
     """The index page's view: rows, combined charts per model, cohort-level findings."""
-    from checker import __version__
+    from checker.core.version import __version__
     from checker.render.view import finding_row, ordered, scoped
     from checker.engine.report import TOOL_NAME
 

@@ -38,7 +38,7 @@ def _code(value) -> str:
 
 
 def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
-    from checker import __version__
+    from checker.core.version import __version__
     from checker.engine.report import TOOL_NAME
 
     from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, problem_counts, week0_phrase

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from checker import __version__
+from checker.core.version import __version__
 from checker.core.findings import Status
 from checker.engine.catalogue import complete_rules
 from checker.render.as_written import spell

@@ -34,7 +34,7 @@ class _Paint:
 
 
 def header_line(report) -> str:
-    from checker import __version__
+    from checker.core.version import __version__
     from checker.engine.report import TOOL_NAME
 
     return _c(f"{TOOL_NAME} {__version__} · policy {report.policy_edition} ({report.policy_version})"

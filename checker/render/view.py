@@ -259,7 +259,7 @@ def _counts(rows: list[dict]) -> dict:
 
 def build_view(report, back_link: str | None = None) -> dict:
     """Everything the report template needs, in display order."""
-    from checker import __version__
+    from checker.core.version import __version__
     from checker.engine.report import TOOL_NAME
 
     ctx = _context(report)

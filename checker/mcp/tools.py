@@ -117,6 +117,16 @@ def check_submission(roots: list[str], path: str, select: list[str] | None = Non
     return result_of(doc, levels, max_findings)
 
 
+def _run_options(max_concurrency: int | None, seed_set: str | None, dataset_size: int | None) -> dict[str, Any]:
+    """The run-folder options of a check (the events audit on), after the seed set is known to the registry."""
+    _seed_set(seed_set)
+    options: dict[str, Any] = {"events": True}
+    for key, value in (("max_concurrency", max_concurrency), ("seed_set", seed_set), ("dataset_size", dataset_size)):
+        if value is not None:
+            options[key] = value
+    return options
+
+
 def check_run_folder(roots: list[str], path: str, max_concurrency: int | None = None, seed_set: str | None = None,
                      dataset_size: int | None = None, levels: list[str] | None = None,
                      fail_on: str | None = None) -> models.CheckResult:
@@ -126,12 +136,8 @@ def check_run_folder(roots: list[str], path: str, max_concurrency: int | None = 
     if not os.path.isdir(real) or not is_run_folder(real):
         raise ToolUsage(f"{path!r} is not a run folder (no performance/result_summary.json, accuracy/ or "
                         "config.yaml with events.jsonl)")
-    _seed_set(seed_set)
-    options: dict[str, Any] = {"events": True}
-    for key, value in (("max_concurrency", max_concurrency), ("seed_set", seed_set), ("dataset_size", dataset_size)):
-        if value is not None:
-            options[key] = value
-    return result_of(run_check([real], fail_on=_fail_on(fail_on), options=options), levels)
+    return result_of(run_check([real], fail_on=_fail_on(fail_on),
+                               options=_run_options(max_concurrency, seed_set, dataset_size)), levels)
 
 
 def preflight_config(roots: list[str], path: str, max_concurrency: int | None = None, seed_set: str | None = None,
@@ -148,12 +154,8 @@ def preflight_config(roots: list[str], path: str, max_concurrency: int | None = 
         cfg, why = read_config(real, os.path.basename(real), 8 << 20)
         if cfg is None:
             raise ToolUsage(f"{path!r}: {why}")
-    _seed_set(seed_set)
-    options: dict[str, Any] = {"events": True}
-    for key, value in (("max_concurrency", max_concurrency), ("seed_set", seed_set), ("dataset_size", dataset_size)):
-        if value is not None:
-            options[key] = value
-    return result_of(run_check([real], fail_on=_fail_on(fail_on), options=options), levels)
+    return result_of(run_check([real], fail_on=_fail_on(fail_on),
+                               options=_run_options(max_concurrency, seed_set, dataset_size)), levels)
 
 
 def _summary(rule) -> models.RuleSummary:

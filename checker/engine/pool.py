@@ -39,7 +39,7 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def describe(exc: BaseException) -> str:
+def crash_text(exc: BaseException) -> str:
     """``Type: first line of the message`` (200 characters at most): how a unit's crash is reported."""
     text = str(exc).splitlines()[0][:200] if str(exc) else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
@@ -52,7 +52,7 @@ def _call(fn: Callable, item: Any) -> tuple[bool, Any]:
     try:
         return True, pickle.loads(pickle.dumps(fn(item), protocol=pickle.HIGHEST_PROTOCOL))
     except Exception as exc:  # isolation: one item never stops the others
-        return False, f"internal error: {describe(exc)}"
+        return False, f"internal error: {crash_text(exc)}"
 
 
 class ItemTimeout(Exception):
@@ -133,7 +133,7 @@ def _pool_pass(fn, items, indices, jobs, results, on_done, timeout=0) -> list[in
                     broken = True
                     continue
                 except Exception as exc:  # raised inside fn, or its result could not be pickled
-                    results[i] = (False, f"internal error: {describe(exc)}")
+                    results[i] = (False, f"internal error: {crash_text(exc)}")
                 if on_done:
                     on_done(i)
     except BrokenProcessPool:

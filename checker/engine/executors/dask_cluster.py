@@ -36,7 +36,7 @@ from typing import Any
 from distributed import CancelledError, KilledWorker, WorkerPlugin, as_completed, get_worker
 
 from checker.engine.executors import Executor, ExecutorUnavailable
-from checker.engine.pool import describe
+from checker.engine.pool import crash_text
 
 LOST = ("the Dask worker running it was lost twice (killed by a signal, out of memory or exited): "
         "retried once, then given up")
@@ -72,7 +72,7 @@ def run_task(fn, item, report_start):
     try:
         return True, fn(item)
     except Exception as exc:  # isolation: one unit never stops the others
-        return False, f"internal error: {describe(exc)}"
+        return False, f"internal error: {crash_text(exc)}"
 
 
 class _Deadlines:
@@ -258,7 +258,7 @@ class DaskExecutor(Executor):
         except (KilledWorker, CancelledError):
             return None
         except Exception as exc:  # noqa: BLE001  (the result could not be fetched or unpickled; Ctrl-C propagates)
-            return False, f"internal error: {describe(exc)}"
+            return False, f"internal error: {crash_text(exc)}"
 
     def close(self) -> None:
         client, cluster, self.client, self.cluster = self.client, self.cluster, None, None

@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from checker.core.findings import Finding, Status, Subject
+from checker.core.findings import Finding, Status, Subject, rules_verdict
 from checker.core.json_text import finding_json
 from checker.load.cohort_digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
@@ -169,12 +169,6 @@ def _prerendered(f: Finding) -> str | None:
         return finding_json(f)
     except Exception:  # noqa: BLE001
         return None
-
-
-def rules_verdict(findings: list[Finding]) -> str:
-    """What our rules decide: reject (a reject FAIL), reject-points (only reject-points FAILs), accept."""
-    sevs = {f.severity.value for f in findings if f.status is Status.FAIL}
-    return "reject" if "reject" in sevs else ("reject-points" if "reject-points" in sevs else "accept")
 
 
 def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from checker.core.version import __version__
-from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Severity, Status
+from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Severity, Status, rules_verdict
 from checker.core.rule import Rule
 
 SCHEMA_VERSION = "1.0"
@@ -74,11 +74,8 @@ class Report(msgspec.Struct):
 
     @property
     def rules_verdict(self) -> str:
-        """What our rules decide: reject (a reject FAIL), reject-points (only reject-points FAILs), accept."""
-        sevs = {f.severity for f in self.findings if f.status is Status.FAIL}
-        if Severity.REJECT in sevs:
-            return "reject"
-        return "reject-points" if Severity.REJECT_POINTS in sevs else "accept"
+        """What our rules decide (core.findings.rules_verdict of this report's findings)."""
+        return rules_verdict(self.findings)
 
     @property
     def verdict(self) -> str:

@@ -50,7 +50,7 @@ def load_policy(directory: str | None = None, overrides: dict[str, str] | None =
 
 def _load_file(pol: Policy, cat, name: str, path: str) -> None:
     """Read and validate one policy file into ``pol.data``, or record why it cannot be used."""
-    from checker.load.models import validate_lenient
+    from checker.load.models.lenient import validate_lenient
 
     # an override is the user's own file: a symlink to it anywhere is fine
     root = "/" if name in pol.overrides else (os.path.realpath(os.path.dirname(path)) or "/")

@@ -105,7 +105,7 @@ def total_bytes(todo) -> int:
 
 
 def _load_point_option(pkg: Package, path: str, max_bytes: int) -> None:
-    from checker.load.models import attach_model
+    from checker.load.models.attach import attach_model
     from checker.load.reader import read_file
 
     abspath = os.path.abspath(path)

@@ -6,7 +6,7 @@ import os
 
 from checker.load.carried import file_state
 from checker.load.layout import RUN_FOLDER_FILES, UNREAD_ENTRIES, Options
-from checker.load.models import attach_model
+from checker.load.models.attach import attach_model
 from checker.load.package_tree import RunFolder
 from checker.load.reader import LoadBudget, read_file
 

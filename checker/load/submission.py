@@ -9,7 +9,7 @@ import os
 
 from checker.core.findings import Subject
 from checker.load import carried
-from checker.load.models import attach_model
+from checker.load.models.attach import attach_model
 from checker.load.layout import POINT_DIR_RE, POINT_FILES, Options, is_dir, junk_reason, scan_dir
 from checker.load.package_tree import Curve, Point, Submission, System
 from checker.load.placement import is_repository_entry, is_repository_top, move_hint, nested_run_files

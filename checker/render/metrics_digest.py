@@ -51,7 +51,7 @@ def _run_folder_summary(rf):
         return None
     if lf.model is not None:
         return lf.model
-    from checker.load.models import validate_lenient
+    from checker.load.models.lenient import validate_lenient
     from checker.load.models.summary import ResultSummary
 
     model, _problems = validate_lenient(ResultSummary, lf.data)

@@ -45,7 +45,7 @@ def _summary_model(rf):
     flat = rf.files.get("flat_result_summary")
     if flat is not None and flat.ok and isinstance(flat.data, dict):
         try:
-            from checker.load.models import validate_lenient
+            from checker.load.models.lenient import validate_lenient
             from checker.load.models.summary import ResultSummary
 
             return validate_lenient(ResultSummary, flat.data)[0]

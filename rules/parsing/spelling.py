@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from checker.load.models import dotted
+from checker.load.models.lenient import dotted
 from checker.load.models.keys import KINDS, rename_edits, unknown_keys
 from checker.load.models.spelling import describe as describe_spelling, spelling_edits, written_text
 from checker.core.rule import Fail, Pass, rule

@@ -22,7 +22,7 @@ import math
 
 import msgspec
 
-from checker.load.models import dotted
+from checker.load.models.lenient import dotted
 from checker.load.models.power import PowerDoc, Problem, parse_power
 from checker.load.models.power_appendix_e import legacy_note
 from rules.power.cooling import classify_cooling, sysdesc_cooling

@@ -5,7 +5,7 @@ The file is parsed and its total recomputed once per system (``power_calc``); th
 """
 from __future__ import annotations
 
-from checker.load.models import dotted
+from checker.load.models.lenient import dotted
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.power.arithmetic import PowerCalc, comparable, compute_power, sysdesc_cooling

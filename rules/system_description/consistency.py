@@ -9,7 +9,7 @@ import datetime
 from typing import Any
 
 from checker.domain import cohort_ids as cohorts
-from checker.load.models import dotted
+from checker.load.models.lenient import dotted
 from checker.core.rule import Fail, Pass, Skip, rule
 
 MAX_LISTED = 12

@@ -10,7 +10,7 @@ import datetime
 from typing import Optional
 
 
-from checker.load.models import is_http_url
+from checker.load.models.urls import is_http_url
 from checker.load.models.keys import missing_hint
 from checker.load.models.spelling import quoted_edits, quoted_fix as unquote_fix
 from checker.core.rule import Fail, Pass, Skip, rule

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from casefixtures import FIXTURES
 from checker.engine.pipeline import run_check
-from checker.load.models import validate_lenient
+from checker.load.models.lenient import validate_lenient
 from checker.load.models.accuracy import parse_accuracy
 from checker.load.models.summary import ResultSummary
 from checker.engine.policy import load_policy

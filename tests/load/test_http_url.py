@@ -3,7 +3,7 @@ from urllib.parse import urlparse
 
 from hypothesis import given, settings, strategies as st
 
-from checker.load.models import is_http_url
+from checker.load.models.urls import is_http_url
 
 
 def reference(v) -> bool:

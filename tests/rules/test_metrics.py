@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from checker.load.models import validate_lenient
+from checker.load.models.lenient import validate_lenient
 from checker.load.models.summary import ResultSummary, StatBlock, percentile, percentile_spellings
 from checker.load.reader import read_file
 from rules.metrics.point import (check_accounting, check_duration, check_output_tokens, check_percentiles,

@@ -20,7 +20,7 @@ import yaml
 
 from checker.load.discovery import discover
 from checker.core.models import keys_of as fields_of
-from checker.load.models import validate_lenient
+from checker.load.models.lenient import validate_lenient
 from checker.load.models.model_equivalence import norm_name, parse_block
 from checker.load.models.point import PointYaml
 from checker.core.findings import Status

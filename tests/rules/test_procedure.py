@@ -10,7 +10,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checker.load.models import validate_lenient
+from checker.load.models.lenient import validate_lenient
 from checker.load.models.point import PointYaml
 from checker.load.models.summary import ResultSummary
 from checker.load.reader import LoadedFile

@@ -7,7 +7,7 @@ import pytest
 
 from casefixtures import FIXTURES, PLACEHOLDERS
 from checker.core.models import keys_of as fields_of
-from checker.load.models import validate_lenient
+from checker.load.models.lenient import validate_lenient
 from checker.load.models.keys import unknown_keys
 from checker.load.models.system_desc import TOLERATED_KEYS, SystemDesc
 from checker.load.reader import LoadedFile

@@ -22,7 +22,9 @@ from checker.core.models import keys_of
 from checker.core.spellings import FILE_KEY_CUTOFF, near
 from checker.core.values import value_at
 
-from checker.load.models import FILE_MODELS, dotted
+from checker.load.models.kinds import FILE_MODELS
+
+from checker.load.models.lenient import dotted
 from checker.load.models.system_desc import TOLERATED_KEYS
 
 #: per file kind, object paths whose unknown keys are reported only when they look misspelt
@@ -196,7 +198,7 @@ def _valid_renamed(lf, path: tuple, target: str) -> bool:
     """The file validates with the key renamed exactly as well as now, plus nothing new under the new name."""
     import copy
 
-    from checker.load.models import validate_lenient
+    from checker.load.models.lenient import validate_lenient
 
     spec = FILE_MODELS.get(lf.kind)
     if spec is None:

@@ -13,7 +13,7 @@ from typing import Any, Optional
 import msgspec
 
 from checker.core.values import show
-from checker.load.models import FieldProblem, validate_lenient
+from checker.load.models.lenient import FieldProblem, validate_lenient
 from checker.load.models.common import FileModel
 
 BLOCK = "model_equivalence"

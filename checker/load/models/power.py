@@ -20,7 +20,8 @@ import msgspec
 
 from checker.core.spellings import bool_words, near as closest_words
 from checker.core.values import show
-from checker.load.models import dotted, is_http_url
+from checker.load.models.lenient import dotted
+from checker.load.models.urls import is_http_url
 
 FLAT_KEYS = ("provisioned_power_w", "rack_power_w", "rack_nodes", "submitted_nodes", "cpu", "accelerator",
              "compute", "scale_up_network", "scale_out_network")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checker.load.models import dotted
+from checker.load.models.lenient import dotted
 from checker.load.models.power import Component, Nics, NodeSet, PowerDoc, ScaleOut, ScaleUp, Switch, _P, brief
 
 POWER_METHODS = ("component_sum", "published_system", "node_scaling")

@@ -254,7 +254,7 @@ def written_text(lf, s: Spelling) -> str:
 
 
 def describe(s: Spelling, lf=None) -> str:
-    from checker.load.models import dotted
+    from checker.load.models.lenient import dotted
 
     if s.why == "UTF-8 byte-order mark":
         return "a UTF-8 byte-order mark at the start of the file (read as if absent)"
@@ -332,7 +332,7 @@ def quoted_edits(lf) -> list:
 
 def quoted_fix(edits, problems: int) -> str:
     """The fix text of quoted numbers and booleans written plain (what ``check --fix`` applies)."""
-    from checker.load.models import dotted
+    from checker.load.models.lenient import dotted
 
     text = "Write " + ", ".join(f"`{dotted(e.path)}: {e.new}`" for e in edits) + " (unquoted)"
     return text + ("." if len(edits) == problems else "; correct the other fields as the message says.")

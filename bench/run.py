@@ -5,11 +5,13 @@ command N times as a separate process (what a user or CI pays, interpreter start
 interleaved, and prints median wall and CPU time. Beside the two checkers it times the floor
 (``bench/floor.py``): a fresh Python process that only reads and parses every file of the package
 with C loaders (msgspec, PyYAML's CSafeLoader). The official checker (endpoints-submission-cli==1.5.3.0) is installed
-into its own virtual environment, bench/.venv-official, the first time (set BENCH_NO_OFFICIAL=1 to
-skip it, or BENCH_OFFICIAL=/path/to/endpoints-submission-cli to use another install).
+into its own virtual environment, bench/.venv-official, the first time, unless the checkout already has
+one at .venv-official (what ``make official`` creates); set BENCH_NO_OFFICIAL=1 to skip it, or
+BENCH_OFFICIAL=/path/to/endpoints-submission-cli to use another install.
 
-Target (issue 14): the 32-point check takes at most half of the official tool's time and at most
-twice the floor's.
+Target (issue 24): the plain 32-point check takes at most 0.75x the official tool's time, judged by
+CPU time (user + system of the process and its children) because the development machine is shared;
+wall time and the floor ratio are printed beside it. ``uptime`` is printed before and after.
 """
 from __future__ import annotations
 
@@ -34,6 +36,9 @@ def official_exe() -> str | None:
         return None
     if os.environ.get("BENCH_OFFICIAL"):
         return os.environ["BENCH_OFFICIAL"]
+    checkout = os.path.join(REPO, ".venv-official", "bin", "endpoints-submission-cli")
+    if os.path.exists(checkout):
+        return checkout
     venv = os.path.join(HERE, ".venv-official")
     exe = os.path.join(venv, "bin", "endpoints-submission-cli")
     if not os.path.exists(exe):
@@ -91,6 +96,14 @@ def time_cmds(cmds: dict[str, list[str]], runs: int = RUNS) -> dict[str, dict]:
                 "rc": rcs[k]} for k in cmds}
 
 
+def _uptime() -> str:
+    """The load line of ``uptime`` (the machine is shared: every figure is quoted with it)."""
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "load average %.2f %.2f %.2f" % os.getloadavg()
+
+
 def _cell(t: dict | None) -> str:
     return f"{t['median']:6.3f} ({t['cpu']:5.3f})" if t else f"{'-':>14}"
 
@@ -112,6 +125,7 @@ def main() -> int:
         floor = [py if os.path.exists(py) else sys.executable, os.path.join(HERE, "floor.py")]
         time_cmds({"warm": ours + ["--version"]}, runs=2)  # warm the bytecode cache
         load = os.getloadavg()
+        print("uptime before:", _uptime())
         rows = []
         for label, path in pkgs.items():
             cmds = {"ours": ours + ["check", path, "-q"],
@@ -130,12 +144,15 @@ def main() -> int:
             r_off = f"{o['median'] / f['median']:9.2f}" if f else f"{'-':>9}"
             print(f"{label:<17} {mode:<11} {_cell(o):>17} {_cell(f):>16} {_cell(fl):>14} {r_off} "
                   f"{o['median'] / fl['median']:6.2f} {o['rc']:>3}")
+        print("uptime after:", _uptime())
         o, f, fl = rows[2][2], rows[2][3], rows[2][4]
-        if f:
-            print(f"\n32-point ratio to the official tool (medians): {o['median'] / f['median']:.2f} wall, "
-                  f"{o['cpu'] / f['cpu']:.2f} CPU (target <= 0.50)")
         print(f"32-point ratio to the floor (medians): {o['median'] / fl['median']:.2f} wall, "
-              f"{o['cpu'] / fl['cpu']:.2f} CPU (target <= 2.00)")
+              f"{o['cpu'] / fl['cpu']:.2f} CPU (issue 14's quiet-machine aim: <= 2.00)")
+        if f:
+            ratio = o['cpu'] / f['cpu']
+            print(f"\n32-point ratio to the official tool (medians): {o['median'] / f['median']:.2f} wall, "
+                  f"{ratio:.2f} CPU (target <= 0.75 by CPU): {'met' if ratio <= 0.75 else 'NOT met'}")
+            return 0 if ratio <= 0.75 else 1
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -30,7 +30,7 @@ def power_calc(system, ctx) -> PowerCalc | None:
         lf = system.power
         if lf is None or not lf.ok:
             return None
-        return compute_power(lf.data, system_sysdesc(system), pol)
+        return compute_power(lf.data, system_sysdesc(system), pol, validated=(lf.model, lf.field_errors))
     return system.cached("power_calc", make)
 
 

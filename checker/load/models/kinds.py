@@ -6,4 +6,5 @@ FILE_MODELS = {
     "point_yaml": ("checker.load.models.point", "PointYaml"),
     "result_summary": ("checker.load.models.summary", "ResultSummary"),
     "system_desc": ("checker.load.models.system_desc", "SystemDesc"),
+    "power": ("checker.load.models.power", "SystemPower"),
 }

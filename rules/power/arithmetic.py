@@ -166,13 +166,13 @@ class _Worksheet:
 
 def compute_power(data, sysdesc, pol: PowerPolicy, validated: tuple | None = None) -> PowerCalc:
     """Read ``data`` (either shape) and recompute its provisioned total. ``validated``: its
-    ``SystemPower`` model and field problems as the loader made them (``lf.model, lf.field_errors``);
+    validated model and field problems as the loader made them (``lf.model, lf.field_errors``);
     without it ``data`` is validated here."""
     if validated is None:
         from checker.load.models.lenient import validate_lenient
-        from checker.load.models.power import SystemPower
+        from checker.load.models.power import power_model
 
-        validated = validate_lenient(SystemPower, data)
+        validated = validate_lenient(power_model(data), data)
     doc = read_power(*validated, data, pol.source_types, pol.appendix_d.subsections)
     c = _Worksheet(doc, pol, sysdesc)
     if doc.shape == "flat":

@@ -16,7 +16,7 @@ from typing import Any
 from checker.core.spellings import near as closest_words
 from checker.core.values import show
 from checker.load.models.lenient import dotted
-from checker.load.models.power_appendix_e import (CABLINGS, COMPONENT_KEYS, COMPUTED_FIGURES, COMPUTED_LEGACY,
+from checker.load.models.power_fields import (CABLINGS, COMPONENT_KEYS, COMPUTED_FIGURES, COMPUTED_LEGACY,
                                                   COOLINGS, NIC_KEYS, NODE_SET_KEYS, POWER_METHODS, SCALE_OUT_KEYS,
                                                   SCALE_UP_KEYS, SCALE_UP_LEGACY, SCALE_UP_METHODS, SOURCED_KEYS,
                                                   SWITCH_KEYS, TOP_KEYS, UNIT_KEYS)
@@ -146,18 +146,17 @@ class Findings:
 
 
 def read_power(model, field_errors: list, data: Any, source_types: list[str], subsections: list[str]) -> PowerDoc:
-    """The ``PowerDoc`` of a validated ``SystemPower`` (``model`` None when it did not validate), with
-    every finding: the model's type problems first, then the Appendix E checks."""
+    """The ``PowerDoc`` of a validated ``AppendixE`` or ``FlatPower`` (``model`` None when it did not
+    validate), with every finding: the model's type problems first, then the Appendix E checks."""
     from checker.load.models.power import shape_of
 
     f = Findings(field_errors, source_types, subsections)
-    root = getattr(model, "root", None)
     if shape_of(data) == "flat":
         from rules.power.flat_reading import read_flat
 
-        doc = read_flat(root, f) if root is not None else PowerDoc("flat")
+        doc = read_flat(model, f) if model is not None else PowerDoc("flat")
     else:
-        doc = read_appendix_e(root, f) if root is not None else PowerDoc("appendix-e")
+        doc = read_appendix_e(model, f) if model is not None else PowerDoc("appendix-e")
     doc.problems, doc.warnings = f.problems, f.warnings
     return doc
 

@@ -1,21 +1,18 @@
-"""``results/<system>/system_power.json`` (R§4.5.2): one model, either of its two shapes.
+"""``results/<system>/system_power.json`` (R§4.5.2): which of its two shapes' models a file validates into.
 
-* Appendix E (the published shape, POWER.md; ``power_appendix_e``): ``node_sets[]`` with a power
-  method each, sourced values and a ``scale_out`` fabric.
+* Appendix E (the published shape, POWER.md; ``power_appendix_e.AppendixE``): ``node_sets[]`` with a
+  power method each, sourced values and a ``scale_out`` fabric.
 * The older flat group shape (``provisioned_power_w``, ``cpu``/``accelerator``/``compute``/
-  ``scale_up_network`` groups; ``power_flat``), still read, flagged as superseded.
+  ``scale_up_network`` groups; ``power_flat.FlatPower``), still read, flagged as superseded.
 
-``SystemPower`` picks the shape from the keys (``shape_of``) and validates into it; the rules read
-``.root`` (``rules/power/reading.py`` turns it into the figures the arithmetic needs).
+The shape is chosen from the keys before validation (as a discriminated union would) so that a check
+builds only the model of the shape it reads: pydantic's class creation and schema build are most of
+what reading this file costs (docs/decisions.md). ``rules/power/reading.py`` turns the validated
+model into the figures the arithmetic needs.
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
-
-from pydantic import ConfigDict, Discriminator, RootModel, Tag
-
-from checker.load.models.power_appendix_e import AppendixE
-from checker.load.models.power_flat import FlatPower
+from typing import Any
 
 FLAT_KEYS = ("provisioned_power_w", "rack_power_w", "rack_nodes", "submitted_nodes", "cpu", "accelerator",
              "compute", "scale_up_network", "scale_out_network")
@@ -28,14 +25,12 @@ def shape_of(data: Any) -> str:
     return "appendix-e"
 
 
-class SystemPower(RootModel):
-    """system_power.json in whichever shape it is written."""
+def power_model(data: Any) -> type:
+    """The model ``data`` validates into: ``FlatPower`` for the flat shape, else ``AppendixE``."""
+    if shape_of(data) == "flat":
+        from checker.load.models.power_flat import FlatPower
 
-    model_config = ConfigDict(defer_build=True)
-    root: Annotated[Union[Annotated[AppendixE, Tag("appendix-e")], Annotated[FlatPower, Tag("flat")]],
-                    Discriminator(shape_of)]
+        return FlatPower
+    from checker.load.models.power_appendix_e import AppendixE
 
-    @staticmethod
-    def model_for_data(data: Any) -> type:
-        """The shape's own model, for walks that go key by key (``checker.load.models.spelling``)."""
-        return FlatPower if shape_of(data) == "flat" else AppendixE
+    return AppendixE

@@ -224,9 +224,6 @@ def normalise(lf, model_cls=None) -> None:
         if spec is None:
             return
         model_cls = _model(spec)
-    pick = getattr(model_cls, "model_for_data", None)  # a model of several shapes (system_power.json) walks
-    if pick is not None:                                # key by key as the shape its data is written in
-        model_cls = pick(lf.data)
     _walk(model_cls, lf.data, (), lf, lf.spellings)
     for prefix, spec in NESTED.get(lf.kind, {}).items():
         block = lf.get(*prefix)

@@ -7,7 +7,8 @@ policy's source types and the ranges are checked with their own sentences by ``r
 Appendix E name). Objects other than a sourced value keep unknown keys (E.2); a sourced value
 keeps them too, so the rule can name them (E.1 allows none; the schema says so).
 """
-from __future__ import annotations
+# annotations evaluated at class creation (no `from __future__ import annotations`): pydantic then has no
+# strings to resolve, about 1 ms less to build these models on every check that reads the file
 
 from typing import Any, Optional
 

@@ -354,3 +354,19 @@ def test_flat_mixed_cooling_is_the_policy_mixed_class():
     assert calc.overhead == 0.5 and "mixed" in calc.overhead_note
 
 
+
+
+def test_the_loader_validates_each_shape_into_its_own_model(tmp_path):
+    from checker.load.models.power_appendix_e import AppendixE
+    from checker.load.models.power_flat import FlatPower
+
+    lf, calc = _loaded(worked(), tmp_path)
+    assert isinstance(lf.model, AppendixE) and not lf.field_errors and calc.doc.shape == "appendix-e"
+    lf, calc = _loaded(dict(FLAT, cooling="liquid", overhead_fraction=0.3), tmp_path)
+    assert isinstance(lf.model, FlatPower) and calc.doc.shape == "flat" and calc.total_w is not None
+    d = worked()
+    d["node_sets"][0]["nodes_provisioned"] = "one"
+    lf, calc = _loaded(d, tmp_path)
+    (p,) = lf.field_errors
+    assert p.path == ("node_sets", 0, "nodes_provisioned") and lf.position(p.path)[0] is not None
+    assert [x.message for x in calc.problems] == [p.message]  # refused, so not also reported missing

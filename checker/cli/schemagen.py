@@ -46,7 +46,28 @@ def generated() -> dict[str, dict]:
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     doc["title"] = "waivers.yaml (endpoints-checker --waivers)"
     out["waivers.schema.json"] = doc
+    out["system_power.schema.json"] = _system_power()
     return {rel: _with_id(rel, d) for rel, d in out.items()}
+
+
+def _system_power() -> dict:
+    """system_power.json: the Appendix E model (the published shape; the flat shape the checker still
+    reads is flagged by power-descriptor-shape and is not described here)."""
+    from checker.load.models.power_appendix_e import AppendixE
+
+    doc = AppendixE.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["title"] = "MLPerf Endpoints system_power.json, Appendix E shape (R§4.5.2; one per system)"
+    doc["description"] = (
+        "The provisioned power of one system (POWER.md Appendix E). System power = Major + Other + Published + "
+        "Switches (E.5): Major sums the component_sum sets, nodes x (CPU + accelerator + scale-up) plus counted NICs; "
+        "Other is the overhead fraction of the cooling (liquid 0.30, air 0.50) times Major; Published sums the "
+        "published_system sets (nodes x the figure of one node) and the node_scaling sets (P_rack x Y / N, N > Y); "
+        "Switches sums the scale-out switches (count x power_per_switch). provisioned_power_kw is the total in kW "
+        "rounded to 0.01. Objects other than a sourced value may carry other keys. What a schema cannot state "
+        "(unique node_set_id, N > Y, the E.4 bandwidth and NIC rules, the E.7 figures) the checker checks. The "
+        "older flat group shape is not this shape: the checker reads it with a flag.")
+    return doc
 
 
 ID_BASE = "https://github.com/mlcommons/endpoints-checker/schemas/"

@@ -23,15 +23,15 @@ import math
 import msgspec
 
 from checker.load.models.lenient import dotted
-from checker.load.models.power import PowerDoc, Problem, parse_power
-from checker.load.models.power_appendix_e import legacy_note
+from rules.power.doc import PowerDoc, PowerFinding
+from rules.power.reading import legacy_note, read_power
 from rules.power.cooling import classify_cooling, sysdesc_cooling
 from rules.power.flat_arithmetic import flat_total
 from rules.power.policy import (PowerPolicy, accelerator_default, cpu_default, nic_default,  # noqa: F401
                                 switch_default)
 
 
-#: check tag of a Problem -> the rule that reports it
+#: check tag of a PowerFinding -> the rule that reports it
 CHECK_RULES = {"descriptor": "power-descriptor", "cooling": "power-cooling-consistency",
                "nics": "power-scale-out-nics", "bandwidth": "power-scale-out-bandwidth",
                "fabric": "power-scale-out-fabric", "computed": "power-computed-figures"}
@@ -47,9 +47,9 @@ class Estimated(msgspec.Struct):
 
 class PowerCalc(msgspec.Struct):
     doc: PowerDoc
-    problems: list = msgspec.field(default_factory=list)  # [Problem]: every reject, tagged with the rule (check) reporting it
-    warnings: list = msgspec.field(default_factory=list)  # [Problem]
-    gaps: list = msgspec.field(default_factory=list)  # [Problem]: absent figures with no Appendix D default
+    problems: list = msgspec.field(default_factory=list)  # [PowerFinding]: every reject, tagged with the rule (check) reporting it
+    warnings: list = msgspec.field(default_factory=list)  # [PowerFinding]
+    gaps: list = msgspec.field(default_factory=list)  # [PowerFinding]: absent figures with no Appendix D default
     estimated: list = msgspec.field(default_factory=list)  # [Estimated] that reach the total
     overhead: float | None = None
     overhead_note: str = ""
@@ -91,7 +91,7 @@ class _Worksheet:
             self.pending.append(Estimated(path, label, value, subsection, why))
 
     def gap(self, path: tuple, label: str, why: str, fix: str | None = None) -> None:
-        self.out.gaps.append(Problem(path, f"{label} `{dotted(path)}` is absent and has no Appendix D default ({why})",
+        self.out.gaps.append(PowerFinding(path, f"{label} `{dotted(path)}` is absent and has no Appendix D default ({why})",
                                      observed=None, expected=f"{label} with its public source (E.1)",
                                      fix=fix or "Give the figure as a sourced value with its public source (E.1)."))
 
@@ -164,9 +164,16 @@ class _Worksheet:
         return None if pj is None else up.aggregate_tbps * 8.0 * pj  # TB/s x 8 bit/B x pJ/bit = W
 
 
-def compute_power(data, sysdesc, pol: PowerPolicy) -> PowerCalc:
-    """Parse ``data`` (either shape) and recompute its provisioned total."""
-    doc = parse_power(data, pol.source_types, pol.appendix_d.subsections)
+def compute_power(data, sysdesc, pol: PowerPolicy, validated: tuple | None = None) -> PowerCalc:
+    """Read ``data`` (either shape) and recompute its provisioned total. ``validated``: its
+    validated model and field problems as the loader made them (``lf.model, lf.field_errors``);
+    without it ``data`` is validated here."""
+    if validated is None:
+        from checker.load.models.lenient import validate_lenient
+        from checker.load.models.power import power_model
+
+        validated = validate_lenient(power_model(data), data)
+    doc = read_power(*validated, data, pol.source_types, pol.appendix_d.subsections)
     c = _Worksheet(doc, pol, sysdesc)
     if doc.shape == "flat":
         flat_total(c)
@@ -225,7 +232,7 @@ def _appendix_e(c: _Worksheet) -> None:
     out.published_w = sum(published.values())
     complete = not incomplete and out.overhead is not None and bool(doc.node_sets) and not out.problems
     if complete and not math.isfinite(out.major_w + out.published_w + out.switches_w):
-        out.problems.append(Problem(("node_sets",), "the figures multiply beyond any finite power", observed=None,
+        out.problems.append(PowerFinding(("node_sets",), "the figures multiply beyond any finite power", observed=None,
                                     expected="figures of a real system"))
         complete = False
     if complete:
@@ -244,7 +251,7 @@ def _appendix_e(c: _Worksheet) -> None:
         else:
             c.pending = []
         if out.recomputed_w is not None and out.declared_w < out.recomputed_w - pol.computed_tolerance_w:
-            out.warnings.append(Problem(doc.declared.path, f"declared_provisioned_power {out.declared_w / 1000:g} kW "
+            out.warnings.append(PowerFinding(doc.declared.path, f"declared_provisioned_power {out.declared_w / 1000:g} kW "
                                         f"is below what its own parts add up to ({out.recomputed_w / 1000:.6g} kW)",
                                         observed=out.declared_w, expected=f">= {out.recomputed_w:.6g} W"))
     elif doc.declared is None:
@@ -286,7 +293,7 @@ def _cooling_agreement(c: _Worksheet) -> None:
     shown = ", ".join(map(repr, words))
     usable = classes & set(pol.overhead_fraction)
     if classes - usable:
-        out.warnings.append(Problem(("cooling",), f"system_desc.json says {shown}, which is neither "
+        out.warnings.append(PowerFinding(("cooling",), f"system_desc.json says {shown}, which is neither "
                                     f"{' nor '.join(pol.overhead_fraction)}; the overhead follows system_power.json's "
                                     f"{mine!r} ({out.overhead:g})", "cooling", observed=mine, expected=shown))
         return
@@ -294,7 +301,7 @@ def _cooling_agreement(c: _Worksheet) -> None:
     if mine != want:
         why = f"system_desc.json says {shown}" + (f" (node types cooled differently: {want}, the larger overhead)"
                                                   if len(usable) > 1 else "")
-        out.problems.append(Problem(("cooling",), f"system_power.json says {mine!r} but {why}", "cooling",
+        out.problems.append(PowerFinding(("cooling",), f"system_power.json says {mine!r} but {why}", "cooling",
                                     observed=mine, expected=want,
                                     fix=f"Make the two files state the same cooling (system_power.json: \"{want}\")."))
 
@@ -304,7 +311,7 @@ def _overhead_field(c: _Worksheet) -> None:
     out = c.out
     v = out.doc.overhead_fraction
     if v is not None and out.overhead is not None and abs(v - out.overhead) > 1e-9:
-        out.warnings.append(Problem(("overhead_fraction",), f"overhead_fraction {v:g} is not an Appendix E field and "
+        out.warnings.append(PowerFinding(("overhead_fraction",), f"overhead_fraction {v:g} is not an Appendix E field and "
                                     f"is not used: cooling {out.doc.cooling!r} gives {out.overhead:g}", "computed",
                                     observed=v, expected=out.overhead,
                                     fix="Remove it; Appendix E records the fraction as computed.overhead_fraction."))
@@ -319,11 +326,11 @@ def _written_figures(c: _Worksheet, governing: float | None) -> None:
     for key, (path, theirs) in doc.computed.items():
         if key == "overhead_fraction":
             if abs(theirs - out.overhead) > 1e-9:
-                out.problems.append(Problem(path, f"computed.overhead_fraction is {theirs:g} but cooling "
+                out.problems.append(PowerFinding(path, f"computed.overhead_fraction is {theirs:g} but cooling "
                                             f"{doc.cooling!r} gives {out.overhead:g}", "computed", observed=theirs,
                                             expected=out.overhead, fix=f"Write {out.overhead:g}."))
         elif abs(theirs - ours[key]) > pol.computed_tolerance_w:
-            out.problems.append(Problem(path, f"computed.{key} is {theirs:g} W but the recomputation gives "
+            out.problems.append(PowerFinding(path, f"computed.{key} is {theirs:g} W but the recomputation gives "
                                         f"{ours[key]:.6g} W (tolerance {pol.computed_tolerance_w:g} W)", "computed",
                                         observed=theirs, expected=round(ours[key], 3),
                                         fix=f"Write {round(ours[key], 3):g}, or correct the figures it is built from."))
@@ -332,6 +339,6 @@ def _written_figures(c: _Worksheet, governing: float | None) -> None:
         kw = round(governing / 1000, pol.provisioned_power_decimals)
         if abs(theirs - kw) > pol.provisioned_power_tolerance_kw + 1e-12:
             what = "declared_provisioned_power" if out.declared_w is not None else "the recomputation"
-            out.problems.append(Problem(path, f"provisioned_power_kw is {theirs:g} but {what} gives {kw:g} kW "
+            out.problems.append(PowerFinding(path, f"provisioned_power_kw is {theirs:g} but {what} gives {kw:g} kW "
                                         f"(tolerance {pol.provisioned_power_tolerance_kw:g} kW)", "computed",
                                         observed=theirs, expected=kw, fix=f"Write {kw:g}."))

@@ -30,7 +30,8 @@ def power_calc(system, ctx) -> PowerCalc | None:
         lf = system.power
         if lf is None or not lf.ok:
             return None
-        return compute_power(lf.data, system_sysdesc(system), pol)
+        validated = (lf.model, lf.field_errors) if lf.model is not None or lf.field_errors else None  # else:
+        return compute_power(lf.data, system_sysdesc(system), pol, validated=validated)  # a file loaded elsewhere
     return system.cached("power_calc", make)
 
 

@@ -11,11 +11,11 @@
   joining its nodes (reject); with a published figure or a scale-up network it may (warning).
   ``present: true`` on one node is a warning.
 
-Each finding is a ``Problem`` tagged with its check; ``rules/power_scale_out.py`` reports them.
+Each finding is a ``PowerFinding`` tagged with its check; ``rules/power_scale_out.py`` reports them.
 """
 from __future__ import annotations
 
-from checker.load.models.power import Problem
+from rules.power.doc import PowerFinding
 from rules.power.policy import nic_default
 
 _EPS = 1e-9
@@ -63,12 +63,12 @@ def _fabric(out, so, nodes: int) -> None:
     doc = out.doc
     if so.present:
         if nodes == 1:
-            out.warnings.append(Problem(("scale_out", "present"), "scale_out.present is true on a one-node system "
+            out.warnings.append(PowerFinding(("scale_out", "present"), "scale_out.present is true on a one-node system "
                                         "(E.4: present: false for a single node); its switches are still added",
                                         "fabric", observed=True, expected=False))
         return
     if so.nics is not None or so.switches:
-        out.warnings.append(Problem(("scale_out",), "scale_out.present is false, so the NICs and switches listed are "
+        out.warnings.append(PowerFinding(("scale_out",), "scale_out.present is false, so the NICs and switches listed are "
                                     "not counted", "fabric", observed="present: false with nics/switches",
                                     expected="present: true, or no nics/switches"))
     if nodes <= 1:
@@ -77,14 +77,14 @@ def _fabric(out, so, nodes: int) -> None:
     unjoined = all(ns.method == "component_sum" and ns.scale_up is not None and ns.scale_up.method == "none"
                    for ns in sets)
     if unjoined:
-        out.problems.append(Problem(
+        out.problems.append(PowerFinding(
             ("scale_out", "present"), f"{nodes} nodes and nothing joins them: scale_out.present is false and every "
             "node set is component_sum with scale_up_network.method none (E.4)", "fabric", observed=False,
             expected="present: true with the scale-out NICs and switches",
             fix="Declare the scale-out fabric (present: true, cabling, required_bandwidth_tbps, nics, switches), or "
                 "the scale-up network that joins the nodes."))
     else:
-        out.warnings.append(Problem(
+        out.warnings.append(PowerFinding(
             ("scale_out", "present"), f"{nodes} nodes with scale_out.present false: the file cannot say whether the "
             "scale-up network or published figure spans the nodes (E.4); reviewers check it", "fabric",
             observed=False, expected="present: true, unless a fabric counted in scale-up joins the nodes"))
@@ -98,14 +98,14 @@ def _nics(out, so) -> None:
     by_formula = any(ns.method == "component_sum" for ns in sets)
     path = nics.path + ("counted",)
     if nics.counted and not by_formula and nics.excluded is None:
-        out.problems.append(Problem(
+        out.problems.append(PowerFinding(
             path, "scale_out.nics.counted is true but every node set is published: published node figures include "
             "their NICs (E.4), so counting them adds them twice", "nics", observed=True, expected=False,
             fix="Set counted: false, or give excluded_from_published_power: the evidence that the published figure "
                 "leaves the NICs out."))
     elif not nics.counted and by_formula:
         names = [f"node_sets[{ns.path[-1]}]" for ns in sets if ns.method == "component_sum"]
-        out.problems.append(Problem(
+        out.problems.append(PowerFinding(
             path, f"scale_out.nics.counted is false but {', '.join(names)} "
             f"{'is' if len(names) == 1 else 'are'} component_sum: component-built nodes have no NIC term, so "
             "their NICs must be counted (E.4)", "nics", observed=False, expected=True,
@@ -120,12 +120,12 @@ def _bandwidth(out, so, nodes: int) -> None:
     how = f"{nodes} nodes x {nics.count_per_node} NICs x {nics.bandwidth_gbps:g} Gb/s = {need:g} Tb/s"
     req = so.required_tbps
     if req < need - _EPS * max(1.0, need):
-        out.problems.append(Problem(
+        out.problems.append(PowerFinding(
             ("scale_out", "required_bandwidth_tbps"), f"required_bandwidth_tbps {req:g} is below what the NICs "
             f"require: {how} (E.4)", "bandwidth", observed=req, expected=f">= {need:g}",
             fix=f"Write required_bandwidth_tbps {need:g} (and switches that offer it)."))
     elif req > need + _EPS * max(1.0, need):
-        out.warnings.append(Problem(
+        out.warnings.append(PowerFinding(
             ("scale_out", "required_bandwidth_tbps"), f"required_bandwidth_tbps {req:g} is above what the NICs "
             f"require ({how}); the switches are held to {req:g}", "bandwidth", observed=req, expected=need))
     switches = so.switches or []
@@ -135,7 +135,7 @@ def _bandwidth(out, so, nodes: int) -> None:
     target = max(req, need)
     if offered < target - _EPS * max(1.0, target):
         parts = " + ".join(f"{s.count} x {s.bandwidth_tbps:g}" for s in switches) or "no switch"
-        out.problems.append(Problem(
+        out.problems.append(PowerFinding(
             ("scale_out", "switches"), f"the switches offer {offered:g} Tb/s ({parts}) but the fabric requires "
             f"{target:g} Tb/s (E.4)", "bandwidth", observed=offered, expected=f">= {target:g}",
             fix="List every scale-out switch with its count and bandwidth_tbps; the fabric must carry what the NICs "

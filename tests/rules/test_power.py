@@ -1,7 +1,11 @@
 """Provisioned power (POWER.md): the Appendix E shape, E.5 arithmetic, names of earlier drafts, Appendix D."""
+import json
+
 import pytest
 
 from powercases import FLAT, POL, comps, msgs, src, sysdesc, warns, worked  # noqa: F401
+from checker.load.models.attach import attach_model
+from checker.load.reader import read_file
 from rules.power.arithmetic import compute_power
 
 
@@ -45,7 +49,7 @@ def test_sysdesc_cooling_of_no_class_is_a_warning(cooling):
 
 
 @pytest.mark.parametrize("cooling,hint", [("Liquid", 'lower case: "liquid"'), ("water", "exactly liquid or air"),
-                                          (None, "`cooling` is missing"), (3, "exactly liquid or air")])
+                                          (None, "`cooling` is missing"), (3, "expected a string")])
 def test_descriptor_cooling_is_exactly_liquid_or_air(cooling, hint):
     d = worked(cooling=cooling)
     if cooling is None:
@@ -176,7 +180,7 @@ def test_combined_as_a_count_and_unit_group_fails_naming_the_sourced_value():
 def test_string_node_set_id_fails():
     d = worked()
     d["node_sets"][0]["node_set_id"] = "hgx-h200"
-    assert any("must be an integer" in m for m in msgs(compute_power(d, sysdesc("liquid"), POL)))
+    assert any("node_set_id`: expected an integer" in m for m in msgs(compute_power(d, sysdesc("liquid"), POL)))
 
 
 def test_misspelled_required_key_is_named_with_did_you_mean():
@@ -188,23 +192,35 @@ def test_misspelled_required_key_is_named_with_did_you_mean():
     assert "did you mean `switch_count`" in p.message and p.path[-1] == "switch_cuont"
 
 
-def test_numbers_and_booleans_written_as_strings_are_read_with_a_warning():
+def _loaded(d, tmp_path):
+    """``d`` written as system_power.json and loaded as a check loads it (types, spellings)."""
+    path = tmp_path / "system_power.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    lf = read_file("power", "system_power.json", str(path), str(tmp_path))
+    attach_model(lf)
+    return lf, compute_power(lf.data, sysdesc("liquid"), POL, validated=(lf.model, lf.field_errors))
+
+
+def test_numbers_and_booleans_written_as_strings_are_read_with_a_value_spelling_note(tmp_path):
     d = worked()
     comps(d)["cpu"]["count_per_node"] = "2"
-    comps(d)["cpu"]["tdp_per_unit"]["value_w"] = " 350 "
+    comps(d)["cpu"]["tdp_per_unit"]["value_w"] = "350"
     d["scale_out"]["present"] = "false"
-    calc = compute_power(d, sysdesc("liquid"), POL)
-    assert not calc.problems and calc.total_w == pytest.approx(12740.0)
-    assert [w.path[-1] for w in calc.warnings] == ["count_per_node", "value_w", "present"]
+    lf, calc = _loaded(d, tmp_path)
+    assert not calc.problems and not calc.warnings and calc.total_w == pytest.approx(12740.0)
+    assert [s.path[-1] for s in lf.spellings] == ["count_per_node", "value_w", "present"]
     comps(d)["cpu"]["count_per_node"] = "two"
-    assert any("whole number" in m for m in msgs(compute_power(d, sysdesc("liquid"), POL)))
+    assert any("count_per_node`: expected an integer" in m for m in msgs(_loaded(d, tmp_path)[1]))
 
 
-def test_integral_float_count_is_accepted():
+def test_integral_float_count_is_accepted(tmp_path):
     d = worked()
     d["node_sets"][0]["nodes_provisioned"] = 1.0
     comps(d)["accelerator"]["count_per_node"] = 8.0
-    assert compute_power(d, sysdesc("liquid"), POL).total_w == pytest.approx(12740.0)
+    lf, calc = _loaded(d, tmp_path)
+    assert calc.total_w == pytest.approx(12740.0)
+    assert [(s.path[-1], s.why) for s in lf.spellings] == [("nodes_provisioned", "integral float"),
+                                                           ("count_per_node", "integral float")]
 
 
 # --- Appendix D defaults ----------------------------------------------------------------------------
@@ -295,10 +311,10 @@ def test_appendix_d_policy_is_the_power_md_table():
     ({"value_w": 350, "source_type": "rumour", "source": "https://x.org"}, "source_type"),
     ({"value_w": 350, "source_type": "vendor_spec", "source": "https://x.org", "note": "x"}, "does not take"),
     ({"value_pj": 5, "source_type": "vendor_spec", "source": "https://x.org"}, "not an energy per bit"),
-    ({"value_w": "350 W", "source_type": "vendor_spec", "source": "https://x.org"}, "must be a number"),
+    ({"value_w": "350 W", "source_type": "vendor_spec", "source": "https://x.org"}, "expected a number"),
     ({"value_w": float("nan"), "source_type": "vendor_spec", "source": "https://x.org"}, "must be a number"),
     ({"value_w": -1, "source_type": "vendor_spec", "source": "https://x.org"}, "must be a number >= 0"),
-    ("350 W", "must be an object"),
+    ("350 W", "expected a mapping"),
 ])
 def test_sourced_value_problems(value, needle):
     d = worked()
@@ -338,3 +354,19 @@ def test_flat_mixed_cooling_is_the_policy_mixed_class():
     assert calc.overhead == 0.5 and "mixed" in calc.overhead_note
 
 
+
+
+def test_the_loader_validates_each_shape_into_its_own_model(tmp_path):
+    from checker.load.models.power_appendix_e import AppendixE
+    from checker.load.models.power_flat import FlatPower
+
+    lf, calc = _loaded(worked(), tmp_path)
+    assert isinstance(lf.model, AppendixE) and not lf.field_errors and calc.doc.shape == "appendix-e"
+    lf, calc = _loaded(dict(FLAT, cooling="liquid", overhead_fraction=0.3), tmp_path)
+    assert isinstance(lf.model, FlatPower) and calc.doc.shape == "flat" and calc.total_w is not None
+    d = worked()
+    d["node_sets"][0]["nodes_provisioned"] = "one"
+    lf, calc = _loaded(d, tmp_path)
+    (p,) = lf.field_errors
+    assert p.path == ("node_sets", 0, "nodes_provisioned") and lf.position(p.path)[0] is not None
+    assert [x.message for x in calc.problems] == [p.message]  # refused, so not also reported missing

@@ -21,5 +21,7 @@ def attach_model(lf) -> None:
 
     mod, cls = FILE_MODELS[lf.kind]
     model_cls = getattr(importlib.import_module(mod), cls)
+    if not isinstance(model_cls, type):  # a kind of several shapes names a chooser (checker.load.models.power)
+        model_cls = model_cls(lf.data)
     normalise(lf, model_cls)
     lf.model, lf.field_errors = validate_lenient(model_cls, lf.data)

@@ -1,8 +1,13 @@
-"""The older flat shape of ``system_power.json`` (RULES.md §2.6, checker v1.0.1.0): still read and
-recomputed, and flagged as superseded by the Appendix E node-set shape (``checker.load.models.power``)."""
+"""The older flat shape of ``system_power.json`` (RULES.md §2.6, checker v1.0.1.0) as pydantic models:
+still read and recomputed, and flagged as superseded by the Appendix E node-set shape."""
 from __future__ import annotations
 
-from checker.load.models.power import Component, PowerDoc, Sourced, _P
+from typing import Any, Optional
+
+from pydantic import Field
+
+from checker.load.models.common import FileModel
+from checker.load.models.power_appendix_e import Number
 
 #: flat-shape group -> (count spellings, per-unit spellings)
 FLAT_GROUPS = {
@@ -14,32 +19,35 @@ FLAT_GROUPS = {
 }
 
 
-def parse_flat(data: dict, r: _P) -> PowerDoc:
-    """Groups with `num_*`/`tdp_per_*` or `count`/`tdp_per_unit`, rack scaling, a declared total."""
-    doc = PowerDoc("flat", system_desc_id=data.get("system_desc_id"), cooling=data.get("cooling"))
-    doc.overhead_fraction = r.num(data, "overhead_fraction", ())
-    w = r.num(data, "provisioned_power_w", ())
-    if w is not None:
-        doc.flat_declared.append((("provisioned_power_w",), "provisioned_power_w", w))
-    rack = [r.num(data, "rack_power_w", ()), r.whole(data, "rack_nodes", (), 1),
-            r.whole(data, "submitted_nodes", (), 1)]
-    if all(x is not None for x in rack):
-        doc.rack = tuple(rack)
-    elif any(data.get(k) is not None for k in ("rack_power_w", "rack_nodes", "submitted_nodes")):
-        r.bad(("rack_power_w",), "rack scaling needs all of rack_power_w, rack_nodes and submitted_nodes "
-                                 "(whole nodes)", observed=None, expected="rack_power_w, rack_nodes, submitted_nodes")
-    for name, (counts, units) in FLAT_GROUPS.items():
-        g = r.mapping(data.get(name), (name,))
-        if g is None:
-            continue
-        ck = next((k for k in counts if k in g), counts[0])
-        uk = next((k for k in units if k in g), units[0])
-        comp = Component(name, (name,), count=r.whole(g, ck, (name,)))
-        x = r.num(g, uk, (name,))
-        comp.unit = None if x is None else Sourced((name, uk), watts=x, source_type="flat",
-                                                   source=g.get("link") or g.get("public_specification"))
-        doc.groups[name] = comp
-    if "compute" in doc.groups and ("cpu" in doc.groups or "accelerator" in doc.groups):
-        r.bad(("compute",), "`compute` replaces `cpu` and `accelerator`; give one or the other", observed="compute",
-              expected="compute, or cpu and accelerator")
-    return doc
+class FlatGroup(FileModel):
+    """A counted group of the whole system: a count and the TDP of one unit, under either spelling."""
+
+    count: Optional[int] = Field(None, description="how many units the system has")
+    tdp_per_unit: Optional[Number] = Field(None, description="the TDP of one unit, in watts")
+    num_cpu: Optional[int] = Field(None, description="cpu: how many CPUs")
+    tdp_per_cpu: Optional[Number] = Field(None, description="cpu: the TDP of one CPU, in watts")
+    num_accelerator: Optional[int] = Field(None, description="accelerator: how many accelerators")
+    tdp_per_accelerator: Optional[Number] = Field(None, description="accelerator: the TDP of one, in watts")
+    num_compute: Optional[int] = Field(None, description="compute: how many compute units")
+    tdp_per_compute: Optional[Number] = Field(None, description="compute: the TDP of one, in watts")
+    num_switches: Optional[int] = Field(None, description="network: how many switches")
+    tdp_per_switch: Optional[Number] = Field(None, description="network: the TDP of one switch, in watts")
+    link: Any = Field(None, description="the public specification of the figure")
+    public_specification: Any = Field(None, description="the public specification of the figure")
+
+
+class FlatPower(FileModel):
+    """``system_power.json`` in the flat group shape (superseded by Appendix E; read with a flag)."""
+
+    system_desc_id: Any = Field(None, description="the system this file describes")
+    cooling: Any = Field(None, description="the cooling, as written")
+    provisioned_power_w: Optional[Number] = Field(None, description="the declared total, in watts")
+    overhead_fraction: Optional[Number] = Field(None, description="the overhead fraction applied to the groups")
+    rack_power_w: Optional[Number] = Field(None, description="rack scaling: the power of the published rack")
+    rack_nodes: Optional[int] = Field(None, description="rack scaling: the nodes of the published rack")
+    submitted_nodes: Optional[int] = Field(None, description="rack scaling: the nodes submitted")
+    cpu: Optional[FlatGroup] = Field(None, description="the CPUs of the system")
+    accelerator: Optional[FlatGroup] = Field(None, description="the accelerators of the system")
+    compute: Optional[FlatGroup] = Field(None, description="combined compute units, instead of cpu and accelerator")
+    scale_up_network: Optional[FlatGroup] = Field(None, description="the scale-up switches")
+    scale_out_network: Optional[FlatGroup] = Field(None, description="the scale-out switches")

@@ -112,4 +112,6 @@ def validate_lenient(model_cls, data: Any, tries: int = 2):
     return None, problems
 
 
-_SAY_MESSAGE = {"value_error", "extra_forbidden"}
+#: error types whose own sentence is the message (a model check, an unknown key, a union whose members are
+#: told apart by shape: ``checker.load.models.accuracy``)
+_SAY_MESSAGE = {"value_error", "extra_forbidden", "shape_error"}

@@ -34,6 +34,7 @@ def generated() -> dict[str, dict]:
                                    "description": "nanoseconds; a non-integral value is read as the nearest "
                                                   "nanosecond (a value-spelling warning)"}
     out["result_summary.schema.json"] = doc
+    out["accuracy_results.schema.json"] = _accuracy_results()
     from checker.engine.waivers import WaiverFile
 
     from checker.core.report_model import ReportModel
@@ -47,6 +48,20 @@ def generated() -> dict[str, dict]:
     doc["title"] = "waivers.yaml (endpoints-checker --waivers)"
     out["waivers.schema.json"] = doc
     return {rel: _with_id(rel, d) for rel, d in out.items()}
+
+
+def _accuracy_results() -> dict:
+    """accuracy_results.json in both shapes (``checker.load.models.accuracy.AccuracyResults``)."""
+    from checker.load.models.accuracy import AccuracyResults
+
+    doc = AccuracyResults.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["title"] = "accuracy_results.json (inference-endpoint accuracy scores)"
+    doc["description"] = ("The client's accuracy scores: `accuracy_scores` as a list of entries (each with its "
+                          "`dataset_name`) or keyed by dataset, or a mapping of dataset to entry at the top level. "
+                          "Checks across fields (unique dataset names, aliases that agree, total_samples = "
+                          "unit_samples x num_repeats, one inline entry) are the accuracy-valid rule's.")
+    return doc
 
 
 ID_BASE = "https://github.com/mlcommons/endpoints-checker/schemas/"

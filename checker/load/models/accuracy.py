@@ -47,7 +47,7 @@ def _non_negative(v: int) -> int:
 
 
 #: a sample count: a plain non-negative integer (``66840.0`` is read as 66840 by ``spelling``)
-Count = Annotated[int, AfterValidator(_non_negative)]
+Count = Annotated[int, AfterValidator(_non_negative), Field(json_schema_extra={"minimum": 0})]
 
 
 def _score_kind(v: Any) -> str | None:
@@ -106,6 +106,9 @@ class ScoresFile(FileModel):
 
 class DatasetMap(FileModel):
     """The dataset-keyed shape: every top-level key other than the summary values is a dataset entry."""
+
+    #: in the schema, the shape is told apart as the model does: no `accuracy_scores` key
+    model_config = ConfigDict(json_schema_extra={"not": {"required": ["accuracy_scores"]}})
 
     __pydantic_extra__: dict[str, AccuracyScore] = Field(init=False)  # type: ignore[assignment]
 

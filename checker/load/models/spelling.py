@@ -177,6 +177,9 @@ def _model(spec):
     return getattr(importlib.import_module(mod), name)
 
 
+_ACCURACY_COUNTS: list = []  # the entry model's integer fields, found once
+
+
 def _accuracy(lf) -> None:
     """Accuracy entries (either shape, ``checker.load.models.accuracy``): a count written ``13368.0`` is
     13368, a score or a metric written as a quoted number (``"45.12"``) is that number. The entries sit
@@ -189,8 +192,8 @@ def _accuracy(lf) -> None:
         entries = [(("accuracy_scores", k), e) for k, e in score_items(data["accuracy_scores"])]
     else:
         entries = [((k,), e) for k, e in data.items() if k not in TOP_LEVEL_META]
-    plan = _plan(AccuracyScore)
-    counts = [k for k, (kinds, respell, _s, _l) in plan.items() if respell and kinds == {"int"}]
+    counts = _ACCURACY_COUNTS or _ACCURACY_COUNTS.extend(
+        k for k, (kinds, respell, _s, _l) in _plan(AccuracyScore).items() if respell and kinds == {"int"}) or _ACCURACY_COUNTS
     for path, e in entries:
         if not isinstance(e, dict):
             continue

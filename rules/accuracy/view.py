@@ -158,10 +158,13 @@ def accuracy_view(data: Any, model: AccuracyResults | None, problems: list) -> A
     if not isinstance(data, dict):
         return AccuracyFile("invalid", problems=problems)
     root = model.root if model is not None else None
-    bad = {tuple(p.path) for p in problems}
     if "accuracy_scores" in data:
+        # only accuracy_scores can be at fault in this shape; lenient validation retries without a wrong
+        # accuracy_scores, which reads the other top-level keys as dataset entries: those are not problems
+        problems = [p for p in problems if tuple(p.path[:1]) in ((), ("accuracy_scores",))]
         raw = data["accuracy_scores"]
         out = AccuracyFile("keyed list" if isinstance(raw, dict) else "list", problems=problems)
+        bad = {tuple(p.path) for p in problems}
         scores = root.accuracy_scores if isinstance(root, ScoresFile) else None
         if isinstance(scores, dict) and isinstance(raw, dict):
             _keyed(scores, raw, ("accuracy_scores",), out)

@@ -218,3 +218,10 @@ def test_sample_count_ignores_entries_without_gated_metrics():
     assert [e.name for e in gated_entries(acc, t)] == ["cnn_dailymail"]
     t1 = _pol().models["deepseek-r1"]
     assert [e.name for e in gated_entries(acc, t1)] == ["extra"]  # a scalar stands for the single metric
+
+
+def test_wrong_accuracy_scores_is_the_only_problem():
+    """A wrong `accuracy_scores` does not make the file's other top-level keys dataset entries."""
+    acc = read_accuracy({"accuracy_scores": 5, "model": "llama"})
+    assert [p.path for p in acc.problems] == [("accuracy_scores",)]
+    assert "must be a list of entries" in acc.problems[0].message and not acc.entries

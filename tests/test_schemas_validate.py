@@ -111,3 +111,48 @@ def test_fixture_or_golden_fits_its_schema(case):
     path, schema = case
     problems = _problems(path, schema)
     assert not problems, f"{_id(case)} does not fit schemas/{schema}:\n" + "\n".join(problems[:10])
+
+
+
+def _accuracy_files() -> list[str]:
+    """Every accuracy_results.json of the fixtures, the official corpus's included."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(FIXTURES):
+        dirnames.sort()
+        out += [os.path.join(dirpath, f) for f in sorted(filenames) if f == "accuracy_results.json"]
+    return out
+
+
+ACCURACY_FILES = _accuracy_files()
+
+
+def _accepted_accuracy(path: str):
+    """The loaded file when the rules accept it (it loads and accuracy-valid finds no problem), else None."""
+    from checker.load.models.attach import attach_model
+    from checker.load.reader import read_file
+    from rules.accuracy.view import view_of
+
+    lf = read_file("accuracy", os.path.basename(path), path, os.path.realpath(os.path.dirname(path)))
+    attach_model(lf)
+    return lf if lf.ok and not view_of(lf).problems else None
+
+
+def test_accuracy_files_are_found():
+    assert len(ACCURACY_FILES) >= 20
+    official = [p for p in ACCURACY_FILES if "official-corpus" in p]
+    assert official and any(_accepted_accuracy(p) is not None for p in official)
+
+
+@pytest.mark.parametrize("path", ACCURACY_FILES, ids=lambda p: os.path.relpath(p, FIXTURES))
+def test_accepted_accuracy_file_fits_its_schema(path):
+    """An accuracy file the rules accept fits schemas/accuracy_results.schema.json as written, or once
+    its loose spellings are read (a quoted score, ``13368.0``: the value-spelling warning, not a reject).
+    Files the rules reject are not asked to fit or not to fit: the schema holds no cross-field check."""
+    lf = _accepted_accuracy(path)
+    if lf is None:
+        pytest.skip("rejected by accuracy-valid")
+    problems = _problems(path, "accuracy_results.schema.json")
+    if problems and lf.spellings:
+        problems = [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}"
+                    for e in _validator("accuracy_results.schema.json").iter_errors(lf.data)]
+    assert not problems, f"{os.path.relpath(path, FIXTURES)}:\n" + "\n".join(problems[:10])

@@ -34,6 +34,7 @@ def generated() -> dict[str, dict]:
                                    "description": "nanoseconds; a non-integral value is read as the nearest "
                                                   "nanosecond (a value-spelling warning)"}
     out["result_summary.schema.json"] = doc
+    out["accuracy_results.schema.json"] = _accuracy_results()
     from checker.engine.waivers import WaiverFile
 
     from checker.core.report_model import ReportModel
@@ -67,6 +68,20 @@ def _system_power() -> dict:
         "rounded to 0.01. Objects other than a sourced value may carry other keys. What a schema cannot state "
         "(unique node_set_id, N > Y, the E.4 bandwidth and NIC rules, the E.7 figures) the checker checks. The "
         "older flat group shape is not this shape: the checker reads it with a flag.")
+    return doc
+
+
+def _accuracy_results() -> dict:
+    """accuracy_results.json in both shapes (``checker.load.models.accuracy.AccuracyResults``)."""
+    from checker.load.models.accuracy import AccuracyResults
+
+    doc = AccuracyResults.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["title"] = "accuracy_results.json (inference-endpoint accuracy scores)"
+    doc["description"] = ("The client's accuracy scores: `accuracy_scores` as a list of entries (each with its "
+                          "`dataset_name`) or keyed by dataset, or a mapping of dataset to entry at the top level. "
+                          "Checks across fields (unique dataset names, aliases that agree, total_samples = "
+                          "unit_samples x num_repeats, one inline entry) are the accuracy-valid rule's.")
     return doc
 
 

@@ -5,7 +5,7 @@ pydantic v2 models on these bases: strict types (a string is never a number, ``t
 integer; an integer is accepted where a number is asked), aliases as the files spell keys, every
 problem collected in one pass. Schemas build on first validation (``defer_build``), so a check pays
 only for the file kinds it reads (docs/performance.md). ``validate`` turns a ``ValidationError`` into
-``Problem`` records whose ``loc`` is a path in the data (keys and list indexes, union member tags
+``Problem`` records whose ``path`` is a path in the data (keys and list indexes, union member tags
 taken out), which the loader's positions turn into file:line:col.
 """
 from __future__ import annotations
@@ -32,12 +32,17 @@ def without_plugins() -> None:
         sys.modules["pydantic.plugin._loader"] = loader
 
 
-class Problem(msgspec.Struct, frozen=True):
-    """One validation problem: where in the data (``loc``), pydantic's error type and its sentence."""
+class Problem(msgspec.Struct):
+    """The one record of a problem found in an input: where in the data (``path``: keys and list
+    indexes), the sentence, the value as written there, and the validation error's type (pydantic's
+    names: ``int_type``, ``value_error``...; empty for a check of our own). Every validator of a file
+    (``validate``, ``checker.load.models.lenient.validate_lenient``, the accuracy view, the parsing
+    rules) produces it; the loader's positions turn ``path`` into file:line:col."""
 
-    loc: tuple
-    type: str
-    msg: str
+    path: tuple
+    message: str
+    observed: Any = None
+    type: str = ""
 
 
 class FileModel(BaseModel):
@@ -69,7 +74,7 @@ def problems_of(exc: ValidationError, data: Any) -> list[Problem]:
         if kind in ("value_error", "assertion_error"):
             kind = "value_error"
             msg = msg.split(", ", 1)[1] if msg.startswith(("Value error, ", "Assertion failed, ")) else msg
-        out.append(Problem(data_path(err["loc"], data), kind, msg))
+        out.append(Problem(data_path(err["loc"], data), msg, type=kind))
     return out
 
 

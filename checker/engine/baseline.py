@@ -152,7 +152,7 @@ def _compact(d: dict):
     f, problems = validate(_Finding, d)
     if f is None:
         err = problems[0]
-        return _Refused(".".join(str(p) for p in err.loc), err.msg)
+        return _Refused(".".join(str(p) for p in err.path), err.message)
     subject = tuple(getattr(f.subject, k) for k in _SUBJECT_KEYS)
     loc = None if f.location is None else (f.location.file, f.location.line, f.location.column, tuple(f.location.path))
     clean = {"rule_id": f.rule_id, "subject": dict(zip(_SUBJECT_KEYS, subject)),

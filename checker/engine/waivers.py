@@ -110,9 +110,9 @@ def load_waivers(source: str | dict, today: str | _dt.date | None = None) -> Wai
     model, problems = validate(WaiverFile, data if data is not None else {})
     if model is None:
         err = problems[0]
-        where = ".".join(str(p) for p in err.loc)
-        line = f":{lf.position(tuple(err.loc))[0]}" if lf is not None else ""
-        raise WaiverError(f"waivers file {rel}{line}: {where}: {err.msg}")
+        where = ".".join(str(p) for p in err.path)
+        line = f":{lf.position(tuple(err.path))[0]}" if lf is not None else ""
+        raise WaiverError(f"waivers file {rel}{line}: {where}: {err.message}")
     return WaiverSet(waivers=list(model.waivers), file=lf if lf is not None else rel, rel=rel,
                      matched=[0] * len(model.waivers), today=resolve_today(today))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from checker.load.models.accuracy import point_accuracy
+from rules.accuracy.view import point_accuracy
 from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.accuracy.results import coverage

@@ -4,7 +4,7 @@ The gate itself (thresholds, sample counts, agentic targets) is in ``rules/accur
 """
 from __future__ import annotations
 
-from checker.load.models.accuracy import accuracy_file, has_accuracy_run, point_accuracy
+from rules.accuracy.view import accuracy_file, has_accuracy_run, point_accuracy
 from checker.domain.regions import curve_regions as shared_curve_regions
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from checker.load.models.keys import missing_hint
 from checker.load.models.spelling import quoted_edits, quoted_fix as unquote_fix
+from checker.core.models import Problem
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.structure.layout import _KIND_NAMES
 
@@ -37,7 +38,7 @@ def _validity(point, kind: str, required: dict):
                 if field not in reported:  # a dropped wrong-typed field is already named
                     missing.append(field)
             elif check is not None and not check(value):
-                problems.append(_Problem((field,), f"field `{field}`: {value!r} is not allowed here", value))
+                problems.append(Problem((field,), f"field `{field}`: {value!r} is not allowed here", value))
     if problems or missing or model is None:
         hints = [(m, *missing_hint(lf, (), m)) for m in missing]
         msgs = [p.message for p in problems] + [f"required field `{m}` is missing{t}" for m, t, _ in hints]
@@ -65,11 +66,6 @@ def _field_fix(name: str, problems, missing) -> str:
     if missing:
         parts.append(f"add {', '.join(f'`{m}`' for m in missing)} to {name}")
     return ("; ".join(parts) or f"Correct {name} as the message says") + "."
-
-
-class _Problem:
-    def __init__(self, path, message, observed):
-        self.path, self.message, self.observed = path, message, observed
 
 
 def _positive(v) -> bool:

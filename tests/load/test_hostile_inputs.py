@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from casefixtures import FIXTURES
 from checker.engine.pipeline import run_check
 from checker.load.models.lenient import validate_lenient
-from checker.load.models.accuracy import parse_accuracy
+from rules.accuracy.view import read_accuracy
 from checker.load.models.summary import ResultSummary
 from checker.engine.policy import load_policy
 from rules.accuracy.gate import gate_values
@@ -31,7 +31,7 @@ entries = st.dictionaries(entry_keys, json_values | st.sampled_from(["performanc
 def test_parse_and_gate_never_raise(data):
     import rules  # noqa: F401
 
-    acc = parse_accuracy(data)
+    acc = read_accuracy(data)
     pol = load_policy().get("accuracy")
     for t in pol.models.values():
         gate_values(acc, t, pol.threshold_scale)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from casefixtures import FIXTURES
 from checker.engine.pipeline import run_check
-from checker.load.models.accuracy import parse_accuracy
+from rules.accuracy.view import read_accuracy
 from checker.load.reader import read_file
 from checker.engine.policy import load_policy
 from rules.accuracy.results import _match
@@ -41,7 +41,7 @@ def test_real_accuracy_file_parses():
     root = real_runs()
     path = os.path.join(root, "echo_accuracy_only", "accuracy", "accuracy_results.json")
     lf = read_file("accuracy", "acc.json", path, root, 1 << 23)
-    acc = parse_accuracy(lf.data)
+    acc = read_accuracy(lf.data)
     assert acc.shape == "list" and not acc.problems
     (e,) = acc.runs
     assert e.name == "echo_accuracy" and e.scalar and e.metrics == {"score": 0.8}
@@ -50,8 +50,8 @@ def test_real_accuracy_file_parses():
 
 
 def test_entries_are_indexed_by_name_not_position():
-    a = parse_accuracy({"accuracy_scores": [_entry("gpqa", 0.7), _entry("performance", 0.5, dtype="performance")]})
-    b = parse_accuracy({"accuracy_scores": [_entry("performance", 0.5, dtype="performance"), _entry("gpqa", 0.7)]})
+    a = read_accuracy({"accuracy_scores": [_entry("gpqa", 0.7), _entry("performance", 0.5, dtype="performance")]})
+    b = read_accuracy({"accuracy_scores": [_entry("performance", 0.5, dtype="performance"), _entry("gpqa", 0.7)]})
     for acc in (a, b):
         assert acc.entry("gpqa").metrics == {"score": 0.7}
         assert acc.inline.name == "performance"
@@ -59,12 +59,12 @@ def test_entries_are_indexed_by_name_not_position():
 
 
 def test_untyped_entry_named_performance_is_inline():
-    acc = parse_accuracy({"accuracy_scores": [{"dataset_name": "performance", "score": 0.6}]})
+    acc = read_accuracy({"accuracy_scores": [{"dataset_name": "performance", "score": 0.6}]})
     assert acc.inline is not None and not acc.runs
 
 
 def test_mapping_shape_and_aliases():
-    acc = parse_accuracy({"average_accuracy": 1.0,
+    acc = read_accuracy({"average_accuracy": 1.0,
                           "aime25": {"num_samples": 30, "n_repeats": 8, "score": 0.9},
                           "gpqa": {"dataset_name": "gpqa", "num_samples": 198, "n_repeats": 5, "exact_match": 80.0}})
     assert acc.shape == "mapping" and not acc.problems
@@ -76,10 +76,11 @@ def test_mapping_shape_and_aliases():
     ([], "mapping at the top level"),
     ({"accuracy_scores": {}}, "no scored dataset"),
     ({"accuracy_scores": "x"}, "must be a list of entries or a mapping keyed by dataset"),
-    ({"accuracy_scores": {"a": 1}}, "must map to an entry"),
+    ({"accuracy_scores": {"a": 1}}, "expected a mapping"),
     ({"accuracy_scores": {"a": _entry("b", 1), "b": _entry("b", 2)}}, "appears twice"),
     ({"accuracy_scores": []}, "no scored dataset"),
-    ({"accuracy_scores": [1]}, "must be a mapping"),
+    ({"accuracy_scores": [1]}, "expected a mapping"),
+    ({"accuracy_scores": [None]}, "must be a mapping, got null"),
     ({"accuracy_scores": [{"score": 1}]}, "no `dataset_name`"),
     ({"accuracy_scores": [_entry("a", 1), _entry("a", 2)]}, "appears twice"),
     ({"accuracy_scores": [_entry("a", 1, unit=10, reps=2) | {"total_samples": 5}]}, "total_samples"),
@@ -90,13 +91,13 @@ def test_mapping_shape_and_aliases():
     ({"accuracy_scores": [_entry("a", 1, complete="yes")]}, "true or false"),
 ])
 def test_invalid_shapes_become_problems(data, needle):
-    acc = parse_accuracy(data)
+    acc = read_accuracy(data)
     assert any(needle in p.message for p in acc.problems), [p.message for p in acc.problems]
 
 
 def test_gpt_oss_scalar_scores_are_sample_weighted():
     t = _pol().models["gpt-oss-120b"]
-    acc = parse_accuracy({"accuracy_scores": [
+    acc = read_accuracy({"accuracy_scores": [
         _entry("aime25", 0.9, unit=30, reps=8), _entry("gpqa", 0.8, unit=198, reps=5),
         _entry("livecodebench", 0.85, unit=1000, reps=3)]})
     r = gate_values(acc, t, 100)["exact_match"]
@@ -106,7 +107,7 @@ def test_gpt_oss_scalar_scores_are_sample_weighted():
 
 def test_scalar_score_is_not_a_named_metric_of_a_multi_metric_model():
     t = _pol().models["llama3_1-8b"]
-    acc = parse_accuracy({"accuracy_scores": [_entry("cnn_dailymail", 39.0, unit=13368)]})
+    acc = read_accuracy({"accuracy_scores": [_entry("cnn_dailymail", 39.0, unit=13368)]})
     vals = gate_values(acc, t, 100)
     assert all("is missing" in vals[m]["problem"] for m in t.metrics)
 
@@ -114,7 +115,7 @@ def test_scalar_score_is_not_a_named_metric_of_a_multi_metric_model():
 def test_gen_len_is_never_rescaled():
     t = _pol().models["llama3_1-8b"]
     score = {"rouge1": 0.39, "rouge2": 0.16, "rougeL": 0.25, "rougeLsum": 0.36, "gen_len": 8_000_000}
-    vals = gate_values(parse_accuracy({"accuracy_scores": [_entry("cnn", score, unit=13368)]}), t, 100)
+    vals = gate_values(read_accuracy({"accuracy_scores": [_entry("cnn", score, unit=13368)]}), t, 100)
     assert vals["rouge1"]["value"] == pytest.approx(39.0)
     assert vals["gen_len"]["value"] == 8_000_000
 
@@ -212,8 +213,15 @@ def test_sample_count_ignores_entries_without_gated_metrics():
     from rules.accuracy.gate import gated_entries
 
     t = _pol().models["llama3_1-8b"]
-    acc = parse_accuracy({"accuracy_scores": [_entry("cnn_dailymail", {"rouge1": 39.0}, unit=13368),
+    acc = read_accuracy({"accuracy_scores": [_entry("cnn_dailymail", {"rouge1": 39.0}, unit=13368),
                                               _entry("extra", 0.5, unit=90000)]})
     assert [e.name for e in gated_entries(acc, t)] == ["cnn_dailymail"]
     t1 = _pol().models["deepseek-r1"]
     assert [e.name for e in gated_entries(acc, t1)] == ["extra"]  # a scalar stands for the single metric
+
+
+def test_wrong_accuracy_scores_is_the_only_problem():
+    """A wrong `accuracy_scores` does not make the file's other top-level keys dataset entries."""
+    acc = read_accuracy({"accuracy_scores": 5, "model": "llama"})
+    assert [p.path for p in acc.problems] == [("accuracy_scores",)]
+    assert "must be a list of entries" in acc.problems[0].message and not acc.entries

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 #: typed model per file kind: (module, class or model chooser)
 FILE_MODELS = {
+    "accuracy": ("checker.load.models.accuracy", "AccuracyResults"),
     "point_yaml": ("checker.load.models.point", "PointYaml"),
     "result_summary": ("checker.load.models.summary", "ResultSummary"),
     "system_desc": ("checker.load.models.system_desc", "SystemDesc"),

@@ -1,22 +1,17 @@
 """Lenient validation into a file model: every problem with its data path, one bad value never hiding the rest.
 
-``FieldProblem`` is the one record of a problem found in a submitter file (its path in the data, a sentence,
-the value as written, the validation error's type); ``dotted`` writes a path as messages show it.
+Problems are ``checker.core.models.Problem`` records (``FieldProblem`` is the same class under the name
+the file models' callers know); ``dotted`` writes a path as messages show it.
 """
 from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
+from checker.core.models import Problem, validate
 from checker.core.values import show, value_at
 
-
-class FieldProblem(msgspec.Struct):
-    path: tuple
-    message: str
-    observed: Any = None
-    type: str = ""  # the validation error's type (int_type, bool_type, ...; pydantic's names)
+#: the one problem record (``checker.core.models.Problem``), under the name the file-model code uses
+FieldProblem = Problem
 
 
 def dotted(path: tuple) -> str:
@@ -72,17 +67,15 @@ def _drop(data: Any, loc: tuple) -> Any:
 
 
 def validate_lenient(model_cls, data: Any, tries: int = 2):
-    """Validate ``data`` into ``model_cls``; return (model or None, [FieldProblem]).
+    """Validate ``data`` into ``model_cls``; return (model or None, [Problem]).
 
     pydantic reports every problem in one pass; each offending value is then dropped and the rest
     validated once more (``tries=2``), so one bad field never hides the others from the rules.
     ``tries=1`` (policy files) only collects the problems."""
-    from checker.core.models import validate
-
-    problems: list[FieldProblem] = []
+    problems: list[Problem] = []
     if not isinstance(data, dict):
         got = "empty" if data is None else type(data).__name__
-        return None, [FieldProblem((), f"the file must hold a mapping at the top level, not {got}")]
+        return None, [Problem((), f"the file must hold a mapping at the top level, not {got}")]
     current = data
     for _ in range(tries):
         model, errors = validate(model_cls, current)
@@ -91,7 +84,7 @@ def validate_lenient(model_cls, data: Any, tries: int = 2):
         seen = set()
         dropped = current
         for err in errors:
-            loc = err.loc
+            loc = err.path
             if loc in seen:  # a union reports each member's problem at one place: the first speaks for it
                 continue
             seen.add(loc)
@@ -100,7 +93,7 @@ def validate_lenient(model_cls, data: Any, tries: int = 2):
                 from checker.load.text_check import key_words
 
                 where = ".".join(str(p) for p in loc[:-1])
-                problems.append(FieldProblem(loc, f"{f'field `{where}`: ' if where else ''}the key "
+                problems.append(Problem(loc, f"{f'field `{where}`: ' if where else ''}the key "
                                                   f"{key_words(loc[-1])} is not text: keys are strings (quote it)",
                                              loc[-1]))
                 dropped = _drop(dropped, loc)
@@ -108,9 +101,9 @@ def validate_lenient(model_cls, data: Any, tries: int = 2):
             observed = value_at(current, loc)
             dotted = ".".join(str(p) for p in loc) or "(top level)"
             if err.type in _SAY_MESSAGE:  # a model check's own sentence, or an unknown key
-                problems.append(FieldProblem(loc, f"field `{dotted}`: {err.msg}", observed, err.type))
+                problems.append(Problem(loc, f"field `{dotted}`: {err.message}", observed, err.type))
             else:
-                problems.append(FieldProblem(loc, f"field `{dotted}`: expected {_word(err.type)}, got {show(observed)}",
+                problems.append(Problem(loc, f"field `{dotted}`: expected {_word(err.type)}, got {show(observed)}",
                                              observed, err.type))
             dropped = _drop(dropped, loc)
         if dropped is current:  # nothing could be taken out (a whole-model check): no model
@@ -119,4 +112,6 @@ def validate_lenient(model_cls, data: Any, tries: int = 2):
     return None, problems
 
 
-_SAY_MESSAGE = {"value_error", "extra_forbidden"}
+#: error types whose own sentence is the message (a model check, an unknown key, a union whose members are
+#: told apart by shape: ``checker.load.models.accuracy``)
+_SAY_MESSAGE = {"value_error", "extra_forbidden", "shape_error"}

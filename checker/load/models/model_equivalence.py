@@ -13,7 +13,8 @@ from typing import Any, Optional
 import msgspec
 
 from checker.core.values import show
-from checker.load.models.lenient import FieldProblem, validate_lenient
+from checker.core.models import Problem
+from checker.load.models.lenient import validate_lenient
 from checker.load.models.common import FileModel
 
 BLOCK = "model_equivalence"
@@ -85,7 +86,7 @@ class Technique(msgspec.Struct):
 class Parsed(msgspec.Struct):
     present: bool  # the block exists (and is not null)
     model: ModelEquivalence | None
-    problems: list[FieldProblem] = msgspec.field(default_factory=list)
+    problems: list[Problem] = msgspec.field(default_factory=list)
     techniques: list[Technique] = msgspec.field(default_factory=list)
 
 
@@ -97,12 +98,12 @@ def norm_name(value: Any) -> str | None:
     return s or None
 
 
-def _techniques(raw: Any, problems: list[FieldProblem]) -> list[Technique]:
+def _techniques(raw: Any, problems: list[Problem]) -> list[Technique]:
     out: list[Technique] = []
     if raw is None:
         return out
     if not isinstance(raw, list):
-        problems.append(FieldProblem((BLOCK, "techniques"), f"field `{BLOCK}.techniques`: expected a list, got "
+        problems.append(Problem((BLOCK, "techniques"), f"field `{BLOCK}.techniques`: expected a list, got "
                                      f"{show(raw)}", raw))
         return out
     for i, item in enumerate(raw):
@@ -114,17 +115,17 @@ def _techniques(raw: Any, problems: list[FieldProblem]) -> list[Technique]:
                 isinstance(desc, str) and bool(desc.strip()))
             out.append(Technique(i, norm_name(item["name"]), item, disclosed))
             for key in sorted(set(map(str, item)) - {"name", "description", "disclosure_url"}):
-                problems.append(FieldProblem((BLOCK, "techniques", i, key), f"field `{BLOCK}.techniques.{i}.{key}` is "
+                problems.append(Problem((BLOCK, "techniques", i, key), f"field `{BLOCK}.techniques.{i}.{key}` is "
                                              "not defined (known: name, description, disclosure_url)", key))
         else:
-            problems.append(FieldProblem((BLOCK, "techniques", i),
+            problems.append(Problem((BLOCK, "techniques", i),
                                          f"field `{BLOCK}.techniques.{i}`: expected a technique name or a mapping "
                                          f"with `name`, got {show(item)}", item))
             out.append(Technique(i, None, item, False))
     return out
 
 
-def _non_finite(model: ModelEquivalence, problems: list[FieldProblem]) -> None:
+def _non_finite(model: ModelEquivalence, problems: list[Problem]) -> None:
     """Strict float fields accept NaN/inf; they are never a real disclosure value."""
     checks = []
     if model.sampling is not None:
@@ -133,7 +134,7 @@ def _non_finite(model: ModelEquivalence, problems: list[FieldProblem]) -> None:
         checks.append((("runtime_sparsity", "value"), model.runtime_sparsity.value))
     for path, v in checks:
         if isinstance(v, float) and not math.isfinite(v):
-            problems.append(FieldProblem((BLOCK, *path), f"field `{BLOCK}.{'.'.join(path)}`: expected a finite "
+            problems.append(Problem((BLOCK, *path), f"field `{BLOCK}.{'.'.join(path)}`: expected a finite "
                                          f"number, got {v!r}", v))
             obj = getattr(model, path[0])
             setattr(obj, path[1], None)
@@ -143,7 +144,7 @@ _SUBMODELS = {"checkpoint": Checkpoint, "quantization": Quantization, "kv_cache"
               "runtime_sparsity": RuntimeSparsity, "sampling": Sampling}
 
 
-def _unknown_keys(raw: dict, problems: list[FieldProblem]) -> None:
+def _unknown_keys(raw: dict, problems: list[Problem]) -> None:
     """Keys the convention does not define (typos such as `quantisation`) would be silently ignored."""
     from checker.core.models import keys_of as fields_of
     from checker.load.models.keys import closest
@@ -157,7 +158,7 @@ def _unknown_keys(raw: dict, problems: list[FieldProblem]) -> None:
                 dotted = ".".join((BLOCK, *prefix, key))
                 guess = closest(key, fields_of(cls))
                 mean = f"did you mean `{guess}`? " if guess else ""
-                problems.append(FieldProblem((BLOCK, *prefix, key), f"field `{dotted}` is not defined ({mean}known: "
+                problems.append(Problem((BLOCK, *prefix, key), f"field `{dotted}` is not defined ({mean}known: "
                                              f"{', '.join(fields_of(cls))})", key))
 
 
@@ -165,13 +166,13 @@ def parse_block(raw: Any) -> Parsed:
     """Validate a raw ``model_equivalence`` value (None = absent)."""
     if raw is None:
         return Parsed(False, None)
-    problems: list[FieldProblem] = []
+    problems: list[Problem] = []
     if not isinstance(raw, dict):
-        problems.append(FieldProblem((BLOCK,), f"field `{BLOCK}`: expected a mapping, got {show(raw)}", raw))
+        problems.append(Problem((BLOCK,), f"field `{BLOCK}`: expected a mapping, got {show(raw)}", raw))
         return Parsed(True, None, problems)
     model, inner = validate_lenient(ModelEquivalence, raw)
     for p in inner:
-        problems.append(FieldProblem((BLOCK, *p.path), p.message.replace("field `", f"field `{BLOCK}.", 1), p.observed))
+        problems.append(Problem((BLOCK, *p.path), p.message.replace("field `", f"field `{BLOCK}.", 1), p.observed))
     if model is None:
         return Parsed(True, None, problems)
     _non_finite(model, problems)

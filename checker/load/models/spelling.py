@@ -177,46 +177,47 @@ def _model(spec):
     return getattr(importlib.import_module(mod), name)
 
 
-#: accuracy entry keys that are sample counts (filemodels.accuracy reads them as integers)
-ACCURACY_COUNTS = ("unit_samples", "num_samples", "num_repeats", "n_repeats", "total_samples")
+_ACCURACY_COUNTS: list = []  # the entry model's integer fields, found once
 
 
 def _accuracy(lf) -> None:
-    from checker.load.models.accuracy import TOP_LEVEL_META, score_items
+    """Accuracy entries (either shape, ``checker.load.models.accuracy``): a count written ``13368.0`` is
+    13368, a score or a metric written as a quoted number (``"45.12"``) is that number. The entries sit
+    in a list or under dataset keys, which the model-driven walk does not follow, so they are found here
+    and each value is read with ``plain_value`` against its field's kinds in the entry model."""
+    from checker.load.models.accuracy import TOP_LEVEL_META, AccuracyScore, score_items
 
     data = lf.data
     if "accuracy_scores" in data:
         entries = [(("accuracy_scores", k), e) for k, e in score_items(data["accuracy_scores"])]
     else:
         entries = [((k,), e) for k, e in data.items() if k not in TOP_LEVEL_META]
+    counts = _ACCURACY_COUNTS or _ACCURACY_COUNTS.extend(
+        k for k, (kinds, respell, _s, _l) in _plan(AccuracyScore).items() if respell and kinds == {"int"}) or _ACCURACY_COUNTS
     for path, e in entries:
         if not isinstance(e, dict):
             continue
-        for key in ACCURACY_COUNTS:
+        for key in counts:
             if key in e:
                 new, why = plain_value({"int"}, e[key], False)
                 if why is not None:
                     lf.spellings.append(Spelling(path + (key,), e[key], new, why))
                     e[key] = new
-        score = e.get("score")  # a score written as a quoted number ("45.12") is that number
-        if isinstance(score, str):
-            new, why = plain_value({"float"}, score, False)
+        score = e.get("score")
+        values = [(("score",), score, e, "score")] if isinstance(score, str) else \
+            [(("score", k), v, score, k) for k, v in score.items()] if isinstance(score, dict) else []
+        for sub, v, holder, key in values:
+            new, why = plain_value({"float"}, v, False)
             if why is not None:
-                lf.spellings.append(Spelling(path + ("score",), score, new, why))
-                e["score"] = new
-        elif isinstance(score, dict):
-            for k, v in list(score.items()):
-                new, why = plain_value({"float"}, v, False)
-                if why is not None:
-                    lf.spellings.append(Spelling(path + ("score", k), v, new, why))
-                    score[k] = new
+                lf.spellings.append(Spelling(path + sub, v, new, why))
+                holder[key] = new
 
 
 def normalise(lf, model_cls=None) -> None:
     """Rewrite ``lf.data`` in place against ``model_cls`` (default: the kind's own) and note each rewrite."""
     if not lf.ok or not isinstance(lf.data, dict):
         return
-    if model_cls is None and lf.kind in ("accuracy", "accuracy_legacy"):
+    if lf.kind in ("accuracy", "accuracy_legacy"):
         _accuracy(lf)
         return
     if model_cls is None:

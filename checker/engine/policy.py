@@ -9,7 +9,7 @@ not fit is a ``policy-registry`` FAIL, and every rule that needs it SKIPs: never
 from __future__ import annotations
 
 import os
-from functools import partial
+from functools import lru_cache, partial
 
 from checker.core.policy import DEFAULT_EDITION, Policy, PolicyProblem, PolicyUnavailable  # noqa: F401
 from checker.engine.catalogue import family_table, policy_root
@@ -48,13 +48,25 @@ def load_policy(directory: str | None = None, overrides: dict[str, str] | None =
     return pol
 
 
+@lru_cache(maxsize=None)
+def _validator(name: str):
+    """What completes a read policy file ``name``: its model and problems in ``lf.model``/``lf.field_errors``.
+    One function per name, so a long-lived process's parse cache (``checker.load.parse_cache``) keeps the
+    validated file with its bytes and an unchanged file is not validated again."""
+    def validate(lf) -> None:
+        from checker.load.models.lenient import validate_lenient
+
+        model_cls = family_table().policy_model(name)
+        if lf.ok and name != "index" and model_cls is not None:
+            lf.model, lf.field_errors = validate_lenient(model_cls, lf.data, tries=1)
+    return validate
+
+
 def _load_file(pol: Policy, cat, name: str, path: str) -> None:
     """Read and validate one policy file into ``pol.data``, or record why it cannot be used."""
-    from checker.load.models.lenient import validate_lenient
-
     # an override is the user's own file: a symlink to it anywhere is fine
     root = "/" if name in pol.overrides else (os.path.realpath(os.path.dirname(path)) or "/")
-    lf = read_file("policy", path, path, root, 1 << 22)
+    lf = read_file("policy", path, path, root, 1 << 22, post=_validator(name))
     if not lf.exists:
         pol.problems[name] = PolicyProblem(path, "file not found")
         return
@@ -70,7 +82,7 @@ def _load_file(pol: Policy, cat, name: str, path: str) -> None:
     if model_cls is None:
         pol.problems[name] = PolicyProblem(path, "no schema is registered for this policy file")
         return
-    model, problems = validate_lenient(model_cls, lf.data, tries=1)
+    model, problems = lf.model, lf.field_errors
     if model is None or problems:
         first = problems[0] if problems else None
         line, col = lf.position(first.path) if first else (None, None)

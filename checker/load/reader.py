@@ -208,11 +208,14 @@ def _inside(path: str, root: str) -> bool:
 
 def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES,
               max_values: int | None = MAX_VALUES, as_json: bool | None = None,
-              parent_real: str | None = None, json_hook=None, budget: LoadBudget | None = None) -> LoadedFile:
+              parent_real: str | None = None, json_hook=None, budget: LoadBudget | None = None,
+              post=None) -> LoadedFile:
     """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised. ``max_values``
     bounds the values (nodes) one file may hold (None: only the byte cap bounds them); ``parent_real``
     as for ``entry_problem``; ``json_hook`` as for ``json_reader.parse_json``; ``budget``: the values the
-    unit's files may still hold (spent by this file)."""
+    unit's files may still hold (spent by this file); ``post``: what completes the file once read
+    (``attach_model``): with it, the completed file may be reused from ``PARSE_CACHE`` when its bytes are
+    the same as last time."""
     lf = LoadedFile(kind=kind, rel=rel, abspath=abspath)
     try:
         st = os.lstat(abspath)
@@ -244,6 +247,51 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     raw = _read_bounded(abspath, max_bytes, lf)
     if raw is None:
         return lf
+    cache = PARSE_CACHE
+    if cache is not None and post is not None and json_hook is None:
+        return _read_cached(cache, raw, lf, root_real, max_bytes, max_values, as_json, budget, post)
+    lf = _parse(raw, lf, max_values, as_json, json_hook, budget)
+    if post is not None:
+        post(lf)
+    return lf
+
+
+#: parsed files reused between checks (``checker.load.parse_cache.ParseCache``) when a long-lived process
+#: (the language server) sets it; None (the CLI): every file is parsed
+PARSE_CACHE = None
+
+
+def _read_cached(cache, raw: bytes, lf: LoadedFile, root_real: str, max_bytes: int, max_values: int | None,
+                 as_json: bool | None, budget: LoadBudget | None, post) -> LoadedFile:
+    """``_parse`` and ``post``, or their result kept from a read of the same bytes (``PARSE_CACHE``)."""
+    from checker.load.parse_cache import digest
+
+    identity = (lf.kind, lf.rel, lf.abspath, root_real, max_bytes, max_values, as_json, post)
+    dig = digest(raw)
+    is_json = lf.abspath.endswith(".json") if as_json is None else as_json
+    left = None if budget is None else budget.limit(is_json)
+    if left is None or left > 0:
+        hit = cache.get(identity, dig, left)
+        if hit is not None:
+            done, spent = hit
+            if budget is not None:
+                budget.spend(spent, is_json)
+            return done
+    size = len(raw)
+    before = None if budget is None else (budget.values, budget.yaml_values)
+    lf = _parse(raw, lf, max_values, as_json, None, budget)
+    post(lf)
+    too_large = lf.error is not None and lf.error.code == "file-too-large"
+    if not too_large:  # a refusal for size may depend on what the unit had left: never kept
+        spent = 0 if before is None else before[0] - budget.values
+        cache.put(identity, dig, size, spent, lf)
+    return lf
+
+
+def _parse(raw: bytes, lf: LoadedFile, max_values: int | None, as_json: bool | None, json_hook,
+           budget: LoadBudget | None) -> LoadedFile:
+    """Decode and parse the bytes read for ``lf`` (into ``lf``)."""
+    abspath = lf.abspath
     text = decode(raw, lf)
     del raw  # the text holds it now: never both while parsing
     if text is None:

@@ -110,8 +110,7 @@ def _load_point_option(pkg: Package, path: str, max_bytes: int) -> None:
 
     abspath = os.path.abspath(path)
     lf = read_file("point_yaml", os.path.normpath(path), abspath, os.path.realpath(os.path.dirname(abspath)),
-                   max_bytes)
-    attach_model(lf)
+                   max_bytes, post=attach_model)
     for rf in pkg.run_folders:
         rf.files["point_yaml"] = lf
         rf.context["point_yaml"] = "--point"

@@ -46,8 +46,8 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
         if name not in names:
             point.files[kind] = LoadedFile(kind=kind, rel=rel, abspath=abspath)
             continue
-        lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real, budget=options.values)
-        attach_model(lf)
+        lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real, budget=options.values,
+                       post=attach_model)
         point.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
             refused.append((point.subject, name, lf.error))

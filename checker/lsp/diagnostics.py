@@ -27,7 +27,10 @@ MAX_PER_FILE = 500
 
 
 def rule_url(family: str, rule_id: str, base: str = "") -> str:
-    return f"{(base or DOCS_BASE).rstrip('/')}/{family}.md#{rule_id}"
+    """The rule's own row on its family page (``checker.core.rule_pages``: the anchor the page gives it)."""
+    from checker.core.rule_pages import rule_page_ref
+
+    return f"{(base or DOCS_BASE).rstrip('/')}/{rule_page_ref(family, rule_id)}"
 
 
 def severity(level: Severity, fail_on: str) -> types.DiagnosticSeverity:

@@ -27,6 +27,11 @@ class CheckerServer(LanguageServer):
         self.doc_units: dict[str, Unit] = {}  # path of each open document -> its unit
         self.uris: dict[str, str] = {}  # path -> the URI the client named it by
         self.scheduler = Scheduler(self._run, self._publish)
+        from checker.load import reader
+        from checker.load.parse_cache import ParseCache
+
+        # a file whose bytes did not change since the last check is not parsed again (checker.load.parse_cache)
+        reader.PARSE_CACHE = self.parse_cache = ParseCache()
 
     # -- documents -> units -------------------------------------------------------------------------------
     def path_of(self, uri: str) -> str | None:

@@ -111,13 +111,41 @@ def test_rule_pages_list_every_rule_in_its_family():
     assert set(pages) == {f"docs/rules/{f.name}.md" for f in cat.families} | {"docs/rules/index.md"}
     for r in cat.rules:
         page = pages[f"docs/rules/{r.family}.md"]
-        row = next(line for line in page.splitlines() if line.startswith(f"| `{r.id}` |"))
+        row = next(line for line in page.splitlines() if line.startswith(f'| <a id="{r.id}"></a>`{r.id}` |'))
         assert f"| {r.severity.value} |" in row and ("| yes |" if r.official else "| no |") in row
         for name in r.policies:
             assert f"`{name}`" in row
     for fam in cat.families:
         assert f"[{fam.name}]({fam.name}.md)" in pages["docs/rules/index.md"]
         assert fam.doc.splitlines()[0] in pages[f"docs/rules/{fam.name}.md"]
+
+
+def test_every_rule_in_the_index_has_its_anchor_on_its_family_page():
+    """The link of a diagnostic (docs/rules/<family>.md#<rule-id>) lands on the rule's own row: every rule of
+    rules/index.json has exactly one anchor of its id on its family page, and no heading of the page (whose
+    GitHub anchor is made from its text) takes the same name."""
+    import json
+    import re
+
+    from checker.core.rule_pages import rule_anchor, rule_page_ref
+
+    with open(os.path.join(REPO, "rules", "index.json"), encoding="utf-8") as fh:
+        index = json.load(fh)
+    seen = 0
+    for fam in index["families"]:
+        with open(os.path.join(REPO, "docs", "rules", f"{fam['family']}.md"), encoding="utf-8") as fh:
+            page = fh.read()
+        anchors = re.findall(r'<a id="([^"]+)"></a>', page)
+        headings = {re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-") for h in re.findall(r"^#+ (.+)$", page, re.M)}
+        assert len(anchors) == len(set(anchors)), fam["family"]
+        for r in fam["rules"]:
+            assert anchors.count(rule_anchor(r["id"])) == 1, (fam["family"], r["id"])
+            assert rule_anchor(r["id"]) not in headings
+            assert rule_page_ref(fam["family"], r["id"]) == f"{fam['family']}.md#{r['id']}"
+            row = next(line for line in page.splitlines() if f'<a id="{r["id"]}"></a>' in line)
+            assert row.startswith(f'| <a id="{r["id"]}"></a>`{r["id"]}` |')  # on the rule's own row
+            seen += 1
+    assert seen == sum(len(f["rules"]) for f in index["families"]) > 100
 
 
 def test_update_rule_pages_writes_and_removes_only_generated_pages(tmp_path):

@@ -214,9 +214,9 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
                                   error=LoadError("file-unreadable", "its directory cannot be listed"))
         return
     names = {e.name for e in entries}
-    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes, budget=options.values)
+    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes, budget=options.values,
+                              post=attach_model)
                     if "system_power.json" in names else LoadedFile(kind="power", rel=power_rel, abspath=power_abs))
-    attach_model(system.power)
     if system.power.error is not None and system.power.error.code != "parse-error":
         sub.refused.append((system.subject, "system_power.json", system.power.error))
     skipped: list[str] = []

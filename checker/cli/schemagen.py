@@ -32,9 +32,10 @@ def generated() -> dict[str, dict]:
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     doc["title"] = "result_summary.json (inference-endpoint performance summary)"
     for name in ResultSummary.__fractional_ints__:  # a float in the official PointSummary: real files write 5163749763587.001
+        own = doc["properties"][name].get("description", "")
         doc["properties"][name] = {"anyOf": [{"type": "number"}, {"type": "null"}], "default": None,
-                                   "description": "nanoseconds; a non-integral value is read as the nearest "
-                                                  "nanosecond (a value-spelling warning)"}
+                                   "description": own + "; a non-integral value is read as the nearest "
+                                                        "nanosecond (a value-spelling warning)"}
     out["result_summary.schema.json"] = doc
     out["point.schema.json"] = _point()
     out["system_desc.schema.json"] = _system_desc()

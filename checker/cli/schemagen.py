@@ -67,7 +67,11 @@ def _point() -> dict:
     me = PointYaml.model_fields["model_equivalence"]
     shape = create_model("PointYaml", __base__=PointYaml, __doc__=PointYaml.__doc__,
                          model_equivalence=(Optional[ModelEquivalence], me))
-    return _draft(shape.model_json_schema())
+    doc = _draft(shape.model_json_schema())
+    curve = _policy("curve")  # the values region-declared and offline-declared accept
+    for key, values in (("region", curve.region_values), ("offline", curve.offline_values)):
+        doc["properties"][key]["anyOf"][0]["enum"] = list(values)
+    return doc
 
 
 def _system_desc() -> dict:

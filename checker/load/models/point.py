@@ -103,9 +103,9 @@ class PointYaml(FileModel):
     concurrency: Optional[shown(int, minimum=1)] = Field(None, description="target in-flight concurrency; for a "
                                                                            "dedicated Offline point, the "
                                                                            "performance dataset's size")
-    region: Optional[one_of("low_latency", "low_concurrency", "med_concurrency", "high_concurrency",
-                            "submitters_choice")] = Field(None, description="the curve region this point is placed "
-                                                                            "in (R§5.4)")
+    # the allowed values of region and offline are the curve policy's (region_values, offline_values):
+    # checker.cli.schemagen writes them into the schema
+    region: Optional[str] = Field(None, description="the curve region this point is placed in (R§5.4)")
     runtime_settings: Optional[RuntimeSettings] = Field(None, description="the client's RuntimeSettings used")
     dataset: Optional[str] = Field(None, description="dataset identity; the same on every point of a curve")
     n_samples_from_dataset: Optional[int] = Field(None, description="samples taken from the dataset, when not "
@@ -128,7 +128,7 @@ class PointYaml(FileModel):
                                                                           "or retraining, when the weights were "
                                                                           "transformed")
     model_notes: Optional[str] = Field(None, description="free-form notes on the model")
-    offline: Optional[one_of("dedicated", "elected", "none")] = Field(
+    offline: Optional[str] = Field(
         None, description="`dedicated`: this point is a dedicated Offline run; `elected`: this C_max point is "
                           "elected as the Offline point; `none` or absent otherwise (R§5.7)")
     steady_state: Optional[SteadyState] = Field(None, description="the steady-state detector's result (R§4.4)")

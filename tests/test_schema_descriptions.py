@@ -43,7 +43,7 @@ def _undescribed(root: dict, node, path: str, out: list) -> None:
         if isinstance(props, dict):
             out += [f"{path}/properties/{k}" for k, v in props.items() if not _described(root, v)]
         for k, v in node.items():
-            if k not in ("if", "not"):  # a condition's properties are tests, not fields
+            if k not in ("if", "then", "else", "not"):  # a condition's properties are tests, not fields
                 _undescribed(root, v, f"{path}/{k}", out)
     elif isinstance(node, list):
         for i, v in enumerate(node):

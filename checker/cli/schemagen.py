@@ -85,7 +85,15 @@ def _system_desc() -> dict:
     doc["properties"]["node_types"]["anyOf"][0]["minItems"] = 1
     node = doc["$defs"]["NodeType"]
     node["required"] = list(pol.node_type_required_fields)
-    node["anyOf"] = [{"required": [f]} for f in pol.core_or_vcpu]
+    node["anyOf"] = [{"required": [f], "properties": {f: {"type": "integer", "description": "at least one of "
+                                                          + " and ".join(pol.core_or_vcpu) + " is given"}}}
+                     for f in pol.core_or_vcpu]
+    for props, required in ((doc["properties"], pol.required_fields), (node["properties"], node["required"])):
+        for f in required:  # a null required field is reported missing by the rule: not null here either
+            alts = props[f].get("anyOf")
+            if alts:
+                props[f]["anyOf"] = [a for a in alts if a != {"type": "null"}]
+                props[f].pop("default", None)
     for key in sorted(TOLERATED_KEYS - set(doc["properties"])):
         doc["properties"][key] = {"description": "declared by the official schema, not by the R§8.2 template "
                                                  "(OFFICIAL-CHECKER.md §2.3); tolerated, decides nothing"}
@@ -93,7 +101,7 @@ def _system_desc() -> dict:
     for value, need in pol.availability.items():
         if need.requires:
             rules.append({"if": {"properties": {status: {"enum": [value, value.lower()]}}, "required": [status]},
-                          "then": {"required": [need.requires]}})
+                          "then": {"required": [need.requires], "properties": {need.requires: {"type": "string"}}}})
     rules.append({"description": "the availability status: system_availability_status, or the legacy "
                                  "publication_status / availability_status the official checker also accepts",
                   "anyOf": [{"required": [k]} for k in (status, "publication_status", "availability_status")]})

@@ -49,7 +49,8 @@ def docs(check_only: bool) -> None:
 @main.command()
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if a schema is stale; write nothing.")
 def schemas(check_only: bool) -> None:
-    """Regenerate schemas/ (policy files, result_summary.json, waivers) from the record models."""
+    """Regenerate schemas/ (point.yaml, system_desc.json, result_summary.json, the report, waivers, the policy
+    files) from the pydantic models."""
     from checker.cli import schemagen
 
     _checkout_file(os.path.join(REPO, "pyproject.toml"), "pyproject.toml")

@@ -12,7 +12,8 @@ def schema_text(kind: str) -> str:
 
     known = kinds()
     if not known:
-        raise UnknownKind("no schemas/ directory found beside this installation (a source checkout has one)")
+        raise UnknownKind("no schemas found: an installed package ships them as checker/schemas/, a source "
+                          "checkout has schemas/")
     if kind not in known:
         raise UnknownKind(f"no schema {kind!r}.{did_you_mean(kind, known)} Known: {', '.join(known)}")
     return text_of(kind) or ""

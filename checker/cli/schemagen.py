@@ -1,7 +1,9 @@
-"""Write JSON Schemas generated from the pydantic models: policy files, result_summary.json, waivers.
+"""Write the JSON Schemas of schemas/, generated from the pydantic models: point.yaml, system_desc.json,
+result_summary.json, the report, waivers and the policy files.
 
-``python -m checker.cli.schemagen`` (``make schemas``) rewrites them; a test fails when they are stale.
-Hand-written schemas (report, point.yaml, system_desc.json, ...) live beside them in schemas/.
+``python -m checker.cli.maintainer schemas`` (``make schemas``) rewrites them; a test fails when they are
+stale. What is required of system_desc.json comes from the bundled policy (``system_desc.yaml``), as
+the ``system-description-valid`` rule reads it. system_power.json's schema is still written by hand.
 """
 from __future__ import annotations
 
@@ -30,11 +32,14 @@ def generated() -> dict[str, dict]:
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     doc["title"] = "result_summary.json (inference-endpoint performance summary)"
     for name in ResultSummary.__fractional_ints__:  # a float in the official PointSummary: real files write 5163749763587.001
+        own = doc["properties"][name].get("description", "")
         doc["properties"][name] = {"anyOf": [{"type": "number"}, {"type": "null"}], "default": None,
-                                   "description": "nanoseconds; a non-integral value is read as the nearest "
-                                                  "nanosecond (a value-spelling warning)"}
+                                   "description": own + "; a non-integral value is read as the nearest "
+                                                        "nanosecond (a value-spelling warning)"}
     out["result_summary.schema.json"] = doc
     out["accuracy_results.schema.json"] = _accuracy_results()
+    out["point.schema.json"] = _point()
+    out["system_desc.schema.json"] = _system_desc()
     from checker.engine.waivers import WaiverFile
 
     from checker.core.report_model import ReportModel
@@ -82,6 +87,80 @@ def _accuracy_results() -> dict:
                           "`dataset_name`) or keyed by dataset, or a mapping of dataset to entry at the top level. "
                           "Checks across fields (unique dataset names, aliases that agree, total_samples = "
                           "unit_samples x num_repeats, one inline entry) are the accuracy-valid rule's.")
+    return doc
+
+
+def _point() -> dict:
+    """point.yaml: the model with its ``model_equivalence`` block typed (the model keeps the block as a
+    mapping, which ``checker.load.models.model_equivalence`` validates on its own)."""
+    from typing import Optional
+
+    from pydantic import create_model
+
+    from checker.load.models.model_equivalence import ModelEquivalence
+    from checker.load.models.point import PointYaml
+
+    me = PointYaml.model_fields["model_equivalence"]
+    shape = create_model("PointYaml", __base__=PointYaml, __doc__=PointYaml.__doc__,
+                         model_equivalence=(Optional[ModelEquivalence], me))
+    doc = _draft(shape.model_json_schema())
+    curve = _policy("curve")  # the values region-declared and offline-declared accept
+    for key, values in (("region", curve.region_values), ("offline", curve.offline_values)):
+        doc["properties"][key]["anyOf"][0]["enum"] = list(values)
+    return doc
+
+
+def _system_desc() -> dict:
+    """system_desc.json: the model, plus what the bundled policy requires (the model requires nothing)."""
+    from checker.load.models.system_desc import TOLERATED_KEYS, SystemDesc
+
+    pol = _policy("system_desc")
+    doc = _draft(SystemDesc.model_json_schema())
+    status = "system_availability_status"
+    doc["required"] = [f for f in pol.required_fields if f != status]
+    doc["properties"]["node_types"]["anyOf"][0]["minItems"] = 1
+    node = doc["$defs"]["NodeType"]
+    node["required"] = list(pol.node_type_required_fields)
+    node["anyOf"] = [{"required": [f], "properties": {f: {"type": "integer", "description": "at least one of "
+                                                          + " and ".join(pol.core_or_vcpu) + " is given"}}}
+                     for f in pol.core_or_vcpu]
+    for props, required in ((doc["properties"], pol.required_fields), (node["properties"], node["required"])):
+        for f in required:  # a null required field is reported missing by the rule: not null here either
+            alts = props[f].get("anyOf")
+            if alts:
+                props[f]["anyOf"] = [a for a in alts if a != {"type": "null"}]
+                props[f].pop("default", None)
+    for key in sorted(TOLERATED_KEYS - set(doc["properties"])):
+        doc["properties"][key] = {"description": "declared by the official schema, not by the R§8.2 template "
+                                                 "(OFFICIAL-CHECKER.md §2.3); tolerated, decides nothing"}
+    rules: list = []
+    for value, need in pol.availability.items():
+        if need.requires:
+            rules.append({"if": {"properties": {status: {"enum": [value, value.lower()]}}, "required": [status]},
+                          "then": {"required": [need.requires], "properties": {need.requires: {"type": "string"}}}})
+    rules.append({"description": "the availability status: system_availability_status, or the legacy "
+                                 "publication_status / availability_status the official checker also accepts",
+                  "anyOf": [{"required": [k]} for k in (status, "publication_status", "availability_status")]})
+    doc["allOf"] = rules
+    return doc
+
+
+def _policy(name: str):
+    """The bundled edition's policy file ``name``, validated by its model."""
+    from checker.core.models import validate
+    from checker.engine.catalogue import load_catalogue, policy_root
+    from checker.load.yaml_reader import parse_yaml
+
+    with open(os.path.join(policy_root(), "v1.0", f"{name}.yaml"), encoding="utf-8") as fh:
+        data = parse_yaml(fh.read(), want_positions=False)[0]
+    model, problems = validate(load_catalogue().policy_model(name), data)
+    if model is None:
+        raise ValueError(f"rules/policy/v1.0/{name}.yaml: {problems}")
+    return model
+
+
+def _draft(doc: dict) -> dict:
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return doc
 
 

@@ -96,7 +96,13 @@ def _step(root: dict, node: Any, step: Any) -> Any:
         return None
     if isinstance(step, int):
         items = node.get("items")
-        return items if isinstance(items, dict) else None
+        if isinstance(items, dict):
+            return items
+        for alt in node.get("anyOf") or node.get("oneOf") or ():  # Optional[list[...]]: the list member
+            found = _step(root, _resolve(root, alt), step)
+            if found is not None:
+                return found
+        return None
     props = node.get("properties")
     if isinstance(props, dict) and isinstance(props.get(step), dict):
         return props[step]

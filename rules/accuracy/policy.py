@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from typing import Literal, Optional
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from checker.load.models.accuracy import finite, is_number
 from rules.shared.strict import StrictModel as _Strict
@@ -21,13 +21,18 @@ class Target(_Strict):
     as a ratio of the reference (`min_ratio`/`max_ratio`, e.g. 99 % of the reference). Ratio bounds
     are the exact product (decimal arithmetic on the values as written), never a rounded copy."""
 
-    reference: float
-    min: Optional[float] = None
-    max: Optional[float] = None
-    min_ratio: Optional[float] = None
-    max_ratio: Optional[float] = None
-    on_score_scale: bool = True  # False for counts (generated length, tokens per turn)
-    display_decimals: int = 2  # a ratio bound is shown rounded to this many decimals, beside its exact value
+    reference: float = Field(description="the reference score")
+    min: Optional[float] = Field(None, description="lowest passing score, as published")
+    max: Optional[float] = Field(None, description="highest passing score, as published")
+    min_ratio: Optional[float] = Field(
+        None, description="lowest passing score as a ratio of the reference (0.99 = 99 %)")
+    max_ratio: Optional[float] = Field(None, description="highest passing score as a ratio of the reference")
+    # False for counts (generated length, tokens per turn)
+    on_score_scale: bool = Field(
+        True, description="the value is a score on the threshold scale (false for counts: generated length, tokens per turn)")
+    # a ratio bound is shown rounded to this many decimals, beside its exact value
+    display_decimals: int = Field(
+        2, description="a ratio bound is shown rounded to this many decimals, beside its exact value")
 
     @model_validator(mode="after")
     def _one_basis(self):
@@ -86,26 +91,30 @@ class Target(_Strict):
 
 
 class ModelTargets(_Strict):
-    score_scales: list[Literal[1, 100]]
-    min_samples: int
-    metrics: dict[str, Target]
+    """The accuracy targets of one benchmark model."""
+
+    score_scales: list[Literal[1, 100]] = Field(description="score scales accuracy_results.json may use (1 or 100)")
+    min_samples: int = Field(description="accuracy samples the run must score")
+    metrics: dict[str, Target] = Field(description="metric name -> its target")
 
 
 class AgenticTargets(_Strict):
-    score_scales: list[Literal[1, 100]]
-    inline: Target
-    swebench: Target
-    osl_per_turn: Target
+    """The accuracy targets of one agentic benchmark."""
+
+    score_scales: list[Literal[1, 100]] = Field(description="score scales accuracy_results.json may use (1 or 100)")
+    inline: Target = Field(description="target of the inline evaluation")
+    swebench: Target = Field(description="target of the SWE-bench evaluation")
+    osl_per_turn: Target = Field(description="target of the output tokens per turn")
 
 
 class AccuracyPolicy(_Strict):
     """Accuracy targets per benchmark model (RULES.md §5)."""
 
-    schema_version: int
-    threshold_scale: Literal[1, 100]
-    models: dict[str, ModelTargets]
-    agentic: dict[str, AgenticTargets]
-    swebench_datasets: list[str]
+    schema_version: int = Field(description="version of this file's layout")
+    threshold_scale: Literal[1, 100] = Field(description="the scale the targets are written on (1 or 100)")
+    models: dict[str, ModelTargets] = Field(description="benchmark model -> its targets")
+    agentic: dict[str, AgenticTargets] = Field(description="agentic benchmark -> its targets")
+    swebench_datasets: list[str] = Field(description="dataset names that are SWE-bench evaluations")
 
     def is_swebench(self, name: str) -> bool:
         norm = _norm(name)
@@ -115,10 +124,13 @@ class AccuracyPolicy(_Strict):
 class MetricsPolicy(_Strict):
     """Tolerances of the metric-consistency family."""
 
-    schema_version: int
-    relative_tolerance: float
-    tps_utilization_abs_tolerance: float
-    ordered_percentiles: list[float]
+    schema_version: int = Field(description="version of this file's layout")
+    relative_tolerance: float = Field(
+        description="stored derived values (system_tps, tps_per_user, qps, ...) may differ from the recomputed ones by this fraction")
+    tps_utilization_abs_tolerance: float = Field(
+        description="system_desc.json tps_utilization may differ from system_tps / max(system_tps) by this much")
+    ordered_percentiles: list[float] = Field(
+        description="percentiles that must be finite, non-negative and ordered (TTFT and latency)")
 
 
 def _norm(s: str) -> str:

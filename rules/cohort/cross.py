@@ -7,6 +7,8 @@ the runner) the digests are built from the package.
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 from checker.core.findings import Subject
 from checker.load.cohort_digest import Unit, digest_submission, loc_file
 from checker.core.rule import Fail, Pass, Skip, rule
@@ -17,8 +19,9 @@ from rules.shared.strict import StrictModel
 class CohortPolicy(StrictModel):
     """``cohort.yaml``: which system_desc.json fields describe the hardware (R§9.2 cross-submission review)."""
 
-    system_fields: list[str]
-    node_type_fields: list[str]
+    system_fields: list[str] = Field(
+        description="top-level system_desc.json fields one organisation's same-named systems must agree on across submissions")
+    node_type_fields: list[str] = Field(description="node_types[] fields they must agree on")
 
 
 def _units(pkg, ctx) -> list[dict]:

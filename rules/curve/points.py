@@ -7,6 +7,8 @@ coverage, counts) are in ``rules/curve_shape.py``.
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 from checker.domain.point_metrics import point_metric
 from checker.domain.regions import (REGION_LABELS, curve_regions, describe, empty_region_note, exact_margin_end,
                              float_margin_note, span)
@@ -18,21 +20,25 @@ from rules.shared.strict import StrictModel
 
 
 class _MinPoints(StrictModel):
-    dedicated_offline: int
-    default: int
-    agentic: int
+    """Minimum points per curve (R§5.3)."""
+
+    dedicated_offline: int = Field(description="with a dedicated Offline run")
+    default: int = Field(description="when the C_max point is elected as Offline")
+    agentic: int = Field(description="for agentic curves (no Offline point)")
 
 
 class CurvePolicy(StrictModel):
     """Curve-shape thresholds and vocabularies (rules/policy/<edition>/curve.yaml)."""
 
-    schema_version: int
-    min_points: _MinPoints
-    max_points: int
-    ultra_low_max: int
-    offline_tps_ratio: float
-    region_values: list[str]
-    offline_values: list[str]
+    schema_version: int = Field(description="version of this file's layout")
+    min_points: _MinPoints = Field(description="minimum points per curve (R§5.3)")
+    max_points: int = Field(description="at most this many points per curve, the Offline point included (R§5.6)")
+    ultra_low_max: int = Field(
+        description="ultra-low-concurrency coverage: a point at or below this concurrency (R§5.4)")
+    offline_tps_ratio: float = Field(
+        description="a dedicated Offline point's system_tps must be at least this times the C_max point's (R§5.7.2)")
+    region_values: list[str] = Field(description="values point.yaml `region` may take")
+    offline_values: list[str] = Field(description="values point.yaml `offline` may take (absent or null means none)")
 
 
 def where(point, key) -> str:

@@ -6,6 +6,8 @@ benchmark and turn "the block is absent" into the same SKIP for every point rule
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 from typing import Any, Literal, NamedTuple, Optional
 
 
@@ -19,44 +21,57 @@ NEEDS = ("point_yaml", "policy:model_equivalence")
 
 
 class TechniqueInfo(_Strict):
-    title: str
-    clause: str
-    aliases: list[str] = []
+    """One disallowed technique."""
+
+    title: str = Field(description="what the technique is, in a line")
+    clause: str = Field(description="the clause that disallows it")
+    aliases: list[str] = Field([], description="other names point.yaml may use for it")
 
 
 class BenchmarkSampling(_Strict):
-    temperature: Optional[float] = None
-    top_k: Optional[int] = None
-    top_p: Optional[float] = None
-    repetition_penalty: Optional[float] = None
-    max_output_tokens: Optional[int] = None
-    stop: Optional[list[str]] = None
+    """A benchmark's fixed sampling values (R§2.9.1); absent = not published."""
+
+    temperature: Optional[float] = Field(None, description="fixed temperature")
+    top_k: Optional[int] = Field(None, description="fixed top-k")
+    top_p: Optional[float] = Field(None, description="fixed top-p")
+    repetition_penalty: Optional[float] = Field(None, description="fixed repetition penalty")
+    max_output_tokens: Optional[int] = Field(None, description="fixed cap on generated tokens")
+    stop: Optional[list[str]] = Field(None, description="fixed stop sequences")
 
 
 class BenchmarkFixed(_Strict):
-    calibration_set: Optional[str] = None
-    decoding: Optional[Literal["greedy", "stochastic"]] = None
-    sampling: Optional[BenchmarkSampling] = None
-    chat_template_flags: Optional[dict[str, Any]] = None
+    """The values a benchmark fixes; only published ones are listed."""
+
+    calibration_set: Optional[str] = Field(None, description="id of the published calibration set (R§2.9.3)")
+    decoding: Optional[Literal["greedy", "stochastic"]] = Field(None, description="greedy or stochastic")
+    sampling: Optional[BenchmarkSampling] = Field(None, description="fixed sampling values")
+    chat_template_flags: Optional[dict[str, Any]] = Field(
+        None, description="chat-template flags that must be sent as given (R§2.9.7)")
 
 
 class ModelEquivalencePolicy(_Strict):
     """Disallowed techniques, division gating and per-benchmark fixed values (R§2.9)."""
 
-    schema_version: int
-    full_rules_divisions: list[str]
-    disclosure_only_divisions: list[str]
+    schema_version: int = Field(description="version of this file's layout")
+    full_rules_divisions: list[str] = Field(description="divisions where model equivalence is required")
+    disclosure_only_divisions: list[str] = Field(
+        description="divisions that may augment with a disclosure (completeness rules only)")
     #: division -> techniques it may not use even with a disclosure (ids of disallowed_techniques)
-    division_bans: dict[str, list[str]] = {}
-    disallowed_techniques: dict[str, TechniqueInfo]
-    checkpoint_sources: list[str]
-    preapproved_checkpoints: list[str] = []
-    kv_reference_precisions: list[str]
-    kv_reference_compression: list[str]
-    data_independent_calibration: list[str]
-    benchmarks: dict[str, BenchmarkFixed] = {}
-    config_keys: dict[str, str] = {}
-    thinking_flags: list[str] = []
+    division_bans: dict[str, list[str]] = Field(
+        {}, description="division -> techniques it may not use even with a disclosure")
+    disallowed_techniques: dict[str, TechniqueInfo] = Field(
+        description="technique id -> what it is and the clause disallowing it")
+    checkpoint_sources: list[str] = Field(description="values checkpoint.source may take")
+    preapproved_checkpoints: list[str] = Field(
+        [], description="checksums of checkpoints the Rules Task Force / WG pre-approved (R§2.9.3)")
+    kv_reference_precisions: list[str] = Field(description="KV-cache precisions that need no disclosure (R§2.9.5)")
+    kv_reference_compression: list[str] = Field(description="KV-cache compression values that need no disclosure")
+    data_independent_calibration: list[str] = Field(
+        description="runtime_sparsity.calibration values that are not a dataset (R§2.9.6.4)")
+    benchmarks: dict[str, BenchmarkFixed] = Field({}, description="canonical benchmark id -> its fixed values")
+    config_keys: dict[str, str] = Field(
+        {}, description="point.yaml sampling key -> client config.yaml model_params key")
+    thinking_flags: list[str] = Field([], description="chat-template flags that switch reasoning")
 
     def disallowed(self, name: str | None) -> str | None:
         """The canonical id of a disallowed technique a (normalised) name refers to, or None."""

@@ -7,6 +7,8 @@ policy data; this module only selects from them.
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 import re
 from typing import Optional
 
@@ -16,54 +18,78 @@ from rules.shared.strict import StrictModel as _Strict
 
 
 class CpuTier(_Strict):
-    architecture: str
-    max_cores: Optional[int] = None  # None: any core count above the previous row of this architecture
-    value_w: float
+    """One row of the D.2 CPU table: TDP by architecture up to a core count."""
+
+    architecture: str = Field(description="the CPU architecture of this row")
+    # None: any core count above the previous row of this architecture
+    max_cores: Optional[int] = Field(
+        None, description="highest cores per CPU this row covers; null: any count above the previous row of this architecture")
+    value_w: float = Field(description="per-CPU TDP, watts")
 
 
 class CpuDefaults(_Strict):
-    subsection: str
-    architectures: dict[str, list[str]]
-    tiers: list[CpuTier]
+    """Appendix D.2: default CPU power."""
+
+    subsection: str = Field(description="the Appendix D subsection cited")
+    architectures: dict[str, list[str]] = Field(
+        description="architecture -> words of a CPU model name that select it")
+    tiers: list[CpuTier] = Field(description="TDP rows; the first that fits is used")
 
 
 class ModelDefaults(_Strict):
-    subsection: str
-    models: dict[str, float]
+    """Appendix D.3: default accelerator power by model."""
+
+    subsection: str = Field(description="the Appendix D subsection cited")
+    models: dict[str, float] = Field(
+        description="accelerator model -> per-accelerator TDP, watts (the longest matching name wins)")
 
 
 class SwitchDefaults(_Strict):
-    subsection: str
-    models: dict[str, dict[str, float]]  # model -> cabling -> watts
+    """Appendix D.4: default scale-out switch power."""
+
+    subsection: str = Field(description="the Appendix D subsection cited")
+    # model -> cabling -> watts
+    models: dict[str, dict[str, float]] = Field(description="switch model -> cabling -> watts")
 
 
 class NicDefault(_Strict):
-    subsection: str
-    value_w: float
+    """The default NIC power."""
+
+    subsection: str = Field(description="the Appendix D subsection cited")
+    value_w: float = Field(description="per-NIC power, watts")
 
 
 class AppendixD(_Strict):
-    subsections: list[str]
-    cpu: CpuDefaults
-    accelerator: ModelDefaults
-    scale_out_switch: SwitchDefaults
-    nic: NicDefault
+    """Appendix D: MLCommons' default figures, used only where the descriptor leaves one out (the result is then MLC Estimated Power)."""
+
+    subsections: list[str] = Field(description="the Appendix D subsections there are")
+    cpu: CpuDefaults = Field(description="default CPU power (D.2)")
+    accelerator: ModelDefaults = Field(description="default accelerator power (D.3)")
+    scale_out_switch: SwitchDefaults = Field(description="default scale-out switch power (D.4)")
+    nic: NicDefault = Field(description="default NIC power")
 
 
 class PowerPolicy(_Strict):
     """Overhead fractions, cooling vocabulary, E.7 tolerances and the Appendix D defaults."""
 
-    schema_version: int
-    overhead_fraction: dict[str, float]
-    mixed_cooling: str
-    cooling_classes: dict[str, list[str]]
-    computed_tolerance_w: float
-    provisioned_power_tolerance_kw: float
-    provisioned_power_decimals: int
-    tolerance_fraction: float
-    source_types: list[str]
-    appendix_d: AppendixD
-    optional_for_divisions: list[str]
+    schema_version: int = Field(description="version of this file's layout")
+    overhead_fraction: dict[str, float] = Field(
+        description="cooling -> the fraction of Major power added as Other (E.2)")
+    mixed_cooling: str = Field(
+        description="the cooling a descriptor must declare when node types are cooled differently")
+    cooling_classes: dict[str, list[str]] = Field(
+        description="cooling class -> words of system_desc.json cooling that select it")
+    computed_tolerance_w: float = Field(
+        description="a written computed figure must equal the recomputation within this many watts (E.7)")
+    provisioned_power_tolerance_kw: float = Field(
+        description="provisioned_power_kw must equal the recomputation within this many kW (E.7)")
+    provisioned_power_decimals: int = Field(
+        description="provisioned_power_kw is the total in kW rounded to this many decimals")
+    tolerance_fraction: float = Field(
+        description="a stored system_tps_per_kw, and a flat-shape total, must match within this fraction")
+    source_types: list[str] = Field(description="values a figure's source type may take")
+    appendix_d: AppendixD = Field(description="the Appendix D defaults")
+    optional_for_divisions: list[str] = Field(description="divisions for which system_power.json is optional")
 
 
 class Default(msgspec.Struct, frozen=True):

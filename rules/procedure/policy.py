@@ -5,6 +5,8 @@ string, NaN or list where a number belongs becomes a finding, never a crash.
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 import math
 from typing import Any, Optional
 
@@ -15,53 +17,66 @@ from rules.shared.strict import StrictModel as _Strict
 
 
 class Durations(_Strict):
-    ultra_low_max_concurrency: int
-    ultra_low_min_s: float
-    above_min_s: float
-    agentic_above_min_s: float
+    """Minimum steady-state duration by concurrency (R§6.2)."""
+
+    ultra_low_max_concurrency: int = Field(description="the Ultra Low region's highest concurrency")
+    ultra_low_min_s: float = Field(description="minimum seconds at or below it")
+    above_min_s: float = Field(description="minimum seconds above it (margin and dedicated Offline points included)")
+    agentic_above_min_s: float = Field(description="minimum seconds for agentic points above it")
 
 
 class LoadPatterns(_Strict):
-    single_turn: list[str]
-    agentic: list[str]
+    """The load patterns a point may run (R§6.1)."""
+
+    single_turn: list[str] = Field(description="patterns of a single-turn point (a dedicated Offline run is exempt)")
+    agentic: list[str] = Field(description="patterns of an agentic point")
 
 
 class Streaming(_Strict):
-    accepted: list[Any]
-    auto: list[str] = []
+    """What the client's streaming setting must resolve to (R§6.5)."""
+
+    accepted: list[Any] = Field(description="values that mean streaming on")
+    auto: list[str] = Field([], description="unresolved values the client turns into on for online runs")
 
 
 class WarmupPolicy(_Strict):
-    max_duration_s: float
-    required_fields: list[str]
+    """Warmup requirements (R§6.3)."""
+
+    max_duration_s: float = Field(description="longest warmup allowed per point, seconds")
+    required_fields: list[str] = Field(description="point.yaml warmup fields that must be declared (R§6.3.3)")
 
 
 class SteadyStatePolicy(_Strict):
-    statuses: list[str]
-    verdicts: list[str]
-    accepted_verdicts: list[str]
-    drifting_verdicts: list[str]
-    no_window_verdicts: list[str]
-    metric_states: list[str]
-    gating_metric_prefixes: list[str]
-    disqualifying_states: list[str]
-    min_super_passes: int
+    """The steady-state vocabulary and thresholds (R§4.4)."""
+
+    statuses: list[str] = Field(description="values steady_state.status may take")
+    verdicts: list[str] = Field(description="values steady_state.verdict may take")
+    accepted_verdicts: list[str] = Field(description="verdicts a reported point may carry")
+    drifting_verdicts: list[str] = Field(description="verdicts that mean the metrics drift")
+    no_window_verdicts: list[str] = Field(description="verdicts that mean no window was found")
+    metric_states: list[str] = Field(description="values a per-metric state may take")
+    gating_metric_prefixes: list[str] = Field(
+        description="state keys starting so are gating metrics (TPOT P50 and P90)")
+    disqualifying_states: list[str] = Field(description="gating-metric states that disqualify the point")
+    min_super_passes: int = Field(description="fewest super-passes a window may span")
 
 
 class Disclosure(_Strict):
-    required_fields: list[str]
+    """What point.yaml must disclose (R§8.3)."""
+
+    required_fields: list[str] = Field(description="fields point-disclosure-complete requires present and non-empty")
 
 
 class RunRulesPolicy(_Strict):
     """Run requirements per point: durations, load patterns, streaming, warmup, steady state, disclosure."""
 
-    schema_version: int
-    durations: Durations
-    load_patterns: LoadPatterns
-    streaming: Streaming
-    warmup: WarmupPolicy
-    steady_state: SteadyStatePolicy
-    disclosure: Disclosure
+    schema_version: int = Field(description="version of this file's layout")
+    durations: Durations = Field(description="minimum durations (R§6.2)")
+    load_patterns: LoadPatterns = Field(description="allowed load patterns (R§6.1)")
+    streaming: Streaming = Field(description="streaming requirement (R§6.5)")
+    warmup: WarmupPolicy = Field(description="warmup requirements (R§6.3)")
+    steady_state: SteadyStatePolicy = Field(description="steady-state vocabulary and thresholds (R§4.4)")
+    disclosure: Disclosure = Field(description="point.yaml disclosure requirements (R§8.3)")
 
 
 NEEDS = "policy:run_rules"

@@ -7,6 +7,8 @@ flag that would enable the check.
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 import math
 from typing import Optional
 
@@ -14,35 +16,45 @@ from rules.shared.strict import StrictModel as _Strict
 
 
 class MinDuration(_Strict):
-    ultra_low: int
-    other: int
+    """Minimum run duration by region, in seconds (R§6.2)."""
+
+    ultra_low: int = Field(description="points at or below ultra_low_max_concurrency")
+    other: int = Field(description="every other point")
 
 
 class Tolerances(_Strict):
-    count: int
-    duration_ns: int
-    latency_rel: float
-    latency_abs_ns: int
-    timestamp_backstep_ns: int
+    """How closely events.jsonl, result_summary.json and metrics/final_snapshot.json must agree."""
+
+    count: int = Field(description="sample counts: allowed difference")
+    duration_ns: int = Field(description="run duration: allowed difference, nanoseconds")
+    latency_rel: float = Field(description="latency percentiles: allowed relative difference")
+    latency_abs_ns: int = Field(description="latency percentiles: allowed absolute difference, nanoseconds")
+    timestamp_backstep_ns: int = Field(
+        description="largest step back in time between consecutive events before the log counts as reordered")
 
 
 class RunFolderPolicy(_Strict):
     """Run-folder thresholds (R§6), agreement tolerances and the published seed sets."""
 
-    schema_version: int
+    schema_version: int = Field(description="version of this file's layout")
     #: what `runs create` needs of the client's files (performance/result_summary.json is added by the rule)
-    required_files: list[str]
+    required_files: list[str] = Field(
+        description="client files `runs create` needs (performance/result_summary.json is required separately)")
     #: what the audits read; a missing one is a warning naming what could not be audited
-    audit_files: list[str]
-    external_scorers: list[str]
-    min_duration_s: MinDuration
-    ultra_low_max_concurrency: int
-    warmup_max_s: int
-    tolerances: Tolerances
-    secret_key_patterns: list[str]
+    audit_files: list[str] = Field(
+        description="files the audits read; a missing one is a warning naming what could not be audited")
+    external_scorers: list[str] = Field(
+        description="accuracy scorers that evaluate outside the client: their datasets need no accuracy_results.json")
+    min_duration_s: MinDuration = Field(description="minimum run duration by region (R§6.2)")
+    ultra_low_max_concurrency: int = Field(description="the Ultra Low region's highest concurrency")
+    warmup_max_s: int = Field(description="longest warmup allowed per point, seconds (R§6.3)")
+    tolerances: Tolerances = Field(description="agreement tolerances between the client's files")
+    secret_key_patterns: list[str] = Field(
+        description="regular expressions of config.yaml keys holding credentials: their value must be \"<redacted>\"")
     #: pre-flight: plan min_duration_ms at least this fraction above the region minimum (the minimum is
     #: judged on the steady-state window, which excludes ramp-up and drain)
-    duration_margin: float = 0.1
+    duration_margin: float = Field(
+        0.1, description="pre-flight: plan min_duration_ms at least this fraction above the region minimum")
 
 
 from rules.shared.run_checks import FIXED_PATTERNS, SEED_KEYS  # noqa: E402,F401  (the shared run-constraint kernels)

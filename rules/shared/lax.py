@@ -6,6 +6,8 @@ keys are allowed. These helpers say what it does with a raw value, for the Week-
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 import math
 from typing import Any
 
@@ -15,16 +17,19 @@ from rules.shared.strict import StrictModel
 class Week0Policy(StrictModel):
     """The Week-0 prediction's table (rules/policy/<edition>/week0.yaml)."""
 
-    schema_version: int
-    tool: str
-    never_error: list[str]
-    same_trigger: list[str]
-    also_from: dict[str, list[str]]
-    warn_is_error: list[str]
-    curve_wide: list[str]
-    min_query_count: dict[str, int]
-    region_values: list[str]
-    offline_values: list[str]
+    schema_version: int = Field(description="version of this file's layout")
+    tool: str = Field(description="the official tool and version predicted")
+    never_error: list[str] = Field(description="official rule ids that never emit ERROR")
+    same_trigger: list[str] = Field(description="official rule ids whose ERROR condition is our same-id rule's FAIL")
+    also_from: dict[str, list[str]] = Field(
+        description="official id -> our rule ids whose non-warn FAIL is an ERROR of that official id")
+    warn_is_error: list[str] = Field(
+        description="same-trigger ids where our warn-level outcome is still the official's ERROR")
+    curve_wide: list[str] = Field(description="ids the official decides over the whole curve")
+    min_query_count: dict[str, int] = Field(
+        description="point.yaml dataset -> completed queries the official requires")
+    region_values: list[str] = Field(description="point.yaml region values the official accepts")
+    offline_values: list[str] = Field(description="point.yaml offline values the official accepts")
 
 
 #: a key a mapping does not hold (None is a value: YAML null)

@@ -1,34 +1,42 @@
 """Schemas of the shared policy files (``models.yaml``, ``index.yaml``) used by several families."""
 from __future__ import annotations
 
+from pydantic import Field
+
 from typing import Literal, Optional
 
 from rules.shared.strict import StrictModel as _Strict
 
 
 class DatasetInfo(_Strict):
-    name: str
-    size: int
-    aliases: list[str] = []
+    """One dataset a benchmark uses."""
+
+    name: str = Field(description="canonical dataset name")
+    size: int = Field(description="samples in one full pass")
+    aliases: list[str] = Field([], description="other names a point.yaml dataset may use")
 
 
 class BenchmarkModel(_Strict):
-    display_name: str
-    hf_id: str
-    type: Literal["single-turn", "agentic"]
-    aliases: list[str] = []
-    performance_dataset: DatasetInfo
-    accuracy_dataset: Optional[DatasetInfo] = None
-    offline_concurrency: Optional[int] = None
+    """One benchmark model of the round (RULES.md §11)."""
+
+    display_name: str = Field(description="the model's display name")
+    hf_id: str = Field(description="the Hugging Face id of the reference checkpoint")
+    type: Literal["single-turn", "agentic"] = Field(description="single-turn or agentic")
+    aliases: list[str] = Field([], description="other spellings of the model id")
+    performance_dataset: DatasetInfo = Field(description="the performance dataset")
+    accuracy_dataset: Optional[DatasetInfo] = Field(None, description="the accuracy dataset, when it differs")
+    offline_concurrency: Optional[int] = Field(
+        None, description="concurrency of the dedicated Offline run, when fixed")
 
 
 class ModelsPolicy(_Strict):
     """Allowed benchmark models (RULES.md §11) and their datasets."""
 
-    schema_version: int
-    models: dict[str, BenchmarkModel]
+    schema_version: int = Field(description="version of this file's layout")
+    models: dict[str, BenchmarkModel] = Field(description="canonical model id -> the benchmark")
     #: every dataset a point.yaml `dataset` may name, with its size (one full pass)
-    datasets: dict[str, DatasetInfo]
+    datasets: dict[str, DatasetInfo] = Field(
+        description="every dataset a point.yaml `dataset` may name, with its size")
 
     def canonical(self, name: str | None) -> str | None:
         """Canonical id for a model name or one of its accepted spellings."""

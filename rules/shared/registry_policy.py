@@ -36,12 +36,15 @@ def _check_cohorts(values: list[str] | None, where: str) -> None:
 
 
 class SeedSetEntry(_Strict):
-    id: Annotated[str, Field(min_length=1)]
-    scheduler_rng_seed: U64
-    sample_index_rng_seed: U64
-    model_seed: U64
+    """One published seed set: its id and the three seeds."""
+
+    id: Annotated[str, Field(min_length=1, description="the seed set's id (e.g. A), named by point.yaml seed_set")]
+    scheduler_rng_seed: U64 = Field(description="seed of the request scheduler (unsigned 64-bit)")
+    sample_index_rng_seed: U64 = Field(description="seed of the sample-order shuffle (unsigned 64-bit)")
+    model_seed: U64 = Field(description="seed sent to the model (unsigned 64-bit)")
     #: explicit adoption cohorts; when non-empty they replace the window derived from cohort-id
-    cohorts: Optional[list[str]] = None
+    cohorts: Optional[list[str]] = Field(
+        None, description="explicit adoption cohorts; when non-empty they replace the window derived from cohort-id")
 
     @model_validator(mode="after")
     def _cohorts_parse(self):
@@ -50,9 +53,11 @@ class SeedSetEntry(_Strict):
 
 
 class CohortBlock(_Strict):
-    version: Union[str, int, float, None] = None
-    cohort_id: str = Field(alias="cohort-id")
-    seed_sets: Annotated[list[SeedSetEntry], Field(min_length=1)]
+    """The published file's `cohort:` block: the cohort the sets are published in, and the sets."""
+
+    version: Union[str, int, float, None] = Field(None, description="version of the published file")
+    cohort_id: str = Field(alias="cohort-id", description="the cohort the sets are published in, YYYY-MM-C0 or YYYY-MM-C1")
+    seed_sets: Annotated[list[SeedSetEntry], Field(min_length=1, description="the seed sets published")]
 
     @model_validator(mode="after")
     def _id_parses(self):
@@ -74,10 +79,13 @@ class SeedSetsPolicy(_Strict, extra="ignore"):
     """The published seed sets (S§4.6, R§2.1.1): bundled mirror of endpoints_policies/seedset.yaml."""
 
     # unknown top-level keys are tolerated (the shape check below still demands cohort: or seed_sets:)
-    cohort: Optional[CohortBlock] = None
-    seed_sets: Optional[list[SeedSetEntry]] = None
-    cohorts: Optional[list[str]] = None  # bare (pre-v1.0.1.0) shape: `cohorts: []`
-    version: Union[str, int, float, None] = None
+    cohort: Optional[CohortBlock] = Field(
+        None, description="the published shape: the cohort block with its seed sets")
+    seed_sets: Optional[list[SeedSetEntry]] = Field(
+        None, description="the bundled shape: the seed sets at the top level")
+    # bare (pre-v1.0.1.0) shape: `cohorts: []`
+    cohorts: Optional[list[str]] = Field(None, description="bare pre-v1.0.1.0 shape: `cohorts: []`")
+    version: Union[str, int, float, None] = Field(None, description="version of the published file")
 
     @model_validator(mode="after")
     def _one_shape(self):
@@ -125,21 +133,25 @@ class SeedSetsPolicy(_Strict, extra="ignore"):
 class DrafterEntry(_Strict):
     """One approved drafter (R§2.9.4): weight-identified or configuration-identified."""
 
-    benchmark: Annotated[str, Field(min_length=1)]
-    approved_cohort: str
-    name: Optional[str] = None
-    version: Optional[str] = None
-    model_id: Optional[str] = None
-    weight_checksum: Optional[str] = None
-    target_checksum: Optional[str] = None
-    configuration: Union[str, int, dict[str, Any], None] = None
-    algorithm: Optional[str] = None
-    precision: Optional[str] = None
-    default_point_config: Union[str, dict[str, Any], None] = None
-    source_url: Optional[str] = None
-    notes: Optional[str] = None
+    benchmark: Annotated[str, Field(min_length=1, description="the benchmark model the drafter is approved for")]
+    approved_cohort: str = Field(description="the cohort the approval was published in")
+    name: Optional[str] = Field(None, description="drafter name")
+    version: Optional[str] = Field(None, description="drafter version")
+    model_id: Optional[str] = Field(None, description="drafter model id (weight-identified)")
+    weight_checksum: Optional[str] = Field(None, description="checksum of the drafter weights (weight-identified)")
+    target_checksum: Optional[str] = Field(
+        None, description="checksum of the target model (configuration-identified)")
+    configuration: Union[str, int, dict[str, Any], None] = Field(
+        None, description="exit layer / configuration (configuration-identified)")
+    algorithm: Optional[str] = Field(None, description="speculative-decoding algorithm: EAGLE, MTP, Medusa, ...")
+    precision: Optional[str] = Field(None, description="drafter precision")
+    default_point_config: Union[str, dict[str, Any], None] = Field(
+        None, description="the per-point configuration by default")
+    source_url: Optional[str] = Field(None, description="where the drafter is published")
+    notes: Optional[str] = Field(None, description="free-form notes")
     #: why this entry's approval is contested (sources disagree); using it is a flag, not a reject
-    disputed: Optional[Annotated[str, Field(min_length=1)]] = None
+    disputed: Optional[Annotated[str, Field(min_length=1)]] = Field(
+        None, description="why this entry's approval is contested; using it is a flag, not a reject")
 
     @model_validator(mode="after")
     def _identified(self):
@@ -155,19 +167,21 @@ class DrafterEntry(_Strict):
 class ApprovedDraftersPolicy(_Strict):
     """The approved-drafter list per benchmark (R§2.9.4). An empty list approves nothing."""
 
-    schema_version: Optional[int] = None
-    drafters: list[DrafterEntry]
+    schema_version: Optional[int] = Field(None, description="version of this file's layout")
+    drafters: list[DrafterEntry] = Field(description="the approved drafters")
 
 
 class CohortRulesPolicy(_Strict):
     """Cohort arithmetic parameters of the seed and drafter rules (S§4.6, R§2.9.4)."""
 
-    schema_version: int
+    schema_version: int = Field(description="version of this file's layout")
     #: a seed set is adoptable in its publication cohort and the next (n - 1) cohorts
-    seed_set_adoption_cohorts: Annotated[int, Field(ge=1)]
+    seed_set_adoption_cohorts: Annotated[int, Field(ge=1, description="cohorts a seed set is adoptable in, its "
+                                                                     "publication cohort included (S§4.6)")]
     #: a drafter is usable from approved_cohort + n
-    drafter_lead_cohorts: Annotated[int, Field(ge=0)]
+    drafter_lead_cohorts: Annotated[int, Field(ge=0, description="a drafter is usable from approved_cohort + "
+                                                                "this many cohorts (R§2.9.4)")]
     #: v0.7 seeds when no seed_set is declared
-    legacy_seed: int
+    legacy_seed: int = Field(description="v0.7 fallback: every seed when no seed_set is declared")
 
 

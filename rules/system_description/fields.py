@@ -6,6 +6,8 @@ document of its own and gets its own finding. Vocabulary and required fields are
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 import datetime
 from typing import Optional
 
@@ -18,34 +20,45 @@ from rules.shared.strict import StrictModel as _Strict
 
 
 class _Range(_Strict):
-    min: int
-    max: int
+    """An inclusive range of integers."""
+
+    min: int = Field(description="smallest allowed value")
+    max: int = Field(description="largest allowed value")
 
 
 class _Availability(_Strict):
-    requires: Optional[str] = None
-    kind: Optional[str] = None  # url | date
+    """What one availability status requires."""
+
+    requires: Optional[str] = Field(None, description="the field this status requires")
+    # url | date
+    kind: Optional[str] = Field(None, description="what that field must hold: url or date")
     #: Preview: the target availability date is at most this many days after the target cohort (S§7)
-    max_days_after_cohort: Optional[int] = None
+    max_days_after_cohort: Optional[int] = Field(
+        None, description="Preview: the target availability date is at most this many days after the target cohort (S§7)")
 
 
 class SystemDescPolicy(_Strict):
     """What a system description must hold (RULES.md §2.5)."""
 
-    schema_version: int
-    required_fields: list[str]
-    node_type_required_fields: list[str]
-    core_or_vcpu: list[str]
-    divisions: list[str]
-    availability: dict[str, _Availability]
+    schema_version: int = Field(description="version of this file's layout")
+    required_fields: list[str] = Field(description="top-level fields every copy must carry, present and non-empty")
+    node_type_required_fields: list[str] = Field(description="fields every node_types[] entry must carry")
+    core_or_vcpu: list[str] = Field(description="a node type must carry at least one of these")
+    divisions: list[str] = Field(description="the divisions (compared case-insensitively)")
+    availability: dict[str, _Availability] = Field(
+        description="availability status -> the field it requires and what that field holds")
     #: division -> the only availability status it may carry (S§7: RDI division => RDI status)
-    division_requires_status: dict[str, str] = {}
-    shortened_system_name_length: _Range
-    c_min_override_range: _Range
-    max_concurrency_floor: int
-    per_point_fields: list[str]
-    hardware_fields: list[str]
-    node_type_hardware_fields: list[str]
+    division_requires_status: dict[str, str] = Field(
+        {}, description="division -> the only availability status it may carry (S§7: RDI division means RDI status)")
+    shortened_system_name_length: _Range = Field(description="allowed length of shortened_system_name")
+    c_min_override_range: _Range = Field(description="allowed values of c_min_override")
+    max_concurrency_floor: int = Field(description="max_supported_concurrency (C_max) must exceed this (R§5.5)")
+    per_point_fields: list[str] = Field(
+        description="fields allowed to differ between the points of one curve (R§8.2)")
+    hardware_fields: list[str] = Field(
+        description="top-level hardware fields that must be equal across every curve of one system")
+    node_type_hardware_fields: list[str] = Field(
+        description="node-type hardware fields that must be equal across every curve of one system")
 
 
 def _blank(v) -> bool:

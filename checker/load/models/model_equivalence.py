@@ -1,7 +1,7 @@
 """The ``model_equivalence`` block of ``point.yaml``: our convention for the R§2.9 disclosures.
 
 The rules say techniques are "disclosed in the submission YAML" but publish no field names; this
-module defines them (documented in ``schemas/point.schema.json``). ``parse(point)`` validates the
+module defines them (generated into ``schemas/point.schema.json``). ``parse(point)`` validates the
 block once per point (memoised with ``point.cached``) and keeps every type problem, with its
 path inside point.yaml, for the ``me-block-valid`` rule.
 """
@@ -11,67 +11,142 @@ import math
 from typing import Any, Optional
 
 import msgspec
+from pydantic import ConfigDict, Field
 
 from checker.core.values import show
 from checker.core.models import Problem
 from checker.load.models.lenient import validate_lenient
 from checker.load.models.common import FileModel
+from checker.load.models.schema_types import YamlBool, any_of, as_schema, one_of, shown
 
 BLOCK = "model_equivalence"
 CACHE_KEY = "model_equivalence.parsed"
 
 
+#: the convention's blocks refuse unknown keys in the schema (``me-block-valid`` reports them at run time)
+_CLOSED = ConfigDict(json_schema_extra={"additionalProperties": False})
+_URL = shown(str, pattern="^https?://")
+
+
 class Checkpoint(FileModel):
-    source: Optional[str] = None  # canonical | derived | preapproved
-    checksum: Optional[str] = None  # sha256:<64 hex> of the checkpoint actually served
-    components_retained: Optional[bool] = None
-    unused_components: Optional[list[Optional[str]]] = None
+    """Provenance of the served checkpoint (R§2.9.3)."""
+
+    model_config = _CLOSED
+
+    source: Optional[one_of("canonical", "derived", "preapproved")] = Field(
+        None, description="where the served weights come from: the canonical weights, derived from them "
+                          "(post-training quantization), or a checkpoint the Rules Task Force / WG pre-approved")
+    checksum: Optional[shown(str, pattern="^sha256:[0-9a-fA-F]{64}$")] = Field(
+        None, description="checksum of the checkpoint actually served, sha256:<64 hex digits>")
+    components_retained: Optional[YamlBool] = Field(
+        None, description="every component of the canonical checkpoint (MTP/EAGLE heads, auxiliary heads) is "
+                          "kept in the derived artifact (R§2.9.3)")
+    unused_components: Optional[list[Optional[str]]] = Field(
+        None, description="components present in the artifact but not used at run time")
 
 
 class Quantization(FileModel):
-    method: Optional[str] = None
-    formats: Optional[list[Optional[str]]] = None
-    calibration_set: Optional[str] = None
-    description_url: Optional[str] = None
+    """Post-training quantization; required when checkpoint.source is derived (R§2.9.3)."""
+
+    model_config = _CLOSED
+
+    method: Optional[str] = Field(None, description="the PTQ method: AWQ, GPTQ, bitsandbytes, FP8 dynamic, ...")
+    formats: Optional[list[Optional[str]]] = Field(
+        None, json_schema_extra=as_schema({"anyOf": [{"type": "array", "items": {"type": "string"}, "minItems": 1}, {"type": "null"}]}),
+        description="the numerical formats used: INT8, INT4, FP8, ...")
+    calibration_set: Optional[str] = Field(None, description="id of the benchmark's published calibration set")
+    description_url: Optional[_URL] = Field(None, description="public description sufficient to reproduce the "
+                                                              "quantization")
 
 
 class KvCache(FileModel):
-    cross_query_reuse: Optional[bool] = None
-    precision: Optional[str] = None
-    quantization_method: Optional[str] = None
-    compression: Optional[str] = None  # "none" or the name of a non-reference method
-    disclosure_url: Optional[str] = None
+    """KV-cache disclosures (R§2.9.5)."""
+
+    model_config = _CLOSED
+
+    cross_query_reuse: Optional[YamlBool] = Field(None, description="KV state is shared across queries "
+                                                                    "(prefix / prompt caching; permitted)")
+    precision: Optional[str] = Field(None, description="KV-cache precision: BF16, FP16, FP32, auto (the "
+                                                       "reference) or a reduced one (FP8, INT8, INT4)")
+    quantization_method: Optional[str] = Field(None, description="how the KV cache is quantized; required when "
+                                                                 "the precision is reduced")
+    compression: Optional[str] = Field(None, description="`none`, or the name of a non-reference compression "
+                                                         "method")
+    disclosure_url: Optional[_URL] = Field(None, description="public write-up of the compression; required when "
+                                                             "compression is not `none`")
 
 
 class RuntimeSparsity(FileModel):
-    method: Optional[str] = None
-    source_url: Optional[str] = None
-    threshold_parameter: Optional[str] = None
-    value: Optional[float] = None  # the value at this point
-    calibration: Optional[str] = None  # "data-independent" or the published calibration set id
-    schedule: Any = None  # "fixed", or a mapping describing the distribution
+    """Run-time (dynamic approximate) sparsity; absent or null when not used (R§2.9.6.4, R§2.9.6.6)."""
+
+    model_config = _CLOSED
+
+    method: Optional[str] = Field(None, description="the method, e.g. attention-score or activation "
+                                                    "thresholding")
+    source_url: Optional[_URL] = Field(None, description="paper or code describing the method")
+    threshold_parameter: Optional[str] = Field(None, description="name of the threshold parameter, e.g. lambda")
+    value: Optional[float] = Field(None, description="the threshold's value at this point")
+    calibration: Optional[str] = Field(None, description="`data-independent`, or the published calibration set "
+                                                         "id")
+    schedule: any_of({"const": "fixed"}, {"type": "object", "minProperties": 1}) = Field(
+        None, description="`fixed`, or a mapping giving the distribution when the value varies within the run")
 
 
 class Sampling(FileModel):
-    temperature: Optional[float] = None
-    top_k: Optional[int] = None
-    top_p: Optional[float] = None
-    repetition_penalty: Optional[float] = None
-    max_output_tokens: Optional[int] = None
-    stop: Optional[list[Optional[str]]] = None
-    decoding: Optional[str] = None  # greedy | stochastic (derived from the values when absent)
-    logprobs: Any = None  # true / a count when the response returns logprobs or probabilities
+    """The sampling configuration used at this point; it must equal the benchmark's fixed values (R§2.9.1)."""
+
+    model_config = _CLOSED
+
+    temperature: Optional[shown(float, minimum=0)] = Field(None, description="sampling temperature")
+    top_k: Optional[int] = Field(None, description="top-k sampling cut-off")
+    top_p: Optional[shown(float, minimum=0, maximum=1)] = Field(None, description="nucleus (top-p) sampling "
+                                                                                  "cut-off")
+    repetition_penalty: Optional[float] = Field(None, description="repetition penalty")
+    max_output_tokens: Optional[shown(int, minimum=1)] = Field(None, description="cap on generated tokens")
+    stop: Optional[list[Optional[str]]] = Field(
+        None, description="stop sequences")
+    decoding: Optional[one_of("greedy", "stochastic")] = Field(None, description="greedy or stochastic; derived "
+                                                                                 "from temperature / top_k when "
+                                                                                 "absent")
+    logprobs: any_of({"type": "boolean"}, {"type": "integer"}) = Field(
+        None, description="the response returns logprobs or probabilities: true, or how many")
+
+
+_NAME = {"type": "string", "minLength": 1, "description": "technique name, e.g. `fp8-kv-cache` or "
+         "`query-coalescing` (compared lowercased, spaces and underscores as hyphens)"}
+_TECHNIQUE = {"type": "object", "additionalProperties": False, "required": ["name"],
+              "description": "a technique with its disclosure",
+              "properties": {"name": {**_NAME, "description": "technique name"},
+                             "description": {"type": "string",
+                                             "description": "what was done (Serviced / RDI augmentation disclosure)"},
+                             "disclosure_url": {"type": "string", "pattern": "^https?://",
+                                                "description": "public write-up of the technique"}}}
 
 
 class ModelEquivalence(FileModel):
-    checkpoint: Optional[Checkpoint] = None
-    quantization: Optional[Quantization] = None
-    kv_cache: Optional[KvCache] = None
-    runtime_sparsity: Optional[RuntimeSparsity] = None
-    techniques: Optional[list[Any]] = None  # names, or {name, description, disclosure_url}
-    sampling: Optional[Sampling] = None
-    chat_template_flags: Optional[dict[str, Any]] = None
-    softmax_elision: Optional[bool] = None
+    """Model-equivalence disclosures (R§2.9). The rules publish no field names: these are the checker's
+    convention. Optional."""
+
+    model_config = _CLOSED
+
+    checkpoint: Optional[Checkpoint] = Field(None, description="provenance of the served checkpoint (R§2.9.3)")
+    quantization: Optional[Quantization] = Field(None, description="post-training quantization; required when "
+                                                                   "checkpoint.source is derived (R§2.9.3)")
+    kv_cache: Optional[KvCache] = Field(None, description="KV-cache disclosures (R§2.9.5)")
+    runtime_sparsity: Optional[RuntimeSparsity] = Field(None, description="run-time sparsity; absent or null when "
+                                                                          "not used (R§2.9.6)")
+    techniques: Optional[list[Any]] = Field(
+        None, json_schema_extra=as_schema({"anyOf": [{"type": "array", "items": {"oneOf": [_NAME, _TECHNIQUE]}},
+                                                {"type": "null"}]}),
+        description="declared techniques: names, or {name, description, disclosure_url}; one on the disallowed "
+                    "list fails in Standardized and needs a disclosure in Serviced / RDI (R§2.9.2)")
+    sampling: Optional[Sampling] = Field(None, description="sampling configuration used at this point (R§2.9.1)")
+    chat_template_flags: Optional[dict[str, Any]] = Field(
+        None, description="chat-template flags sent (enable_thinking, clear_thinking, preserve_thinking, ...); "
+                          "they must equal the benchmark's (R§2.9.7)")
+    softmax_elision: Optional[YamlBool] = Field(None, description="vocabulary softmax elision is used: only under "
+                                                                  "greedy decoding without logprobs (R§2.9.6.2, "
+                                                                  "R§2.9.6.5)")
 
 
 class Technique(msgspec.Struct):

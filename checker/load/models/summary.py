@@ -5,6 +5,8 @@ rules and reports share one definition (RULES.md §2.7).
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 import math
 from typing import Any, Optional
 
@@ -13,14 +15,17 @@ from checker.load.models.common import FileModel
 
 
 class StatBlock(FileModel):
-    total: Optional[float] = None
-    min: Optional[float] = None
-    max: Optional[float] = None
-    median: Optional[float] = None
-    avg: Optional[float] = None
-    std_dev: Optional[float] = None
-    percentiles: Optional[dict[str, Optional[float]]] = None
-    histogram: Any = None
+    """Statistics of one metric over the run's samples (latencies in nanoseconds)."""
+
+    total: Optional[float] = Field(None, description="sum over the samples")
+    min: Optional[float] = Field(None, description="smallest value")
+    max: Optional[float] = Field(None, description="largest value")
+    median: Optional[float] = Field(None, description="median value")
+    avg: Optional[float] = Field(None, description="mean value")
+    std_dev: Optional[float] = Field(None, description="standard deviation")
+    percentiles: Optional[dict[str, Optional[float]]] = Field(
+        None, description="percentile -> value, keyed by decimal strings (\"50.0\", \"90.0\", \"99.9\"; \"90\" is read too)")
+    histogram: Any = Field(None, description="the distribution, as the client writes it")
 
     @property
     def empty(self) -> bool:
@@ -48,36 +53,46 @@ def percentile(block: StatBlock | None, p: float) -> tuple[float | None, str | N
 
 
 class ResultSummary(FileModel):
+    """result_summary.json: the reference client's performance summary of one run (its PointSummary)."""
+
     #: integers here, floats in the official PointSummary: a fractional nanosecond is read as the nearest
     #: integer with a value-spelling warning, not a type error (checker.load.models.spelling)
     __fractional_ints__ = ("duration_ns", "legacy_loadgen_window_duration_ns")
-    version: Optional[str] = None
-    git_sha: Optional[str] = None
-    test_started_at: Optional[int] = None
-    n_samples_issued: Optional[int] = None
-    n_samples_completed: Optional[int] = None
-    n_samples_failed: Optional[int] = None
-    n_samples_succeeded: Optional[int] = None
-    n_samples_dropped: Optional[int] = None
-    duration_ns: Optional[int] = None
-    state: Optional[str] = None
-    complete: Optional[bool] = None
-    ttft: Optional[StatBlock] = None
-    tpot: Optional[StatBlock] = None
-    latency: Optional[StatBlock] = None
-    output_sequence_lengths: Optional[StatBlock] = None
-    input_sequence_lengths: Optional[StatBlock] = None
-    legacy_loadgen_window_duration_ns: Optional[int] = None
-    qps: Optional[float] = None
-    tps: Optional[float] = None
-    finish_reason_counts: Optional[dict[str, Any]] = None
-    run_config: Optional[dict[str, Any]] = None
+    version: Optional[str] = Field(None, description="client version that wrote the file")
+    git_sha: Optional[str] = Field(None, description="commit of the client")
+    test_started_at: Optional[int] = Field(None, description="when the test started (the client writes 0 today)")
+    n_samples_issued: Optional[int] = Field(None, description="samples issued")
+    n_samples_completed: Optional[int] = Field(None, description="samples completed (completed + failed = issued)")
+    n_samples_failed: Optional[int] = Field(None, description="samples that failed")
+    n_samples_succeeded: Optional[int] = Field(None, description="samples that succeeded")
+    n_samples_dropped: Optional[int] = Field(None, description="samples dropped")
+    duration_ns: Optional[int] = Field(None, description="run duration, in nanoseconds")
+    state: Optional[str] = Field(None, description="final state of the run; INTERRUPTED means aborted")
+    complete: Optional[bool] = Field(
+        None, description="the run completed; false (drained out or interrupted) makes the point unusable")
+    ttft: Optional[StatBlock] = Field(None, description="time to first token, nanoseconds")
+    tpot: Optional[StatBlock] = Field(None, description="time per output token, nanoseconds")
+    latency: Optional[StatBlock] = Field(None, description="end-to-end request latency, nanoseconds")
+    output_sequence_lengths: Optional[StatBlock] = Field(None, description="output tokens per sample")
+    input_sequence_lengths: Optional[StatBlock] = Field(None, description="input tokens per sample")
+    legacy_loadgen_window_duration_ns: Optional[int] = Field(
+        None, description="duration of the legacy LoadGen window, in nanoseconds")
+    qps: Optional[float] = Field(None, description="completed samples per second")
+    tps: Optional[float] = Field(None, description="tokens per second as the client computes it")
+    finish_reason_counts: Optional[dict[str, Any]] = Field(None, description="samples per finish reason")
+    run_config: Optional[dict[str, Any]] = Field(
+        None, description="the run's configuration (load pattern and target level)")
     # stored derived values some tools add; checked against the derivation when present
-    system_tps: Optional[float] = None
-    tps_per_user: Optional[float] = None
-    system_tps_per_kw: Optional[float] = None
-    e2e_avg_interactivity: Optional[float] = None
-    total_output_tokens: Optional[float] = None
+    system_tps: Optional[float] = Field(
+        None, description="stored system TPS (output tokens over run seconds); checked against the derivation")
+    tps_per_user: Optional[float] = Field(
+        None, description="stored TPS per user (1000 / TPOT P90 in ms); checked against the derivation")
+    system_tps_per_kw: Optional[float] = Field(
+        None, description="stored system TPS per kW; checked against the power derivation")
+    e2e_avg_interactivity: Optional[float] = Field(
+        None, description="stored average end-to-end interactivity; checked when present")
+    total_output_tokens: Optional[float] = Field(
+        None, description="stored total output tokens; checked against output_sequence_lengths.total")
 
     @property
     def duration_s(self) -> float | None:

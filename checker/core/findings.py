@@ -163,11 +163,22 @@ def path_step(p: Any) -> Any:
 
 def point_sort_key(name: str) -> tuple:
     """Sort r8 before r16; anything else after, by name. Names are data: only ASCII digits count
-    (``r²`` or ``r١`` sort as plain names), and a number too long to matter sorts after every other."""
-    digits = name[1:]
-    if len(name) > 1 and name[0] == "r" and digits.isascii() and digits.isdigit():
-        return (0, int(digits) if len(digits) <= 18 else 1 << 62, name)
-    return (1, 0, name)
+    (``r²`` or ``r١`` sort as plain names), and a number too long to matter sorts after every other.
+    Memoised (a report sorts every finding by it, and a package has a few dozen point names)."""
+    key = _POINT_KEYS.get(name)
+    if key is None:
+        digits = name[1:]
+        if len(name) > 1 and name[0] == "r" and digits.isascii() and digits.isdigit():
+            key = (0, int(digits) if len(digits) <= 18 else 1 << 62, name)
+        else:
+            key = (1, 0, name)
+        if len(_POINT_KEYS) >= 4096:
+            _POINT_KEYS.clear()
+        _POINT_KEYS[name] = key
+    return key
+
+
+_POINT_KEYS: dict = {}
 
 
 def json_safe(value: Any, _depth: int = 0) -> Any:

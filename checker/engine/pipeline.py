@@ -9,12 +9,13 @@ executor (``checker.engine.executors``: local processes or a Dask cluster) ran t
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from checker.load import mirror
 from checker.load.discovery import discover
 from checker.load.layout import Options
-from checker.core.findings import FAIL_ON_RANK, Finding, Status, Subject
+from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Status, Subject
 from checker.engine.policy import load_policy
 from checker.engine.catalogue import rules_for, select_matches
 from checker.engine.report import Report
@@ -76,8 +77,9 @@ def check(paths: list[str], config: RunConfig) -> Report:
                     count_waived=ws is not None, gate_new_only=config.fail_on_new, context=ctx,
                     week0_by_submission=predictions)
     if encoded:  # unchanged worker findings keep their encoded text; waived/baselined ones are re-encoded
-        report.json_cache = {id(f): encoded[id(f)] for f in findings
-                             if id(f) in encoded and encoded[id(f)][0] is f and f.baseline is None}
+        get = encoded.get
+        report.json_cache = {i: e for f in findings
+                             if (e := get(i := id(f))) is not None and e[0] is f and f.baseline is None}
     if ws is not None:
         report.sections["waivers"] = _waiver_section(ws)
     if baseline_section is not None:
@@ -263,7 +265,11 @@ def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
 
     default_sev = {r.id: r.severity.value for r in report.rules}
     by_rule: dict[str, dict] = {}
-    counted = Counter((f.rule_id, f.status, f.severity) for f in report.findings)
+    counted = Counter(map(attrgetter("rule_id", "status", "severity"), report.findings))
+    fail_by_severity = {s: 0 for s in SEVERITY_ORDER}  # Report.counts()["fail_by_severity"], from this count
+    for (_r, st, sv), n in counted.items():
+        if st is Status.FAIL:
+            fail_by_severity[sv.value] += n
     for rid, status, sev, n in sorted((r, st.value, sv.value, n) for (r, st, sv), n in counted.items()):
         e = by_rule.setdefault(rid, {"severity": default_sev.get(rid, sev), "PASS": 0, "FAIL": 0, "SKIP": 0,
                                      "fail_by_severity": {}})
@@ -276,7 +282,7 @@ def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
         "verdicts": verdicts,
         "organisations": sorted({r["org"] for r in rows if r["org"]}),
         "counts_by_rule": {k: by_rule[k] for k in sorted(by_rule)},
-        "fail_by_severity": report.counts()["fail_by_severity"],
+        "fail_by_severity": fail_by_severity,
         "cross_submission_findings": cross,
     }
 

@@ -203,11 +203,17 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
     have_root = False
     docs = 0
     at = _newline_positions(text)
+    # the event classes as locals, and the plain-scalar resolution memoised: this loop runs once per YAML
+    # event (a 32-point package has ~23,000), so each attribute lookup and call in it counts
+    scalar_event, alias_event = events_mod.ScalarEvent, events_mod.AliasEvent
+    map_start, seq_start = events_mod.MappingStartEvent, events_mod.SequenceStartEvent
+    map_end, seq_end, doc_start = events_mod.MappingEndEvent, events_mod.SequenceEndEvent, events_mod.DocumentStartEvent
+    plain = _PLAIN
     try:
         get_event = _parser(text).get_event
         while (ev := get_event()) is not None:
             cls = type(ev)
-            if cls is events_mod.ScalarEvent or cls is events_mod.AliasEvent or cls in _STARTS:
+            if cls is scalar_event or cls is alias_event or cls is map_start or cls is seq_start:
                 mark = ev.start_mark
                 line, col = (mark.line + 1, mark.column + 1) if at is None else at(mark.index)
                 values += 1
@@ -217,21 +223,29 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                 size = 1
                 chars = 0
                 styled = False  # a string written other than as a plain scalar
-                if cls is events_mod.ScalarEvent:
-                    chars = len(ev.value)
-                    if ev.tag and ev.tag not in ("!", "tag:yaml.org,2002:str"):
-                        value = _tagged(ev.tag, ev.value, line, col)
-                    elif ev.style in (None, "") and ev.implicit[0] and not ev.tag:
+                if cls is scalar_event:
+                    raw = ev.value
+                    chars = len(raw)
+                    tag = ev.tag
+                    if tag and tag not in ("!", "tag:yaml.org,2002:str"):
+                        value = _tagged(tag, raw, line, col)
+                    elif not tag and ev.style in (None, "") and ev.implicit[0]:
                         # an untagged plain scalar is resolved; "! 8" (the non-specific tag) is the string "8"
-                        value = _resolve_plain(ev.value, line, col)
+                        value = plain.get(raw, _NOKEY)
+                        if value is _NOKEY:
+                            value = _resolve_plain(raw, line, col)
+                            if chars <= _PLAIN_CHARS and value == value:  # NaN: a new object each time
+                                if len(plain) >= _PLAIN_SIZE:
+                                    plain.clear()
+                                plain[raw] = value
                     else:
-                        value = ev.value
+                        value = raw
                         styled = quoted is not None
                     if ev.anchor:
                         anchors[ev.anchor] = (value, 1, chars)
                         if styled:
                             styled_anchors.add(ev.anchor)
-                elif cls is events_mod.AliasEvent:
+                elif cls is alias_event:
                     if ev.anchor not in anchors:
                         raise YamlLoadError("parse-error", f"unknown alias *{ev.anchor}", line, col)
                     value, size, chars = anchors[ev.anchor]
@@ -258,7 +272,7 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                         raise YamlLoadError(
                             "nesting-too-deep", f"nesting deeper than {MAX_DEPTH} levels", line, col
                         )
-                    is_map = cls is events_mod.MappingStartEvent
+                    is_map = cls is map_start
                     if ev.tag and ev.tag not in ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "!"):
                         raise YamlLoadError("parse-error", f"unsupported YAML tag {ev.tag[:60]!r}", line, col)
                     container: Any = {} if is_map else []
@@ -275,9 +289,17 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                     if want_positions:
                         positions[()] = (line, col)
                     continue
+                top = stack[-1]
+                if top[6] and top[2] is _NOKEY and type(value) is str and value not in top[0]:
+                    # the usual event, a text key of a mapping: what _attach does for it, without the call
+                    top[4] += size
+                    top[8] += chars
+                    top[2] = value
+                    top[3] = (line, col)
+                    continue
                 _attach(stack, value, size, chars, line, col, positions, want_positions, keys=keys,
                         quoted=quoted if styled else None)
-            elif cls is events_mod.MappingEndEvent or cls is events_mod.SequenceEndEvent:
+            elif cls is map_end or cls is seq_end:
                 container, path, pending, _kp, count, anchor, _m, _s, chars, _r = stack.pop()
                 if anchor:
                     anchors[anchor] = (container, count, chars)
@@ -287,7 +309,7 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                     line, col = positions.get(path, (None, None)) if want_positions else (None, None)
                     _attach(stack, container, count, chars, line, col, positions, want_positions, is_container=True,
                             keys=keys)
-            elif cls is events_mod.DocumentStartEvent:
+            elif cls is doc_start:
                 docs += 1
                 if docs > 1:
                     m = ev.start_mark
@@ -316,6 +338,11 @@ class _NoKey:
 
 
 _NOKEY = _NoKey()
+#: plain scalar text -> its resolved value (None, bool, int, float or the text itself: immutable, so shared),
+#: for texts up to _PLAIN_CHARS characters; emptied when it holds _PLAIN_SIZE entries
+_PLAIN: dict = {}
+_PLAIN_CHARS = 64
+_PLAIN_SIZE = 8192
 _STARTS: tuple = ()
 _EVENTS = None
 

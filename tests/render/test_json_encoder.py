@@ -128,18 +128,24 @@ def test_plain_documents_never_reach_the_stdlib_encoder(monkeypatch):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(findings, min_size=3, max_size=9), st.integers(1, 4), st.sets(st.integers(0, 8)))
-def test_batches_and_worker_texts_splice_to_the_same_bytes(fs, batch, cached):
-    """Findings are encoded in batches (BATCH at a time), a worker's text spliced between them: same bytes."""
+@given(st.lists(findings, min_size=3, max_size=9), st.integers(1, 4), st.sets(st.integers(0, 8)),
+       st.integers(1, 2000))
+def test_batches_and_worker_texts_splice_to_the_same_bytes(fs, batch, cached, chunk):
+    """Findings are encoded in batches (BATCH at a time), a worker's text spliced between them, the pieces
+    gathered into chunks of about CHUNK characters (runs of worker texts joined and indented at once): same
+    bytes, whatever the batch and chunk sizes."""
     import checker.render.json_report as jr
 
     report = Report(findings=fs, rules=[], paths=["pkg"], policy_edition="v1.0", policy_version="1.0",
                     generated_at="2026-01-01T00:00:00+00:00")
     want = outcome(lambda r: stdlib(r.to_dict()) + "\n", report)
     report.json_cache = worker_texts(fs, cached)
-    old = jr.BATCH
-    jr.BATCH = batch
+    old = jr.BATCH, jr.CHUNK
+    jr.BATCH, jr.CHUNK = batch, chunk
     try:
         assert outcome(render, report) == want
+        if want[0] == "ok":  # between the head and the last two pieces (the list's end, the tail): whole chunks
+            pieces = list(jr.render_chunks(report))
+            assert all(len(p) >= chunk for p in pieces[1:-2])
     finally:
-        jr.BATCH = old
+        jr.BATCH, jr.CHUNK = old

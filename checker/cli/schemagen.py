@@ -146,17 +146,11 @@ def _system_desc() -> dict:
 
 
 def _policy(name: str):
-    """The bundled edition's policy file ``name``, validated by its model."""
-    from checker.core.models import validate
-    from checker.engine.catalogue import load_catalogue, policy_root
-    from checker.load.yaml_reader import parse_yaml
+    """The bundled edition's policy file ``name``, read and validated as a check reads it (an unusable
+    file raises ``PolicyUnavailable``)."""
+    from checker.engine.policy import load_policy
 
-    with open(os.path.join(policy_root(), "v1.0", f"{name}.yaml"), encoding="utf-8") as fh:
-        data = parse_yaml(fh.read(), want_positions=False)[0]
-    model, problems = validate(load_catalogue().policy_model(name), data)
-    if model is None:
-        raise ValueError(f"rules/policy/v1.0/{name}.yaml: {problems}")
-    return model
+    return load_policy().get(name)
 
 
 def _draft(doc: dict) -> dict:

@@ -7,7 +7,7 @@ from rules.power.doc import Component, PowerDoc, Sourced
 
 
 def read_flat(m, f) -> PowerDoc:
-    """``m``: a validated ``FlatPower``; ``f``: the file's ``rules.power.reading.Findings``."""
+    """``m``: a validated ``FlatPower``; ``f``: the file's ``rules.power.findings.Findings``."""
     doc = PowerDoc("flat", system_desc_id=m.system_desc_id, cooling=m.cooling)
     doc.overhead_fraction = f.num(m, "overhead_fraction", ())
     w = f.num(m, "provisioned_power_w", ())

@@ -87,7 +87,7 @@ def test_one_definition_of_each_value_helper_and_of_agentic():
     # other facts that share a name: a region table, a spelling note, a timestamp; and the power
     # model's wording of show() (JSON null reads "nothing" there)
     other = {("checker/domain/regions.py", "describe"), ("checker/load/models/spelling.py", "describe"),
-             ("rules/bundle/assembly.py", "_fmt"), ("rules/power/reading.py", "brief"),
+             ("rules/bundle/assembly.py", "_fmt"), ("rules/power/findings.py", "brief"),
              ("checker/render/page.py", "_get")}  # an attribute getter
     stray = sorted((rel, n) for rel, n in defs if n in GONE and (rel, n) not in other)
     assert not stray, f"old value helpers still defined: {stray}"

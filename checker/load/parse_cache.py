@@ -64,6 +64,26 @@ class ParseCache:
             _, gone = self._entries.popitem(last=False)
             self.bytes -= gone[1]
 
+    def read(self, identity: tuple, raw: bytes, is_json: bool, budget, parse, post):
+        """The completed file for the bytes ``raw`` read at ``identity``: kept from a read of the same bytes
+        (its values spent again from ``budget``), else ``parse()`` and ``post`` run and the result is kept.
+        A refusal for size may depend on what the unit had left: never kept."""
+        dig = digest(raw)
+        left = None if budget is None else budget.limit(is_json)
+        if left is None or left > 0:
+            hit = self.get(identity, dig, left)
+            if hit is not None:
+                done, spent = hit
+                if budget is not None:
+                    budget.spend(spent, is_json)
+                return done
+        before = None if budget is None else budget.values
+        lf = parse()
+        post(lf)
+        if lf.error is None or lf.error.code != "file-too-large":
+            self.put(identity, dig, len(raw), 0 if before is None else before - budget.values, lf)
+        return lf
+
     def clear(self) -> None:
         self._entries.clear()
         self.bytes = 0

@@ -249,7 +249,10 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
         return lf
     cache = PARSE_CACHE
     if cache is not None and post is not None and json_hook is None:
-        return _read_cached(cache, raw, lf, root_real, max_bytes, max_values, as_json, budget, post)
+        identity = (kind, rel, abspath, root_real, max_bytes, max_values, as_json, post)
+        is_json = abspath.endswith(".json") if as_json is None else as_json
+        return cache.read(identity, raw, is_json, budget,
+                          lambda: _parse(raw, lf, max_values, as_json, None, budget), post)
     lf = _parse(raw, lf, max_values, as_json, json_hook, budget)
     if post is not None:
         post(lf)
@@ -259,33 +262,6 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
 #: parsed files reused between checks (``checker.load.parse_cache.ParseCache``) when a long-lived process
 #: (the language server) sets it; None (the CLI): every file is parsed
 PARSE_CACHE = None
-
-
-def _read_cached(cache, raw: bytes, lf: LoadedFile, root_real: str, max_bytes: int, max_values: int | None,
-                 as_json: bool | None, budget: LoadBudget | None, post) -> LoadedFile:
-    """``_parse`` and ``post``, or their result kept from a read of the same bytes (``PARSE_CACHE``)."""
-    from checker.load.parse_cache import digest
-
-    identity = (lf.kind, lf.rel, lf.abspath, root_real, max_bytes, max_values, as_json, post)
-    dig = digest(raw)
-    is_json = lf.abspath.endswith(".json") if as_json is None else as_json
-    left = None if budget is None else budget.limit(is_json)
-    if left is None or left > 0:
-        hit = cache.get(identity, dig, left)
-        if hit is not None:
-            done, spent = hit
-            if budget is not None:
-                budget.spend(spent, is_json)
-            return done
-    size = len(raw)
-    before = None if budget is None else (budget.values, budget.yaml_values)
-    lf = _parse(raw, lf, max_values, as_json, None, budget)
-    post(lf)
-    too_large = lf.error is not None and lf.error.code == "file-too-large"
-    if not too_large:  # a refusal for size may depend on what the unit had left: never kept
-        spent = 0 if before is None else before[0] - budget.values
-        cache.put(identity, dig, size, spent, lf)
-    return lf
 
 
 def _parse(raw: bytes, lf: LoadedFile, max_values: int | None, as_json: bool | None, json_hook,

@@ -53,7 +53,7 @@ conformance-table: $(STAMP) official
 docs: $(STAMP)
 	$(PY) -m checker.cli.maintainer docs
 
-## schemas: regenerate schemas/ from the pydantic models (checker.load.models, report_model, waivers, the policy models; system_power.json is still hand-written)
+## schemas: regenerate schemas/ from the pydantic models (checker.load.models, report_model, waivers, the policy models)
 schemas: $(STAMP)
 	$(PY) -m checker.cli.maintainer schemas
 

@@ -11,6 +11,10 @@ from __future__ import annotations
 BOOL_WORDS = {**{w: True for w in ("yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE")},
               **{w: False for w in ("no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE")}}
 
+#: words (lower-cased) a string must not be written as plainly: a YAML reader takes them for a
+#: boolean or null (``y``/``n`` are YAML 1.1 booleans too, though PyYAML does not resolve them)
+PLAIN_UNSAFE_WORDS = frozenset({w.lower() for w in BOOL_WORDS} | {"null", "~", "y", "n"})
+
 #: difflib ratios: a key of a file (``unknown-key``, system_power.json's missing fields) is suggested
 #: only for a close typo; a command-line value (--select, --family, ...) more freely
 FILE_KEY_CUTOFF = 0.8

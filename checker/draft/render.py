@@ -6,9 +6,9 @@ import math
 import re
 
 from checker.core.fixes import yaml_token
+from checker.core.spellings import PLAIN_UNSAFE_WORDS
 
 _PLAIN = re.compile(r"^[A-Za-z_/][A-Za-z0-9_ .,()/:+@-]*$")
-_RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
 
 
 def scalar(v) -> str:
@@ -24,7 +24,7 @@ def scalar(v) -> str:
     if isinstance(v, dict):
         return "{" + ", ".join(f"{scalar(str(k))}: {scalar(x)}" for k, x in v.items()) + "}"
     s = str(v)
-    if (_PLAIN.match(s) and s.lower() not in _RESERVED and ": " not in s and " #" not in s and not s.endswith(":")
+    if (_PLAIN.match(s) and s.lower() not in PLAIN_UNSAFE_WORDS and ": " not in s and " #" not in s and not s.endswith(":")
             and s == s.strip()):
         return s
     return json.dumps(s, ensure_ascii=False)

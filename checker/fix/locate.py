@@ -14,11 +14,11 @@ import re
 from typing import Any
 
 from checker.core.fixes import Edit, TextEdit
+from checker.core.spellings import PLAIN_UNSAFE_WORDS
 
 #: texts longer than this are never edited (a hand-written point.yaml is a few kilobytes)
 MAX_FIX_CHARS = 1 << 20
 _PLAIN_SAFE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/]*$")
-_RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
 
 
 class Node:
@@ -176,7 +176,7 @@ def quote_like(value: str, style: str, is_json: bool) -> str:
     """A string token in the style the file used for the old one (plain only where it reads back as text)."""
     if style == "'" and not is_json:
         return "'" + value.replace("'", "''") + "'"
-    if style == "" and not is_json and _PLAIN_SAFE.match(value) and value.lower() not in _RESERVED \
+    if style == "" and not is_json and _PLAIN_SAFE.match(value) and value.lower() not in PLAIN_UNSAFE_WORDS \
             and not re.match(r"^[-+.0-9]", value):
         return value
     import json

@@ -42,16 +42,8 @@ def _summary_model(rf):
     lf = rf.files.get("result_summary")
     if lf is not None and lf.model is not None:
         return lf.model
-    flat = rf.files.get("flat_result_summary")
-    if flat is not None and flat.ok and isinstance(flat.data, dict):
-        try:
-            from checker.load.models.lenient import validate_lenient
-            from checker.load.models.summary import ResultSummary
-
-            return validate_lenient(ResultSummary, flat.data)[0]
-        except Exception:  # a digest never breaks the report
-            return None
-    return None
+    flat = rf.files.get("flat_result_summary")  # validated by the loader into the same model
+    return flat.model if flat is not None else None
 
 
 def _get(obj, name):

@@ -24,8 +24,11 @@ FILE_MODELS = {
 #: problem in them never makes a rule that needs the file SKIP (``checker.engine.evaluate``)
 CLIENT_FILES = frozenset({"config", "final_snapshot", "accuracy_legacy", "flat_result_summary"})
 
-#: entries of a run folder that are not loaded whole, so have no model: why (``layout.UNREAD_ENTRIES``)
+#: files the loader reads or accounts for without a model, and why: the run-folder entries not loaded whole
+#: (``layout.UNREAD_ENTRIES``) and a submission's cli_metadata.json
 NOT_MODELLED = {
+    "cli_metadata.json": "the official tool's record of the bundle it built, carried as written: no rule reads a "
+                         "key of it (cli-metadata-valid only checks that it is a JSON object)",
     "events.jsonl": "streamed line by line and accounted for by the events audit (checker.load.events_lines)",
     "sample_idx_map.json": "grows with the samples: streamed into the sample map (checker.load.sample_map)",
     "report.txt": "the client's text report for people; only its presence is recorded (run-folder-files)",

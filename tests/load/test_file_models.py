@@ -159,3 +159,49 @@ def test_a_planned_config_is_validated_as_written(tmp_path):
     assert not lf.spellings and lf.data["model_params"]["max_new_tokens"] == 128.0
     assert lf.model.settings.load_pattern.target_concurrency == 4
     assert [p.path for p in lf.field_errors] == [("model_params", "max_new_tokens")]
+
+
+def _paths(node, path=()):
+    yield path
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, path + (i,))
+
+
+@pytest.mark.parametrize("kind,rel", [("config", "config.yaml"), ("final_snapshot", "metrics/final_snapshot.json")])
+def test_one_wrong_value_anywhere_never_costs_the_model(kind, rel):
+    """Whatever single value of a real file is replaced by a wrong-typed one, the file still has a model (the
+    value is dropped and named), so the rules reading the other fields read them typed."""
+    import copy
+
+    from checker.load.models.lenient import validate_lenient
+
+    src = os.path.join(FIXTURES, "real-runs", "var_concurrency_allchunks", rel)
+    data = _load(kind, src).data
+    cls = model_of(kind, data)
+    for path in list(_paths(data))[1:]:
+        for wrong in ("x", 5, [5], {"k": 5}):
+            bad = copy.deepcopy(data)
+            node = bad
+            for step in path[:-1]:
+                node = node[step]
+            node[path[-1]] = wrong
+            model, _problems = validate_lenient(cls, bad)
+            assert model is not None, (path, wrong, [p.message for p in _problems])
+
+
+def test_typed_config_reads_match_the_data_as_written():
+    """The typed helpers the rules read agree with the data wherever it has the client's types."""
+    from checker.load.models.client_config import config_load_pattern, config_warmup
+
+    for folder in RUN_FOLDERS:
+        lf = _load("config", os.path.join(folder, "config.yaml"))
+        lp, w = config_load_pattern(lf), config_warmup(lf)
+        raw_lp = lf.get("settings", "load_pattern") or {}
+        raw_w = lf.get("settings", "warmup") or {}
+        assert (lp.type, lp.target_concurrency) == (raw_lp.get("type"), raw_lp.get("target_concurrency")), folder
+        assert (w.enabled, w.salt) == (raw_w.get("enabled"), raw_w.get("salt")), folder
+    assert config_warmup(None) is None and config_load_pattern(None) is None

@@ -153,7 +153,8 @@ class Settings(FileModel):
 class EndpointConfig(FileModel):
     """endpoint_config: where the requests go (secrets are written as `<redacted>`)."""
 
-    endpoints: Optional[list[str]] = Field(None, description="the endpoint URLs")
+    endpoints: Optional[list[Optional[str]]] = Field(
+        None, description="the endpoint URLs (one that is not a string is refused and read as absent)")
     api_type: Optional[str] = Field(None, description="the API the client speaks (`openai`...)")
 
 
@@ -166,7 +167,21 @@ class ClientConfig(FileModel):
     submission_ref: Any = Field(None, description="the ruleset and benchmark a `submission` run is pinned to")
     benchmark_mode: Optional[str] = Field(None, description="what the run measured (performance, accuracy or both)")
     model_params: Optional[ModelParams] = Field(None, description="the model and what each request asks of it")
-    datasets: Optional[list[Dataset]] = Field(None, description="the datasets issued and scored, in order")
+    datasets: Optional[list[Optional[Dataset]]] = Field(
+        None, description="the datasets issued and scored, in order (an entry that is not a mapping is refused and "
+                          "read as absent)")
     settings: Optional[Settings] = Field(None, description="the client's run settings")
     endpoint_config: Optional[EndpointConfig] = Field(None, description="where the requests go")
     report_dir: Optional[str] = Field(None, description="the run folder the client wrote")
+
+
+def config_warmup(lf) -> Optional[Warmup]:
+    """settings.warmup of a loaded config.yaml's model (None when absent, not loaded or not a mapping)."""
+    cfg = lf.model if lf is not None and lf.ok and isinstance(lf.model, ClientConfig) else None
+    return cfg.settings.warmup if cfg is not None and cfg.settings is not None else None
+
+
+def config_load_pattern(lf) -> Optional[LoadPattern]:
+    """settings.load_pattern of a loaded config.yaml's model (None when absent, not loaded or not a mapping)."""
+    cfg = lf.model if lf is not None and lf.ok and isinstance(lf.model, ClientConfig) else None
+    return cfg.settings.load_pattern if cfg is not None and cfg.settings is not None else None

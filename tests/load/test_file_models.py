@@ -195,7 +195,7 @@ def test_one_wrong_value_anywhere_never_costs_the_model(kind, rel):
 
 def test_typed_config_reads_match_the_data_as_written():
     """The typed helpers the rules read agree with the data wherever it has the client's types."""
-    from checker.load.models.client_config import config_load_pattern, config_warmup
+    from checker.load.models.client_config import config_load_pattern, config_model_name, config_warmup
 
     for folder in RUN_FOLDERS:
         lf = _load("config", os.path.join(folder, "config.yaml"))
@@ -204,4 +204,5 @@ def test_typed_config_reads_match_the_data_as_written():
         raw_w = lf.get("settings", "warmup") or {}
         assert (lp.type, lp.target_concurrency) == (raw_lp.get("type"), raw_lp.get("target_concurrency")), folder
         assert (w.enabled, w.salt) == (raw_w.get("enabled"), raw_w.get("salt")), folder
-    assert config_warmup(None) is None and config_load_pattern(None) is None
+        assert config_model_name(lf) == lf.get("model_params", "name"), folder
+    assert config_warmup(None) is None and config_load_pattern(None) is None and config_model_name(None) is None

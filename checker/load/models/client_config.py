@@ -175,13 +175,24 @@ class ClientConfig(FileModel):
     report_dir: Optional[str] = Field(None, description="the run folder the client wrote")
 
 
+def loaded_config(lf) -> Optional[ClientConfig]:
+    """The ClientConfig the loader attached to a loaded config.yaml, or None (absent, not loaded, not a mapping)."""
+    return lf.model if lf is not None and lf.ok and isinstance(lf.model, ClientConfig) else None
+
+
 def config_warmup(lf) -> Optional[Warmup]:
-    """settings.warmup of a loaded config.yaml's model (None when absent, not loaded or not a mapping)."""
-    cfg = lf.model if lf is not None and lf.ok and isinstance(lf.model, ClientConfig) else None
+    """settings.warmup of a loaded config.yaml (None when absent or not a mapping)."""
+    cfg = loaded_config(lf)
     return cfg.settings.warmup if cfg is not None and cfg.settings is not None else None
 
 
 def config_load_pattern(lf) -> Optional[LoadPattern]:
-    """settings.load_pattern of a loaded config.yaml's model (None when absent, not loaded or not a mapping)."""
-    cfg = lf.model if lf is not None and lf.ok and isinstance(lf.model, ClientConfig) else None
+    """settings.load_pattern of a loaded config.yaml (None when absent or not a mapping)."""
+    cfg = loaded_config(lf)
     return cfg.settings.load_pattern if cfg is not None and cfg.settings is not None else None
+
+
+def config_model_name(lf) -> Optional[str]:
+    """model_params.name of a loaded config.yaml (None when absent or not text)."""
+    cfg = loaded_config(lf)
+    return cfg.model_params.name if cfg is not None and cfg.model_params is not None else None

@@ -93,8 +93,8 @@ def _client_files() -> dict[str, dict]:
                                                           "snapshot)")):
         doc = _draft(model.model_json_schema())
         doc["title"] = title
-        doc["description"] = (doc.get("description", "") + " Only the keys the checker reads are described; the "
-                              "client writes many more, which are kept as written (additional properties allowed).")
+        doc["description"] = (doc.get("description", "") + " Only the keys the checker reads are described; any "
+                              "other key the client writes is kept as written (additional properties allowed).")
         out[rel] = doc
     return out
 

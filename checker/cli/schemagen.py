@@ -1,5 +1,6 @@
 """Write the JSON Schemas of schemas/, generated from the pydantic models: point.yaml, system_desc.json,
-result_summary.json, the report, waivers and the policy files.
+result_summary.json, the client's config.yaml and metrics/final_snapshot.json, the report, waivers and the
+policy files.
 
 ``python -m checker.cli.maintainer schemas`` (``make schemas``) rewrites them; a test fails when they are
 stale. What is required of system_desc.json comes from the bundled policy (``system_desc.yaml``), as
@@ -53,6 +54,7 @@ def generated() -> dict[str, dict]:
     doc["title"] = "waivers.yaml (endpoints-checker --waivers)"
     out["waivers.schema.json"] = doc
     out["system_power.schema.json"] = _system_power()
+    out.update(_client_files())
     return {rel: _with_id(rel, d) for rel, d in out.items()}
 
 
@@ -74,6 +76,27 @@ def _system_power() -> dict:
         "(unique node_set_id, N > Y, the E.4 bandwidth and NIC rules, the E.7 figures) the checker checks. The "
         "older flat group shape is not this shape: the checker reads it with a flag.")
     return doc
+
+
+def _client_files() -> dict[str, dict]:
+    """The client's own files (``checker.load.models.kinds.CLIENT_FILES``). A run folder's top-level
+    result_summary.json is read with result_summary.schema.json's model and a results.json carrying
+    accuracy_scores with accuracy_results.schema.json's, so neither has a schema of its own."""
+    from checker.load.models.client_config import ClientConfig
+    from checker.load.models.final_snapshot import FinalSnapshot
+
+    out = {}
+    for rel, model, title in (
+            ("config.schema.json", ClientConfig, "config.yaml (the inference-endpoint client's resolved benchmark "
+                                                 "configuration)"),
+            ("final_snapshot.schema.json", FinalSnapshot, "metrics/final_snapshot.json (the client's final metrics "
+                                                          "snapshot)")):
+        doc = _draft(model.model_json_schema())
+        doc["title"] = title
+        doc["description"] = (doc.get("description", "") + " Only the keys the checker reads are described; any "
+                              "other key the client writes is kept as written (additional properties allowed).")
+        out[rel] = doc
+    return out
 
 
 def _accuracy_results() -> dict:

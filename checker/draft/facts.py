@@ -17,6 +17,7 @@ import msgspec
 from checker.core.placeholders import placeholder
 from checker.core.values import value_at
 from checker.domain.regions import RegionInputError, ULTRA_LOW_MAX, compute_regions
+from checker.load.models.client_config import config_load_pattern, loaded_config
 
 #: fields copied from a --template point.yaml when it fills them (what only a person can disclose)
 PERSONAL = (("dataset_name",), ("dataset_link",), ("model_precision",), ("link_to_model",),
@@ -76,12 +77,11 @@ class Context(msgspec.Struct):
 
 def concurrency_of(rf) -> int | None:
     """The fixed concurrency the run used (config.yaml), None for any other load pattern or an accuracy-only run."""
-    cfg = _data(rf, "config")
-    lp = value_at(cfg, ("settings", "load_pattern"), {}) or {}
-    if not isinstance(lp, dict) or lp.get("type") not in ("concurrency", "agentic_inference"):
+    lp = config_load_pattern(rf.files.get("config"))
+    if lp is None or lp.type not in ("concurrency", "agentic_inference"):
         return None
-    c = lp.get("target_concurrency")
-    return c if _int(c) and c > 0 and not accuracy_only(rf) else None
+    c = lp.target_concurrency
+    return c if c is not None and c > 0 and not accuracy_only(rf) else None
 
 
 def accuracy_only(rf) -> bool:
@@ -144,7 +144,8 @@ def draft_entries(rf, audit, ctx: Context) -> list[Entry]:
     out += _seed_set(cfg, ctx)
     out.append(fill("target_cohort", "the cohort you submit into, YYYY-MM-C0 or YYYY-MM-C1"))
     out.append(comment("shared_src and shared_docs are left out: `submissions create` injects them"))
-    out.append(_runtime(cfg, settings, pattern, ctx))
+    typed = loaded_config(rf.files.get("config"))
+    out.append(_runtime(typed.settings if typed is not None else None, pattern, ctx))
     out.append(_warmup(settings, audit, c, rf))
     out.append(_equivalence(cfg))
     if not agentic and not offline:
@@ -214,31 +215,30 @@ def _set_of(sched, loader, ctx: Context):
     return hits[0] if len(hits) == 1 else None
 
 
-def _runtime(cfg: dict, settings: dict, pattern, ctx: Context) -> Entry:
-    rt = settings.get("runtime") if isinstance(settings.get("runtime"), dict) else {}
-    client = settings.get("client") if isinstance(settings.get("client"), dict) else {}
-    warm = settings.get("warmup") if isinstance(settings.get("warmup"), dict) else {}
+def _runtime(settings, pattern, ctx: Context) -> Entry:
+    """runtime_settings from config.yaml's typed settings (``ClientConfig``; a wrong-typed value reads as absent)."""
+    rt, client, warm = (getattr(settings, k, None) for k in ("runtime", "client", "warmup"))
     kids = [value("load_pattern", pattern, "config.yaml settings.load_pattern.type") if isinstance(pattern, str)
             else fill("load_pattern", "the load pattern the run used")]
-    if isinstance(client.get("stream_all_chunks"), bool):
-        kids.append(value("stream_all_chunks", client["stream_all_chunks"], "settings.client.stream_all_chunks"))
-    if _int(rt.get("min_duration_ms")):
-        kids.append(value("min_duration_ms", rt["min_duration_ms"], "settings.runtime.min_duration_ms"))
+    if client is not None and client.stream_all_chunks is not None:
+        kids.append(value("stream_all_chunks", client.stream_all_chunks, "settings.client.stream_all_chunks"))
+    if rt is not None and rt.min_duration_ms is not None:
+        kids.append(value("min_duration_ms", rt.min_duration_ms, "settings.runtime.min_duration_ms"))
     seeds = []
     for key, name in (("scheduler_rng_seed", "scheduler_random_seed"), ("sample_index_rng_seed", "dataloader_random_seed")):
-        if _int(rt.get(name)):
-            seeds.append(value(key, rt[name], f"settings.runtime.{name}"))
+        if getattr(rt, name, None) is not None:
+            seeds.append(value(key, getattr(rt, name), f"settings.runtime.{name}"))
         else:
             seeds.append(commented(key, f"the seed the run used (config.yaml records no {name})"))
-    found = _set_of(rt.get("scheduler_random_seed"), rt.get("dataloader_random_seed"), ctx)
+    found = _set_of(getattr(rt, "scheduler_random_seed", None), getattr(rt, "dataloader_random_seed", None), ctx)
     if found is not None:
         seeds.append(value("model_seed", found.model_seed, f"set {found.id}'s: the server applies it, no run file "
                                                             "records it"))
     else:
         seeds.append(commented("model_seed", "the model seed the server used (no run file records it)"))
     kids.append(block("runtime", seeds))
-    if isinstance(warm.get("salt"), bool):
-        kids.append(block("warmup", [value("salt", warm["salt"], "settings.warmup.salt")]))
+    if warm is not None and warm.salt is not None:
+        kids.append(block("warmup", [value("salt", warm.salt, "settings.warmup.salt")]))
     return block("runtime_settings", kids)
 
 

@@ -11,6 +11,7 @@ import os
 import msgspec
 
 from checker.core.findings import Subject
+from checker.load.models.attach import validate_only
 from checker.load.package_tree import RunFolder
 from checker.load.reader import read_file
 
@@ -53,6 +54,7 @@ def read_config(path: str, display: str, max_bytes: int) -> tuple[RunFolder | No
     if not is_client_config(lf.data):
         return None, "not a directory, and not a client config (no model_params with settings, datasets or " \
                      "endpoint_config)"
+    validate_only(lf)  # typed values for the rules; a plan is read as written (no spelling walk)
     return RunFolder(name=os.path.basename(abspath), rel=display, abspath=abspath, dir_error=None, junk=[],
                                      files={"config": lf}, layout="planned", refused=[], context={}), ""
 

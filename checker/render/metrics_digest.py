@@ -49,13 +49,7 @@ def _run_folder_summary(rf):
         lf = rf.files.get("flat_result_summary")
     if lf is None or not lf.ok or not isinstance(lf.data, dict):
         return None
-    if lf.model is not None:
-        return lf.model
-    from checker.load.models.lenient import validate_lenient
-    from checker.load.models.summary import ResultSummary
-
-    model, _problems = validate_lenient(ResultSummary, lf.data)
-    return model
+    return lf.model  # both kinds validate into ResultSummary (checker.load.models.kinds)
 
 
 def _load_pattern(rf) -> tuple:

@@ -42,16 +42,8 @@ def _summary_model(rf):
     lf = rf.files.get("result_summary")
     if lf is not None and lf.model is not None:
         return lf.model
-    flat = rf.files.get("flat_result_summary")
-    if flat is not None and flat.ok and isinstance(flat.data, dict):
-        try:
-            from checker.load.models.lenient import validate_lenient
-            from checker.load.models.summary import ResultSummary
-
-            return validate_lenient(ResultSummary, flat.data)[0]
-        except Exception:  # a digest never breaks the report
-            return None
-    return None
+    flat = rf.files.get("flat_result_summary")  # validated by the loader into the same model
+    return flat.model if flat is not None else None
 
 
 def _get(obj, name):
@@ -66,16 +58,12 @@ def _concurrency(rf):
     c = _get(py.model, "concurrency") if py is not None and py.model is not None else None
     if isinstance(c, int) and not isinstance(c, bool):
         return c
-    cfg = rf.files.get("config")
-    data = cfg.data if cfg is not None and cfg.ok and isinstance(cfg.data, dict) else {}
-    lp = (data.get("settings") or {}).get("load_pattern") if isinstance(data.get("settings"), dict) else None
-    if isinstance(lp, dict):
-        t = lp.get("target_concurrency")
-        if isinstance(t, int) and not isinstance(t, bool):
-            return t
-        if isinstance(lp.get("type"), str):
-            return lp["type"]
-    return None
+    from checker.load.models.client_config import config_load_pattern
+
+    lp = config_load_pattern(rf.files.get("config"))
+    if lp is None:
+        return None
+    return lp.target_concurrency if lp.target_concurrency is not None else lp.type
 
 
 def run_folder_digest(rf, rows: list[dict], anchor: str) -> dict:

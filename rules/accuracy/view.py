@@ -14,6 +14,7 @@ import msgspec
 from checker.core.models import Problem
 from checker.core.values import show
 from checker.load.models.accuracy import BOOKKEEPING, AccuracyResults, DatasetMap, ScoresFile, is_count, is_number
+from checker.load.models.legacy_results import carries_scores
 from checker.load.models.lenient import validate_lenient
 
 
@@ -191,9 +192,10 @@ def read_accuracy(data: Any) -> AccuracyFile:
 
 
 def view_of(lf) -> AccuracyFile:
-    """The view of a loaded file: from the model the loader attached (``accuracy``), else validated here
-    (a results.json carrying ``accuracy_scores`` is not validated as accuracy results by the loader)."""
-    if lf.kind == "accuracy" and (lf.model is not None or lf.field_errors):
+    """The view of a loaded file: from the model the loader attached (accuracy_results.json, or a results.json
+    carrying ``accuracy_scores``: ``checker.load.models.legacy_results``), else validated here."""
+    modelled = lf.kind == "accuracy" or (lf.kind == "accuracy_legacy" and carries_scores(lf.data))
+    if modelled and (lf.model is not None or lf.field_errors):
         return accuracy_view(lf.data, lf.model, lf.field_errors)
     return read_accuracy(lf.data)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from checker.core.findings import path_step
 from checker.core.rule import Fail, Pass, rule
+from checker.load.models.kinds import CLIENT_FILES
 from rules.parsing.spelling import typed_files
 
 
@@ -36,7 +37,9 @@ def text_characters(pkg, ctx):
         if not lf.text_notes:
             continue
         # a package point's typed files report a refused key themselves (point-config-valid, ...)
-        refused = {tuple(p.path) for p in lf.field_errors} if subject.kind == "point" else set()
+        # (the client's files are validated too, but no rule reports their problems: CLIENT_FILES)
+        refused = {tuple(p.path) for p in lf.field_errors} \
+            if subject.kind == "point" and lf.kind not in CLIENT_FILES else set()
         notes = [(p, what) for p, what in lf.text_notes if tuple(p) not in refused]
         if not notes:
             continue

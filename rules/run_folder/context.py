@@ -12,6 +12,7 @@ from pydantic import Field
 import math
 from typing import Optional
 
+from checker.load.models.client_config import config_model_name
 from rules.shared.strict import StrictModel as _Strict
 
 
@@ -163,8 +164,7 @@ def dataset_size(rf, ctx) -> tuple[Optional[int], str]:
         # the benchmark model fixes its dataset: a known model decides the size, whatever `dataset` says
         models = ctx.policy.get("models")
         p = point(rf)
-        c = config(rf)
-        names = [p.model_name if p is not None else None, c.get("model_params", "name") if c is not None else None]
+        names = [p.model_name if p is not None else None, config_model_name(rf.files.get("config"))]
         for name in (n if isinstance(n, str) else None for n in names):  # a list or mapping names no model
             mid = models.canonical(name) or next((k for k, m in models.models.items() if name and m.hf_id == name), None)
             if mid:

@@ -6,8 +6,9 @@ rebuilt with the summary. Tolerances are policy data (run_folder.yaml ``toleranc
 from __future__ import annotations
 
 from checker.load.models.accuracy import score_items
+from checker.load.models.client_config import config_warmup
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.run_folder.context import config, events_skip, idx_map, is_int, run_kind, summary, within
+from rules.run_folder.context import events_skip, idx_map, is_int, run_kind, summary, within
 
 _PROBLEM_TEXT = {
     "malformed-line": "malformed line(s)",
@@ -230,9 +231,8 @@ def run_folder_events_window(rf, ctx):
                     f"{a.issued_outside_window_max_ns / 1e6:.1f} ms before performance tracking started "
                     f"(line {', '.join(map(str, a.outside_window_lines))})", file=a.path,
                     observed=a.issued_outside_window, expected=0)
-    c = config(rf)
-    warm_on = c.get("settings", "warmup", "enabled") if c is not None else None
-    if a.warmup_issued and warm_on is False:
+    warmup = config_warmup(rf.files.get("config"))
+    if a.warmup_issued and warmup is not None and warmup.enabled is False:
         return Fail(f"{a.warmup_issued} request(s) issued before performance tracking, but warmup is disabled in "
                     "config.yaml: performance samples outside the tracked window", file=a.path,
                     observed=a.warmup_issued, expected=0)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from checker.load.models.client_config import config_warmup
 from checker.load.models.keys import missing_hint, rename_for_missing
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
@@ -32,10 +33,9 @@ def salt_state(point) -> tuple[bool | None, str, object, tuple]:
     if isinstance(v, bool):
         return v, "point.yaml runtime_settings.warmup.salt", lf, ("runtime_settings", "warmup", "salt")
     cf = point.files.get("config")
-    if cf is not None and cf.ok:
-        v2 = cf.get("settings", "warmup", "salt")
-        if isinstance(v2, bool):
-            return v2, "config.yaml settings.warmup.salt", cf, ("settings", "warmup", "salt")
+    warmup = config_warmup(cf)
+    if warmup is not None and warmup.salt is not None:
+        return warmup.salt, "config.yaml settings.warmup.salt", cf, ("settings", "warmup", "salt")
     return None, "not recorded", lf, ("runtime_settings",)
 
 

@@ -1,25 +1,32 @@
-"""The client's ``config.yaml`` keys the rules read as numbers or booleans (RULES.md §2.11).
+"""The client's ``config.yaml`` (its resolved BenchmarkConfig, RUN-FOLDER.md §1.1): in run folders, point
+folders and planned client configs.
 
-Used only to read unambiguous non-plain spellings (``64.0``, YAML 1.1 ``yes``) as the value they
-spell (``checker.load.models.spelling``); config.yaml is the client's file and is not validated
-against this model, so every other key keeps whatever it holds.
+``ClientConfig`` is the validation model: the keys the rules read, typed as the client writes them
+(``model_dump(mode="json")``: seeds and counts integers, ``streaming`` the resolved word). Unknown keys are
+kept, not refused: the file is the client's, its schema grows with every client release (transport, drain,
+profiling...), and no rule reads those keys. A problem found here never rejects the file by itself: the rule
+reading a field reports what it finds there, as it always has (docs/decisions.md).
+
+``ConfigSpellings`` is the smaller model the loose-spelling walk reads (``checker.load.models.spelling``):
+only the keys that have always been read as numbers or booleans, so that the spellings accepted (and
+warned about) are the same as before the file was validated.
 """
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Any, Optional
 
-from typing import Optional
+from pydantic import Field
 
 from checker.load.models.common import FileModel
 
 
-class _LoadPattern(FileModel):
+class _LoadPatternSpellings(FileModel):
     """settings.load_pattern: how the client issues requests."""
 
     target_concurrency: Optional[int] = Field(None, description="requests kept in flight")
 
 
-class _Runtime(FileModel):
+class _RuntimeSpellings(FileModel):
     """settings.runtime: the run's length and seeds."""
 
     n_samples_to_issue: Optional[int] = Field(None, description="samples the run issues")
@@ -31,14 +38,14 @@ class _Runtime(FileModel):
         None, description="seed of the sample order (point.yaml sample_index_rng_seed)")
 
 
-class _Client(FileModel):
+class _ClientSpellings(FileModel):
     """settings.client: the HTTP client."""
 
     stream_all_chunks: Optional[bool] = Field(None, description="every streamed chunk is recorded")
     num_workers: Optional[int] = Field(None, description="client worker processes")
 
 
-class _Warmup(FileModel):
+class _WarmupSpellings(FileModel):
     """settings.warmup: the warmup before the measurement."""
 
     enabled: Optional[bool] = Field(None, description="a warmup runs")
@@ -47,24 +54,145 @@ class _Warmup(FileModel):
     n_requests: Optional[int] = Field(None, description="warmup requests issued")
 
 
-class _Settings(FileModel):
+class _SettingsSpellings(FileModel):
     """settings: the client's run settings."""
 
-    load_pattern: Optional[_LoadPattern] = Field(None, description="how requests are issued")
-    runtime: Optional[_Runtime] = Field(None, description="run length and seeds")
-    client: Optional[_Client] = Field(None, description="the HTTP client")
-    warmup: Optional[_Warmup] = Field(None, description="the warmup")
+    load_pattern: Optional[_LoadPatternSpellings] = Field(None, description="how requests are issued")
+    runtime: Optional[_RuntimeSpellings] = Field(None, description="run length and seeds")
+    client: Optional[_ClientSpellings] = Field(None, description="the HTTP client")
+    warmup: Optional[_WarmupSpellings] = Field(None, description="the warmup")
 
 
-class _ModelParams(FileModel):
+class _ModelParamsSpellings(FileModel):
     """model_params: what each request asks of the model."""
 
     max_new_tokens: Optional[int] = Field(None, description="cap on generated tokens")
     top_k: Optional[int] = Field(None, description="top-k sampling cut-off")
 
 
-class ClientConfig(FileModel):
-    """The keys of the client's config.yaml the rules read as numbers or booleans."""
+class ConfigSpellings(FileModel):
+    """The keys of config.yaml read as numbers or booleans when loosely spelled (``64.0``, YAML 1.1 ``yes``)."""
 
-    model_params: Optional[_ModelParams] = Field(None, description="what each request asks of the model")
-    settings: Optional[_Settings] = Field(None, description="the client's run settings")
+    model_params: Optional[_ModelParamsSpellings] = Field(None, description="what each request asks of the model")
+    settings: Optional[_SettingsSpellings] = Field(None, description="the client's run settings")
+
+
+# --- the validation model -------------------------------------------------------------------------------
+
+
+class ModelParams(FileModel):
+    """model_params: the model served and what each request asks of it (sampling, streaming)."""
+
+    name: Optional[str] = Field(None, description="the model id the endpoint serves (a Hugging Face id)")
+    temperature: Optional[float] = Field(None, description="sampling temperature")
+    top_k: Optional[int] = Field(None, description="top-k sampling cut-off")
+    top_p: Optional[float] = Field(None, description="nucleus sampling cut-off")
+    repetition_penalty: Optional[float] = Field(None, description="repetition penalty")
+    max_new_tokens: Optional[int] = Field(None, description="cap on generated tokens per request")
+    min_new_tokens: Optional[int] = Field(None, description="floor on generated tokens per request")
+    streaming: Optional[str] = Field(
+        None, description="streamed responses: `on` or `off` as the client resolves it (`auto` in a hand-written plan)")
+
+
+class Dataset(FileModel):
+    """One entry of datasets: a dataset the run issues (performance) or scores (accuracy)."""
+
+    name: Optional[str] = Field(None, description="the dataset's name (the accuracy results and sample map key)")
+    type: Optional[str] = Field(None, description="`performance` or `accuracy`")
+    path: Optional[str] = Field(None, description="where the client read the dataset from")
+    eval_method: Optional[str] = Field(None, description="the scorer of an accuracy dataset")
+
+
+class LoadPattern(FileModel):
+    """settings.load_pattern: how the client issues requests."""
+
+    type: Optional[str] = Field(None, description="`concurrency`, `poisson`, `max_throughput`, `agentic_inference`...")
+    target_concurrency: Optional[int] = Field(None, description="requests kept in flight (a concurrency run)")
+    target_qps: Optional[float] = Field(None, description="requests per second (a poisson run)")
+
+
+class Runtime(FileModel):
+    """settings.runtime: the run's length and seeds."""
+
+    n_samples_to_issue: Optional[int] = Field(None, description="samples the run issues")
+    min_duration_ms: Optional[int] = Field(None, description="minimum run duration, milliseconds")
+    max_duration_ms: Optional[int] = Field(None, description="maximum run duration, milliseconds")
+    scheduler_random_seed: Optional[int] = Field(
+        None, description="seed of the request scheduler (point.yaml scheduler_rng_seed; up to 2^64 - 1)")
+    dataloader_random_seed: Optional[int] = Field(
+        None, description="seed of the sample order (point.yaml sample_index_rng_seed; up to 2^64 - 1)")
+
+
+class Client(FileModel):
+    """settings.client: the HTTP client (its transport and tuning keys are kept as written)."""
+
+    num_workers: Optional[int] = Field(None, description="client worker processes")
+    max_connections: Optional[int] = Field(None, description="connections the client may open")
+    stream_all_chunks: Optional[bool] = Field(None, description="every streamed chunk is recorded in events.jsonl")
+
+
+class Warmup(FileModel):
+    """settings.warmup: the warmup before the measurement."""
+
+    enabled: Optional[bool] = Field(None, description="a warmup runs")
+    n_requests: Optional[int] = Field(None, description="warmup requests issued")
+    salt: Optional[bool] = Field(None, description="warmup prompts are salted")
+    drain: Optional[bool] = Field(None, description="the warmup drains before the measurement starts")
+    warmup_random_seed: Optional[int] = Field(None, description="seed of the warmup's sample order")
+
+
+class Settings(FileModel):
+    """settings: the client's run settings (drain, profiling, early_stopping... are kept as written)."""
+
+    runtime: Optional[Runtime] = Field(None, description="run length and seeds")
+    load_pattern: Optional[LoadPattern] = Field(None, description="how requests are issued")
+    client: Optional[Client] = Field(None, description="the HTTP client")
+    warmup: Optional[Warmup] = Field(None, description="the warmup")
+
+
+class EndpointConfig(FileModel):
+    """endpoint_config: where the requests go (secrets are written as `<redacted>`)."""
+
+    endpoints: Optional[list[Optional[str]]] = Field(
+        None, description="the endpoint URLs (one that is not a string is refused and read as absent)")
+    api_type: Optional[str] = Field(None, description="the API the client speaks (`openai`...)")
+
+
+class ClientConfig(FileModel):
+    """config.yaml: the reference client's resolved benchmark configuration (RUN-FOLDER.md §1.1)."""
+
+    name: Optional[str] = Field(None, description="the run's name")
+    version: Optional[str] = Field(None, description="the config schema version (`'1.0'`, a string)")
+    type: Optional[str] = Field(None, description="`online`, `offline` or `submission`")
+    submission_ref: Any = Field(None, description="the ruleset and benchmark a `submission` run is pinned to")
+    benchmark_mode: Optional[str] = Field(None, description="what the run measured (performance, accuracy or both)")
+    model_params: Optional[ModelParams] = Field(None, description="the model and what each request asks of it")
+    datasets: Optional[list[Optional[Dataset]]] = Field(
+        None, description="the datasets issued and scored, in order (an entry that is not a mapping is refused and "
+                          "read as absent)")
+    settings: Optional[Settings] = Field(None, description="the client's run settings")
+    endpoint_config: Optional[EndpointConfig] = Field(None, description="where the requests go")
+    report_dir: Optional[str] = Field(None, description="the run folder the client wrote")
+
+
+def loaded_config(lf) -> Optional[ClientConfig]:
+    """The ClientConfig the loader attached to a loaded config.yaml, or None (absent, not loaded, not a mapping)."""
+    return lf.model if lf is not None and lf.ok and isinstance(lf.model, ClientConfig) else None
+
+
+def config_warmup(lf) -> Optional[Warmup]:
+    """settings.warmup of a loaded config.yaml (None when absent or not a mapping)."""
+    cfg = loaded_config(lf)
+    return cfg.settings.warmup if cfg is not None and cfg.settings is not None else None
+
+
+def config_load_pattern(lf) -> Optional[LoadPattern]:
+    """settings.load_pattern of a loaded config.yaml (None when absent or not a mapping)."""
+    cfg = loaded_config(lf)
+    return cfg.settings.load_pattern if cfg is not None and cfg.settings is not None else None
+
+
+def config_model_name(lf) -> Optional[str]:
+    """model_params.name of a loaded config.yaml (None when absent or not text)."""
+    cfg = loaded_config(lf)
+    return cfg.model_params.name if cfg is not None and cfg.model_params is not None else None

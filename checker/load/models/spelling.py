@@ -28,8 +28,9 @@ from checker.core.spellings import bool_words
 MAX_EXACT_INT = 2 ** 53
 
 #: file kinds normalised with a model that is not their validation model (client config.yaml:
-#: the keys the rules read), and nested blocks validated by their own model
-NORMALISE_ONLY = {"config": ("checker.load.models.client_config", "ClientConfig")}
+#: ``ConfigSpellings``, the keys read as numbers or booleans since before ``ClientConfig`` validated it),
+#: and nested blocks validated by their own model
+NORMALISE_ONLY = {"config": ("checker.load.models.client_config", "ConfigSpellings")}
 NESTED = {"point_yaml": {("model_equivalence",): ("checker.load.models.model_equivalence", "ModelEquivalence")}}
 
 

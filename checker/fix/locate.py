@@ -137,14 +137,14 @@ _BAD = object()
 
 def _key_value(node: Node) -> Any:
     """A key as the loader reads it (plain scalars resolved by the YAML 1.2 core schema)."""
-    from checker.load.yaml_reader import YamlLoadError, _resolve_plain
+    from checker.load.yaml_scalars import YamlLoadError, resolve_plain
 
     if node.tagged:
         return _BAD
     if node.style:
         return node.text
     try:
-        k = _resolve_plain(node.text, 0, 0)
+        k = resolve_plain(node.text, 0, 0)
     except YamlLoadError:
         return _BAD
     if isinstance(k, float) and k != k:

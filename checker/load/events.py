@@ -1,25 +1,25 @@
 """Stream a run folder's ``events.jsonl`` once and rebuild what ``result_summary.json`` claims.
 
 RUN-FOLDER.md §1.4: one msgspec JSON record per line. The log is read in fixed-size chunks, split
-into lines and decoded one line at a time by a msgspec Struct decoder that keeps only event_type,
-timestamp_ns and sample_uuid (the prompt of an issued event is decoded only when the warmup check
-needs it); a line that does not decode becomes a counted problem, never an exception. Memory holds the
-in-flight samples only, plus 8 bytes per tracked sample for each latency series (TTFT, end-to-end);
-the file is never loaded whole.
+into lines (``checker.load.events_lines``) and decoded one line at a time by a msgspec Struct decoder
+that keeps only event_type, timestamp_ns and sample_uuid (the prompt of an issued event is decoded only
+by the warmup-source check, ``checker.load.events_warmup``); a line that does not decode becomes a
+counted problem, never an exception. Memory holds the in-flight samples only, plus 8 bytes per tracked
+sample for each latency series (TTFT, end-to-end); the file is never loaded whole.
 
 Percentiles follow the client: ``numpy.percentile(method="lower")``, i.e. the sorted value at index
 ``floor((n - 1) * q / 100)``.
 """
 from __future__ import annotations
 
-import re
 from array import array
 from bisect import bisect_right
 from typing import Annotated
 
 from checker.load.events_data import (MAX_EXAMPLES, PERCENTILES, EventsAudit, Series, open_regular,  # noqa: F401
                                       percentile_lower)
-from checker.load.events_lines import stream_lines
+from checker.load.events_lines import sparse_runs, stream_lines
+from checker.load.events_warmup import WarmupPrompts
 
 #: every event type the client writes (RUN-FOLDER.md §1.4)
 KNOWN_EVENTS = frozenset({
@@ -27,16 +27,12 @@ KNOWN_EVENTS = frozenset({
     "session.stop_loadgen", "session.ended", "sample.issued", "sample.recv_first", "sample.recv_non_first",
     "sample.complete", "error.generic", "error.loadgen", "error.session", "error.client",
 })
-SALT_RE = re.compile(r"^\[[0-9a-f]{16}\] ")
 CHUNK_BYTES = 1 << 20
 MAX_TIMESTAMP_NS = 1 << 62  # a larger (or negative) timestamp_ns makes the line malformed
-MAX_WARMUP_PROMPTS = 1 << 20  # prompt hashes kept for the warmup-source check
 #: the shortest line an event can be: {"event_type":"","timestamp_ns":0} (a shorter line is a problem without
 #: decoding it: a log of nothing but newlines costs what any log of its size does)
 MIN_EVENT_BYTES = 34
 RECENT_DONE = 1 << 16  # completed samples remembered for late first-chunk events
-#: a run of NUL bytes this long ends the audit (a zero-filled or sparse tail: JSON lines never hold a
-#: raw NUL); what came before it is audited as usual and the stop is a counted problem
 
 
 def audit_events(path: str, root_real: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> EventsAudit:
@@ -72,8 +68,6 @@ class _Auditor:
         # bounded timestamps keep every difference inside the int64 latency arrays
         stamp = Annotated[int, msgspec.Meta(ge=0, le=MAX_TIMESTAMP_NS)]
         event = msgspec.defstruct("Event", [("event_type", str), ("timestamp_ns", stamp), ("sample_uuid", str, "")])
-        with_data = msgspec.defstruct("EventData", [("data", object, None)])
-        self.data_dec = msgspec.json.Decoder(with_data)
         self.msgspec = msgspec
         self.dec = msgspec.json.Decoder(event)
         self.a = audit
@@ -91,8 +85,7 @@ class _Auditor:
         self.last_ts = -(1 << 63)
         self.ended = False
         self.line_no = 0
-        self.warm_plain: set = set()
-        self.warm_salted: set = set()
+        self.warm = WarmupPrompts()
         self.warm_answered: set = set()  # warmup uuids with a first chunk or a completion (a response came)
 
     def run(self, fh, chunk_bytes: int) -> None:
@@ -246,36 +239,12 @@ class _Auditor:
                 a.examples[kind] = sorted(a.examples.get(kind, []) + short[k + 2])[:MAX_EXAMPLES]
 
     def _feed_sparse(self, lines: list, blank: bytes) -> None:
-        """A batch that is mostly empty lines: they are counted without a Python step each (``compress``
-        picks the others, fed in runs with their own line numbers), so a log of nothing but newlines costs
-        what any log of its size costs."""
-        from itertools import compress
-
+        """A batch that is mostly empty lines: counted at C speed (``sparse_runs``), the others fed in runs."""
         base = self.line_no
-        n = len(lines)
-        blanks = lines.count(blank)
-        a = self.a
-        seen = a.problems.get("blank-line", 0)
-        a.problems["blank-line"] = seen + blanks
-        ex = a.examples.setdefault("blank-line", [])
-        at = -1
-        while len(ex) < MAX_EXAMPLES and seen < MAX_EXAMPLES:
-            try:
-                at = lines.index(blank, at + 1)
-            except ValueError:
-                break
-            ex.append(base + at + 1)
-            seen += 1
-        kept = list(compress(range(n), lines if not blank else map(blank.__ne__, lines)))  # the other lines
-        i = 0
-        while i < len(kept):
-            j = i
-            while j + 1 < len(kept) and kept[j + 1] == kept[j] + 1:
-                j += 1
-            self.line_no = base + kept[i]
-            self._feed(lines[kept[i]:kept[j] + 1])
-            i = j + 1
-        self.line_no = a.lines = base + n
+        for start, run in sparse_runs(lines, blank, base, self.a):
+            self.line_no = start
+            self._feed(run)
+        self.line_no = self.a.lines = base + len(lines)
 
     def _done(self, u: str) -> None:
         """Remember the last RECENT_DONE completed samples (a ring): a first chunk logged after the
@@ -311,42 +280,18 @@ class _Auditor:
                 a.issued_outside_window_max_ns = max(a.issued_outside_window_max_ns, start - ts)
                 if len(a.outside_window_lines) < 5:
                     a.outside_window_lines.append(line)
-            if self.warm_plain or self.warm_salted:
-                text = self._prompt(raw)
-                if text is not None:
-                    h = hash(SALT_RE.sub("", text, count=1) if text.startswith("[") else text)
-                    if h in self.warm_plain:
-                        a.warmup_perf_overlap += 1
-                    elif h in self.warm_salted:
-                        a.warmup_perf_overlap_salted += 1
+            warm = self.warm
+            if warm.plain or warm.salted:
+                warm.compare(raw, a)
             return
         self.other_ids[u] = phase
         if phase == 0:
             a.warmup_issued += 1
             if a.warmup_first_ns is None:
                 a.warmup_first_ns = ts
-            text = self._prompt(raw)
-            if text is not None:
-                salted = SALT_RE.match(text) is not None
-                if salted:
-                    a.warmup_salted += 1
-                target = self.warm_salted if salted else self.warm_plain
-                if len(target) < MAX_WARMUP_PROMPTS:
-                    target.add(hash(SALT_RE.sub("", text, count=1) if salted else text))
+            self.warm.remember(raw, a)
         else:
             a.post_issued += 1
-
-    def _prompt(self, raw: bytes) -> str | None:
-        try:
-            data = self.data_dec.decode(raw).data
-            if isinstance(data, list) and len(data) > 1:
-                if isinstance(data[1], str):
-                    return data[1]
-                if len(data) > 3 and data[3] is not None:
-                    return repr(data[3])
-        except (self.msgspec.DecodeError, self.msgspec.ValidationError, RecursionError, ValueError):
-            return None  # the line itself decoded (its data is not needed to account for it)
-        return None
 
     def _other(self, ev, t: str, ts: int, line: int) -> None:
         a = self.a

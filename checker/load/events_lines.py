@@ -3,10 +3,15 @@
 The log is read in fixed-size chunks and split at newlines; a line longer than MAX_LINE_BYTES is
 dropped (never held whole) and reported in its place, a UTF-8 byte-order mark before the first line is
 read as if absent, and a run of MAX_NUL_RUN NUL bytes (a preallocated or truncated file) ends the read.
+A batch of mostly empty lines is counted at C speed (``sparse_runs``), so a log of nothing but newlines
+costs what any log of its size costs.
 """
 from __future__ import annotations
 
+from itertools import compress
 from typing import Iterator
+
+from checker.load.events_data import MAX_EXAMPLES
 
 MAX_LINE_BYTES = 64 << 20  # a longer "line" is counted as a problem and skipped, never held whole
 MAX_NUL_RUN = 64 << 10
@@ -84,3 +89,29 @@ def _cut_nul_run(chunk: bytes, nul_tail: int) -> tuple[bytes, int, int | None]:
         return chunk[:cut], 0, cut
     trail = len(chunk) - len(chunk.rstrip(b"\0"))
     return chunk, (nul_tail + trail if trail == len(chunk) else trail), None
+
+
+def sparse_runs(lines: list, blank: bytes, base: int, audit) -> Iterator[tuple[int, list]]:
+    """A batch that is mostly ``blank`` lines (b"", or b"\\r" from CRLF), the first at line ``base + 1``:
+    count them as the audit's blank-line problem without a Python step each, then yield (the line number
+    before each run of other lines, the run), in order, for the caller to decode."""
+    a = audit
+    seen = a.problems.get("blank-line", 0)
+    a.problems["blank-line"] = seen + lines.count(blank)
+    ex = a.examples.setdefault("blank-line", [])
+    at = -1
+    while len(ex) < MAX_EXAMPLES and seen < MAX_EXAMPLES:
+        try:
+            at = lines.index(blank, at + 1)
+        except ValueError:
+            break
+        ex.append(base + at + 1)
+        seen += 1
+    kept = list(compress(range(len(lines)), lines if not blank else map(blank.__ne__, lines)))  # the other lines
+    i = 0
+    while i < len(kept):
+        j = i
+        while j + 1 < len(kept) and kept[j + 1] == kept[j] + 1:
+            j += 1
+        yield base + kept[i], lines[kept[i]:kept[j] + 1]
+        i = j + 1

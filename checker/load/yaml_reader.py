@@ -6,20 +6,20 @@ nesting. Here we build plain Python values straight from ruamel's parse events, 
 (depth, alias expansion, integer length, duplicate keys) as we go, and record the 1-based
 line/column of every value so findings can point at ``file:line:col``.
 
-Scalars follow the YAML 1.2 core schema (ruamel's default): ``yes``/``on`` stay strings, ``1e3``
-is a float, ``0o17`` an octal int; dates stay strings.
+What a scalar means (the YAML 1.2 core schema) is ``checker.load.yaml_scalars``, which also holds the
+refusal every bound raises, ``YamlLoadError`` (imported from here by the reader's callers).
 """
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from checker.load.yaml_scalars import MAX_INT_DIGITS, YamlLoadError, resolve_plain, resolve_tagged  # noqa: F401
 
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 10_000
 #: characters of scalar text aliases may expand to (a node budget alone lets 9,000 aliases of one
 #: 700 KiB string through: 6 GB for whoever walks the values)
 MAX_ALIAS_CHARS = 1 << 20
-MAX_INT_DIGITS = 64
 #: values (scalars, aliases, lists, mappings) one file may hold: far beyond any submission file (a
 #: result summary holds about 800), and it keeps a file's parse under a second and ~50 MB
 MAX_VALUES = 250_000
@@ -28,28 +28,7 @@ MAX_VALUES = 250_000
 MAX_LIST_POSITIONS = 1024
 MAX_POSITIONS = 1 << 18
 
-_INT_RE = re.compile(r"^[-+]?[0-9]+$")
-_OCT_RE = re.compile(r"^0o[0-7]+$")
-_HEX_RE = re.compile(r"^0x[0-9a-fA-F]+$")
-_FLOAT_RE = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
-_INF_RE = re.compile(r"^[-+]?\.(inf|Inf|INF)$")
-_NAN_RE = re.compile(r"^\.(nan|NaN|NAN)$")
-_NULLS = {"", "~", "null", "Null", "NULL"}
-_TRUE = {"true", "True", "TRUE"}
-_FALSE = {"false", "False", "FALSE"}
-
 _PARSER = None
-
-
-class YamlLoadError(Exception):
-    """A refusal with a rule-facing code, a message and a 1-based position."""
-
-    def __init__(self, code: str, message: str, line: int | None = None, column: int | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.line = line
-        self.column = column
 
 
 def _parser(text: str):
@@ -75,55 +54,6 @@ class _PureAdapter:  # pragma: no cover - only without ruamel.yaml.clib
 
     def get_event(self):
         return next(self._gen, None)
-
-
-def _resolve_plain(text: str, line: int, col: int) -> Any:
-    if text in _NULLS:
-        return None
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    c = text[0]
-    if c.isdigit() or c in "+-.":
-        if _INT_RE.match(text):
-            digits = len(text.lstrip("+-"))
-            if digits > MAX_INT_DIGITS:
-                raise YamlLoadError(
-                    "integer-too-long",
-                    f"integer with {digits} digits (limit {MAX_INT_DIGITS})",
-                    line,
-                    col,
-                )
-            return int(text)
-        if _OCT_RE.match(text) or _HEX_RE.match(text):
-            if len(text) > MAX_INT_DIGITS + 2:
-                raise YamlLoadError("integer-too-long", f"integer literal of {len(text)} characters", line, col)
-            return int(text, 8 if text[1] == "o" else 16)
-        if _FLOAT_RE.match(text):
-            if len(text) > 400:
-                raise YamlLoadError("integer-too-long", f"numeric literal of {len(text)} characters", line, col)
-            return float(text)
-        if _INF_RE.match(text):
-            return float("-inf") if text[0] == "-" else float("inf")
-        if _NAN_RE.match(text):
-            return float("nan")
-    return text
-
-
-def _tagged(tag: str, text: str, line: int, col: int) -> Any:
-    short = tag.replace("tag:yaml.org,2002:", "!!")
-    if short == "!!str":
-        return text
-    if short in ("!!int", "!!float", "!!bool", "!!null"):
-        value = _resolve_plain(text, line, col)
-        want = {"!!int": int, "!!float": (float, int), "!!bool": bool, "!!null": type(None)}[short]
-        if isinstance(value, bool) and short != "!!bool":
-            value = text
-        if not isinstance(value, want):
-            raise YamlLoadError("parse-error", f"value {text[:40]!r} does not match its tag {short}", line, col)
-        return float(value) if short == "!!float" else value
-    raise YamlLoadError("parse-error", f"unsupported YAML tag {tag[:60]!r}", line, col)
 
 
 class _Found(Exception):
@@ -228,12 +158,12 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
                     chars = len(raw)
                     tag = ev.tag
                     if tag and tag not in ("!", "tag:yaml.org,2002:str"):
-                        value = _tagged(tag, raw, line, col)
+                        value = resolve_tagged(tag, raw, line, col)
                     elif not tag and ev.style in (None, "") and ev.implicit[0]:
                         # an untagged plain scalar is resolved; "! 8" (the non-specific tag) is the string "8"
                         value = plain.get(raw, _NOKEY)
                         if value is _NOKEY:
-                            value = _resolve_plain(raw, line, col)
+                            value = resolve_plain(raw, line, col)
                             if chars <= _PLAIN_CHARS and value == value:  # NaN: a new object each time
                                 if len(plain) >= _PLAIN_SIZE:
                                     plain.clear()

@@ -226,3 +226,26 @@ def test_a_local_check_imports_neither_dask_nor_fsspec():
             "assert not bad, bad")
     p = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr[-2000:]
+
+
+def test_a_local_cluster_never_closes_the_nanny_of_a_lost_worker():
+    """``local:N`` holds LOCAL_CLUSTER_CONFIG while its cluster lives: Dask's default closes a lost worker's
+    nanny when no worker of its name is back 15 s later (read at each loss), which under load took a
+    restarting nanny down with the unit its new worker was given (an innocent unit reported as killing
+    its worker). Closing the executor gives the process its configuration back."""
+    need("distributed")
+    import dask
+    from dask.utils import parse_timedelta
+
+    from checker.engine.executors.dask_cluster import LOCAL_CLUSTER_CONFIG, DaskExecutor
+
+    key = "distributed.deploy.lost-worker-timeout"
+    with dask.config.set({key: "15s"}):  # Dask's default (the cluster fixture of this module sets ours)
+        ex = DaskExecutor(("local", 1))
+        try:
+            assert ex.run_units(str, [1, 2]) == [(True, "1"), (True, "2")]
+            assert parse_timedelta(dask.config.get(key)) >= 365 * 86400
+            assert dask.config.get(key) == LOCAL_CLUSTER_CONFIG[key]
+        finally:
+            ex.close()
+        assert dask.config.get(key) == "15s"

@@ -25,7 +25,10 @@ def need(module: str):
 
 
 def start_cluster(workers: int = 2):
-    """A LocalCluster of single-threaded worker processes on 127.0.0.1, configured like ``local:N``."""
+    """A LocalCluster of single-threaded worker processes on 127.0.0.1, configured like ``local:N``.
+
+    The configuration stays set for the rest of the test process (as ``local:N`` keeps it while its cluster
+    lives): ``distributed.deploy.lost-worker-timeout`` is read each time a worker is lost."""
     need("distributed")
     import logging
 
@@ -34,9 +37,9 @@ def start_cluster(workers: int = 2):
 
     from checker.engine.executors.dask_cluster import LOCAL_CLUSTER_CONFIG
 
-    with dask.config.set(LOCAL_CLUSTER_CONFIG):
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
+    dask.config.set(LOCAL_CLUSTER_CONFIG)
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
     return cluster, Client(cluster, set_as_default=False)
 
 

@@ -17,6 +17,14 @@ offers and what it does not:
   also charges every task that merely sat beside the culprit on the dying worker, so a unit queued
   next to a unit that kills workers could be given up with it; hence ``local:N`` sets it to 0 and the
   client retries each lost unit once, alone.
+- A lost worker's slot: a ``LocalCluster`` (``SpecCluster._update_worker_status``) closes the nanny of a
+  lost worker for good when, ``distributed.deploy.lost-worker-timeout`` (15 s) after the loss, no worker
+  of that name is registered, as it sees it: a nanny still restarting its worker under load, or
+  restarting it again after a later loss, is closed with the worker it is bringing up and the unit that
+  worker was given (a bystander then loses its one retry and is reported as killing its worker), and the
+  cluster shrinks for the rest of the run (to no worker: a run that never ends). A nanny already restarts
+  its own worker, so for ``local:N`` that timeout is set out of reach for as long as the cluster lives
+  (the value is read when a worker is lost, not when the cluster starts).
 - Time limits: distributed has no per-task timeout and cannot interrupt a running task
   (``Client.cancel`` releases the task on the scheduler; the worker's thread runs on, a Python thread
   cannot be stopped from outside). So the limit is kept by the client: a unit reports its start
@@ -45,8 +53,11 @@ CONNECT_TIMEOUT = "20s"
 #: seconds a nanny may take to restart the worker of a unit over its limit (then the cluster's business)
 RESTART_TIMEOUT = 60
 #: ``local:N``: one retry is ours (alone, see the module's note), so the scheduler gives up at the first
-#: loss; the stack-sampling profiler (for a dashboard we do not start) would steal the GIL every 10 ms
-LOCAL_CLUSTER_CONFIG = {"distributed.scheduler.allowed-failures": 0, "distributed.worker.profile.enabled": False}
+#: loss; the stack-sampling profiler (for a dashboard we do not start) would steal the GIL every 10 ms; a
+#: lost worker's nanny is never closed by the cluster (it restarts the worker itself; see the module's note).
+#: Set while the cluster lives: ``lost-worker-timeout`` is read each time a worker is lost
+LOCAL_CLUSTER_CONFIG = {"distributed.scheduler.allowed-failures": 0, "distributed.worker.profile.enabled": False,
+                        "distributed.deploy.lost-worker-timeout": "3650 days"}
 
 
 class Setup(WorkerPlugin):
@@ -144,6 +155,7 @@ class DaskExecutor(Executor):
         self.stream = stream if stream is not None else sys.stderr
         self.client = None
         self.cluster = None
+        self.config = None  # LOCAL_CLUSTER_CONFIG, set while our LocalCluster lives
 
     def connect(self):
         """The client, started on first use (a check with nothing to distribute starts no cluster)."""
@@ -157,10 +169,16 @@ class DaskExecutor(Executor):
             address = os.environ.get("DASK_SCHEDULER_ADDRESS")
             kind, value = ("address", address) if address else ("local", self.workers)
         if kind == "local":
-            with dask.config.set(LOCAL_CLUSTER_CONFIG):
+            self.config = dask.config.set(LOCAL_CLUSTER_CONFIG)
+            self.config.__enter__()
+            try:
                 self.cluster = LocalCluster(n_workers=int(value), threads_per_worker=1, processes=True,
                                             host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                             silence_logs=logging.CRITICAL)
+            except BaseException:
+                self.config, config = None, self.config
+                config.__exit__(None, None, None)
+                raise
             self.client = Client(self.cluster, set_as_default=False)
         else:
             try:
@@ -268,3 +286,6 @@ class DaskExecutor(Executor):
                     thing.close()
                 except Exception:  # noqa: BLE001  (closing is best effort)
                     pass
+        config, self.config = self.config, None
+        if config is not None:
+            config.__exit__(None, None, None)

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from checker.core.findings import Finding, Status, Subject, rules_verdict
-from checker.core.json_text import finding_json
+from checker.core.json_text import findings_block
 from checker.load.cohort_digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
 from checker.load.mirror import needs_mirror, origin
@@ -36,7 +36,7 @@ class UnitSettings(msgspec.Struct, frozen=True):
     options: tuple  # sorted (name, value) pairs
     max_bytes: int
     keep_node: bool
-    prerender: bool = False  # encode each finding's JSON in the worker (the JSON report splices it in)
+    prerender: bool = False  # encode the unit's findings' JSON in the worker (the JSON report splices it in)
     exclude: tuple = ()  # --exclude globs (discovery)
 
     @property
@@ -48,7 +48,10 @@ class UnitResult(msgspec.Struct):
     findings: list[Finding]
     digest: dict
     node: Any = None  # the loaded Submission/RunFolder (only when the report needs the package)
-    texts: list | None = None  # JSON text per finding, same order (settings.prerender)
+    #: settings.prerender: the JSON text of the unit's own findings (those of rules not of package scope, in
+    #: order) as they sit in the report's findings list, and how many findings it holds
+    block: str | None = None
+    block_size: int = 0
     bytes_read: int = 0  # bytes of events logs audited (client progress)
 
 
@@ -154,19 +157,28 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
     predictions = {} if settings.select or settings.ignore else attach(pkg, ctx, findings)
     if unit.kind == "submission" and node.name in predictions:
         digest["week0"] = predictions[node.name].as_dict()
-    texts = None
+    block, size = None, 0
     if settings.prerender:
-        texts = [_prerendered(f) for f in findings]
+        package_scope = {r.id for r in rules if r.scope == "package"}
+        own = [f for f in findings if f.rule_id not in package_scope]
+        block, size = _block(own), len(own)
     audited = sum(rf.events_audit.bytes_read for rf in pkg.run_folders if rf.events_audit is not None)
-    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts,
-                      bytes_read=audited)
+    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, block=block,
+                      block_size=size, bytes_read=audited)
 
 
-def _prerendered(f: Finding) -> str | None:
-    """A finding's JSON text, or None when it cannot be encoded here: the report's own writer then
-    encodes it (and reports what it cannot), so a unit is never lost for one finding's content."""
+def _block(findings: list[Finding]) -> str | None:
+    """``findings_block`` of the unit's own findings, or None for none, or when they cannot be encoded here:
+    the report's own writer then encodes them (and reports what it cannot), so a unit is never lost for one
+    finding's content."""
+    if not findings:
+        return None
     try:
-        return finding_json(f)
+        return findings_block(findings)
+    except Exception:  # noqa: BLE001
+        return None
+    try:
+        return encode_indented([f.as_dict() for f in findings], "  ")[6:-4]
     except Exception:  # noqa: BLE001
         return None
 

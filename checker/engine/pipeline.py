@@ -76,10 +76,10 @@ def check(paths: list[str], config: RunConfig) -> Report:
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
                     count_waived=ws is not None, gate_new_only=config.fail_on_new, context=ctx,
                     week0_by_submission=predictions)
-    if encoded:  # unchanged worker findings keep their encoded text; waived/baselined ones are re-encoded
-        get = encoded.get
-        report.json_cache = {i: e for f in findings
-                             if (e := get(i := id(f))) is not None and e[0] is f and f.baseline is None}
+    if encoded:  # a unit's findings keep their encoded text while none is baselined (the renderer checks
+        # that the block's very findings are still consecutive in the report: a waived one is a new object)
+        marked = attrgetter("baseline")
+        report.json_blocks = {k: b for k, b in encoded.items() if base is None or not any(map(marked, b[0]))}
     if ws is not None:
         report.sections["waivers"] = _waiver_section(ws)
     if baseline_section is not None:
@@ -106,7 +106,7 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
         from checker.engine import cohort_units as co
 
         units = co.plan_units(plan)
-    encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
+    encoded: dict = {}  # id(first finding) -> (a unit's own findings, their worker-encoded JSON text)
     if not units:
         pkg, ctx, findings, bundle_section, predictions = _evaluate_one(paths, config, rules, policy, opts, executor,
                                                                         select, ignore, assembling)
@@ -188,13 +188,15 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
             digests.append(co.failed_unit_digest(unit, res.replace(MIRROR_REFUSAL, "input refused: ")))
             continue
         digests.append(res.digest)
-        if res.texts is not None and encoded is not None:
-            encoded.update((id(f), (f, t)) for f, t in zip(res.findings, res.texts) if t is not None)
-        for f in res.findings:
-            if scope.get(f.rule_id) != "package":
-                findings.append(f)
-            elif co.owns(unit, f.subject) or f.status is Status.FAIL:
-                package_level.setdefault(f.rule_id, []).append(f)
+        own = [f for f in res.findings if scope.get(f.rule_id) != "package"]
+        findings += own
+        if len(own) < len(res.findings):
+            for f in res.findings:
+                if scope.get(f.rule_id) == "package" and (co.owns(unit, f.subject) or f.status is Status.FAIL):
+                    package_level.setdefault(f.rule_id, []).append(f)
+        # the worker's text is of the findings it took for the unit's own: the same ones when as many
+        if res.block is not None and encoded is not None and own and len(own) == res.block_size:
+            encoded[id(own[0])] = (own, res.block)
         if res.node is not None:
             _replace_stub(plan, unit, res.node)
     for rid in sorted(package_level):

@@ -14,6 +14,7 @@ path, then to a ``#N`` suffix. A single submission keeps its plain ``<submission
 from __future__ import annotations
 
 import os
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -24,6 +25,8 @@ from checker.load.cohort_digest import Unit, base_digest, digest_submission, fai
 from checker.engine.evaluate import unit_rules
 from checker.load.mirror import needs_mirror, origin
 
+#: a finding's status and severity, read in C (a cohort's rows count every finding)
+_STATUS, _SEVERITY = attrgetter("status"), attrgetter("severity")
 #: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking
 _WORKER_STATE: dict[tuple, tuple] = {}
 
@@ -189,23 +192,23 @@ def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like)
 
     by_status = {s.value: 0 for s in Status}
     by_sev = {k: 0 for k in ("reject", "reject-points", "flag", "warn")}
-    for (status, sev), n in Counter((f.status, f.severity) for f in findings).items():
+    for status, n in Counter(map(_STATUS, findings)).items():
         by_status[status.value] += n
-        if status is Status.FAIL:
-            by_sev[sev.value] += n
-    waived = sum(1 for f in findings if f.reason and f.reason.startswith("waived"))
-    failing = report_like.failing_of(findings)
+    fails = [f for f in findings if f.status is Status.FAIL]  # what the severities, verdicts and gate read
+    for sev, n in Counter(map(_SEVERITY, fails)).items():
+        by_sev[sev.value] += n
+    failing = report_like.failing_of(fails)
     row = {
         "label": unit.label, "kind": unit.kind, "org": unit.org, "submission_id": unit.sid, "path": unit.rel,
         "systems": digest.get("systems", []), "models": digest.get("models", []),
         "divisions": digest.get("divisions", []),
         "verdict": "FAILED" if failing else "PASSED",
         "week0_reject": (digest.get("week0") or {}).get("verdict", "accept") != "accept",
-        "rules_verdict": rules_verdict(findings),
+        "rules_verdict": rules_verdict(fails),
         "checked": digest.get("crashed") is None,
         "week0": digest.get("week0"),
         "counts": {"by_status": by_status, "fail_by_severity": by_sev, "total": len(findings)},
     }
     if report_like.count_waived:
-        row["counts"]["waived"] = waived
+        row["counts"]["waived"] = sum(1 for f in findings if f.reason and f.reason.startswith("waived"))
     return row

@@ -9,6 +9,7 @@ executor (``checker.engine.executors``: local processes or a Dask cluster) ran t
 """
 from __future__ import annotations
 
+from itertools import groupby
 from operator import attrgetter
 from typing import Any
 
@@ -25,6 +26,7 @@ from checker.engine.run_folders import prepare_run_folders
 from checker.engine.executors import LocalExecutor, make_executor
 
 COHORT_SECTION_VERSION = "1.0"
+_SUBMISSION = attrgetter("subject.submission")
 #: how a worker reports a URL or archive it refused to mirror (an input problem, not an internal error)
 MIRROR_REFUSAL = "internal error: MirrorError: "
 
@@ -249,15 +251,21 @@ def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
     gate = _Gate(report)
     own: dict[int, list[Finding]] = {i: [] for i in range(len(units))}
     index = {(u.kind == "submission", u.label): i for i, u in enumerate(units)}
-    cross = []
     cohort_scope = {r.id for r in report.rules if r.scope == "cohort"}
-    for f in report.findings:
-        if f.rule_id in cohort_scope:
-            cross.append(f.as_dict())
-        s = f.subject
-        i = index.get((True, s.submission)) if s.submission else (index.get((False, s.point)) if not s.model else None)
-        if i is not None:
-            own[i].append(f)
+    cross = [f.as_dict() for f in report.findings if f.rule_id in cohort_scope]
+    # the findings are sorted by submission first, so each submission's are one run: grouped in C, and only
+    # the findings of no submission (run folders, the package) are looked at one by one
+    for sub, group in groupby(report.findings, key=_SUBMISSION):
+        if sub:
+            i = index.get((True, sub))
+            if i is not None:
+                own[i].extend(group)
+            continue
+        for f in group:
+            s = f.subject
+            i = index.get((False, s.point)) if not s.model else None
+            if i is not None:
+                own[i].append(f)
     rows = [co.unit_summary(u, d, own[i], gate) for i, (u, d) in enumerate(zip(units, digests))]
     rows.sort(key=lambda r: (r["kind"], r["label"]))
     verdicts = {"PASSED": 0, "FAILED": 0}

@@ -180,10 +180,6 @@ def _block(findings: list[Finding]) -> str | None:
         return findings_block(findings)
     except Exception:  # noqa: BLE001
         return None
-    try:
-        return encode_indented([f.as_dict() for f in findings], "  ")[6:-4]
-    except Exception:  # noqa: BLE001
-        return None
 
 
 def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:

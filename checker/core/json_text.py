@@ -2,7 +2,7 @@
 encoded by msgspec (checker.render.json_report says how the two are kept byte-identical).
 
 It lives in core because two layers encode findings: the JSON report (render) and the cohort worker
-that encodes each finding's text where it was found (engine), and the engine never imports a renderer.
+that encodes its unit's findings where they were found (engine), and the engine never imports a renderer.
 """
 from __future__ import annotations
 
@@ -52,3 +52,10 @@ def encode_indented(v, ind: str = "") -> str:
 def finding_json(finding) -> str:
     """One finding as the report renders it at depth 0."""
     return encode_indented(finding.as_dict())
+
+
+def findings_block(findings) -> str:
+    """Consecutive findings (at least one) as they sit in the JSON report's findings list: items at depth 2
+    separated by ``,`` and a newline, without the list's brackets. Encoded at once: the list indented by two
+    spaces is ``[``, a newline and four spaces, this text, then a newline, two spaces and ``]``."""
+    return encode_indented([f.as_dict() for f in findings], "  ")[6:-4]

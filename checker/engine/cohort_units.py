@@ -14,16 +14,19 @@ path, then to a ``#N`` suffix. A single submission keeps its plain ``<submission
 from __future__ import annotations
 
 import os
+from operator import attrgetter
 from typing import Any
 
 import msgspec
 
 from checker.core.findings import Finding, Status, Subject, rules_verdict
-from checker.core.json_text import finding_json
+from checker.core.json_text import findings_block
 from checker.load.cohort_digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
 from checker.load.mirror import needs_mirror, origin
 
+#: a finding's status and severity, read in C (a cohort's rows count every finding)
+_STATUS, _SEVERITY = attrgetter("status"), attrgetter("severity")
 #: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking
 _WORKER_STATE: dict[tuple, tuple] = {}
 
@@ -36,7 +39,7 @@ class UnitSettings(msgspec.Struct, frozen=True):
     options: tuple  # sorted (name, value) pairs
     max_bytes: int
     keep_node: bool
-    prerender: bool = False  # encode each finding's JSON in the worker (the JSON report splices it in)
+    prerender: bool = False  # encode the unit's findings' JSON in the worker (the JSON report splices it in)
     exclude: tuple = ()  # --exclude globs (discovery)
 
     @property
@@ -48,7 +51,10 @@ class UnitResult(msgspec.Struct):
     findings: list[Finding]
     digest: dict
     node: Any = None  # the loaded Submission/RunFolder (only when the report needs the package)
-    texts: list | None = None  # JSON text per finding, same order (settings.prerender)
+    #: settings.prerender: the JSON text of the unit's own findings (those of rules not of package scope, in
+    #: order) as they sit in the report's findings list, and how many findings it holds
+    block: str | None = None
+    block_size: int = 0
     bytes_read: int = 0  # bytes of events logs audited (client progress)
 
 
@@ -154,19 +160,24 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
     predictions = {} if settings.select or settings.ignore else attach(pkg, ctx, findings)
     if unit.kind == "submission" and node.name in predictions:
         digest["week0"] = predictions[node.name].as_dict()
-    texts = None
+    block, size = None, 0
     if settings.prerender:
-        texts = [_prerendered(f) for f in findings]
+        package_scope = {r.id for r in rules if r.scope == "package"}
+        own = [f for f in findings if f.rule_id not in package_scope]
+        block, size = _block(own), len(own)
     audited = sum(rf.events_audit.bytes_read for rf in pkg.run_folders if rf.events_audit is not None)
-    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, texts=texts,
-                      bytes_read=audited)
+    return UnitResult(findings=findings, digest=digest, node=node if settings.keep_node else None, block=block,
+                      block_size=size, bytes_read=audited)
 
 
-def _prerendered(f: Finding) -> str | None:
-    """A finding's JSON text, or None when it cannot be encoded here: the report's own writer then
-    encodes it (and reports what it cannot), so a unit is never lost for one finding's content."""
+def _block(findings: list[Finding]) -> str | None:
+    """``findings_block`` of the unit's own findings, or None for none, or when they cannot be encoded here:
+    the report's own writer then encodes them (and reports what it cannot), so a unit is never lost for one
+    finding's content."""
+    if not findings:
+        return None
     try:
-        return finding_json(f)
+        return findings_block(findings)
     except Exception:  # noqa: BLE001
         return None
 
@@ -177,23 +188,23 @@ def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like)
 
     by_status = {s.value: 0 for s in Status}
     by_sev = {k: 0 for k in ("reject", "reject-points", "flag", "warn")}
-    for (status, sev), n in Counter((f.status, f.severity) for f in findings).items():
+    for status, n in Counter(map(_STATUS, findings)).items():
         by_status[status.value] += n
-        if status is Status.FAIL:
-            by_sev[sev.value] += n
-    waived = sum(1 for f in findings if f.reason and f.reason.startswith("waived"))
-    failing = report_like.failing_of(findings)
+    fails = [f for f in findings if f.status is Status.FAIL]  # what the severities, verdicts and gate read
+    for sev, n in Counter(map(_SEVERITY, fails)).items():
+        by_sev[sev.value] += n
+    failing = report_like.failing_of(fails)
     row = {
         "label": unit.label, "kind": unit.kind, "org": unit.org, "submission_id": unit.sid, "path": unit.rel,
         "systems": digest.get("systems", []), "models": digest.get("models", []),
         "divisions": digest.get("divisions", []),
         "verdict": "FAILED" if failing else "PASSED",
         "week0_reject": (digest.get("week0") or {}).get("verdict", "accept") != "accept",
-        "rules_verdict": rules_verdict(findings),
+        "rules_verdict": rules_verdict(fails),
         "checked": digest.get("crashed") is None,
         "week0": digest.get("week0"),
         "counts": {"by_status": by_status, "fail_by_severity": by_sev, "total": len(findings)},
     }
     if report_like.count_waived:
-        row["counts"]["waived"] = waived
+        row["counts"]["waived"] = sum(1 for f in findings if f.reason and f.reason.startswith("waived"))
     return row

@@ -9,6 +9,7 @@ executor (``checker.engine.executors``: local processes or a Dask cluster) ran t
 """
 from __future__ import annotations
 
+from itertools import groupby
 from operator import attrgetter
 from typing import Any
 
@@ -25,6 +26,7 @@ from checker.engine.run_folders import prepare_run_folders
 from checker.engine.executors import LocalExecutor, make_executor
 
 COHORT_SECTION_VERSION = "1.0"
+_SUBMISSION = attrgetter("subject.submission")
 #: how a worker reports a URL or archive it refused to mirror (an input problem, not an internal error)
 MIRROR_REFUSAL = "internal error: MirrorError: "
 
@@ -76,10 +78,10 @@ def check(paths: list[str], config: RunConfig) -> Report:
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
                     count_waived=ws is not None, gate_new_only=config.fail_on_new, context=ctx,
                     week0_by_submission=predictions)
-    if encoded:  # unchanged worker findings keep their encoded text; waived/baselined ones are re-encoded
-        get = encoded.get
-        report.json_cache = {i: e for f in findings
-                             if (e := get(i := id(f))) is not None and e[0] is f and f.baseline is None}
+    if encoded:  # a unit's findings keep their encoded text while none is baselined (the renderer checks
+        # that the block's very findings are still consecutive in the report: a waived one is a new object)
+        marked = attrgetter("baseline")
+        report.json_blocks = {k: b for k, b in encoded.items() if base is None or not any(map(marked, b[0]))}
     if ws is not None:
         report.sections["waivers"] = _waiver_section(ws)
     if baseline_section is not None:
@@ -106,7 +108,7 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
         from checker.engine import cohort_units as co
 
         units = co.plan_units(plan)
-    encoded: dict = {}  # id(finding) -> (finding, worker-encoded JSON text); holding f keeps its id unique
+    encoded: dict = {}  # id(first finding) -> (a unit's own findings, their worker-encoded JSON text)
     if not units:
         pkg, ctx, findings, bundle_section, predictions = _evaluate_one(paths, config, rules, policy, opts, executor,
                                                                         select, ignore, assembling)
@@ -188,13 +190,15 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
             digests.append(co.failed_unit_digest(unit, res.replace(MIRROR_REFUSAL, "input refused: ")))
             continue
         digests.append(res.digest)
-        if res.texts is not None and encoded is not None:
-            encoded.update((id(f), (f, t)) for f, t in zip(res.findings, res.texts) if t is not None)
-        for f in res.findings:
-            if scope.get(f.rule_id) != "package":
-                findings.append(f)
-            elif co.owns(unit, f.subject) or f.status is Status.FAIL:
-                package_level.setdefault(f.rule_id, []).append(f)
+        own = [f for f in res.findings if scope.get(f.rule_id) != "package"]
+        findings += own
+        if len(own) < len(res.findings):
+            for f in res.findings:
+                if scope.get(f.rule_id) == "package" and (co.owns(unit, f.subject) or f.status is Status.FAIL):
+                    package_level.setdefault(f.rule_id, []).append(f)
+        # the worker's text is of the findings it took for the unit's own: the same ones when as many
+        if res.block is not None and encoded is not None and own and len(own) == res.block_size:
+            encoded[id(own[0])] = (own, res.block)
         if res.node is not None:
             _replace_stub(plan, unit, res.node)
     for rid in sorted(package_level):
@@ -247,15 +251,21 @@ def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
     gate = _Gate(report)
     own: dict[int, list[Finding]] = {i: [] for i in range(len(units))}
     index = {(u.kind == "submission", u.label): i for i, u in enumerate(units)}
-    cross = []
     cohort_scope = {r.id for r in report.rules if r.scope == "cohort"}
-    for f in report.findings:
-        if f.rule_id in cohort_scope:
-            cross.append(f.as_dict())
-        s = f.subject
-        i = index.get((True, s.submission)) if s.submission else (index.get((False, s.point)) if not s.model else None)
-        if i is not None:
-            own[i].append(f)
+    cross = [f.as_dict() for f in report.findings if f.rule_id in cohort_scope]
+    # the findings are sorted by submission first, so each submission's are one run: grouped in C, and only
+    # the findings of no submission (run folders, the package) are looked at one by one
+    for sub, group in groupby(report.findings, key=_SUBMISSION):
+        if sub:
+            i = index.get((True, sub))
+            if i is not None:
+                own[i].extend(group)
+            continue
+        for f in group:
+            s = f.subject
+            i = index.get((False, s.point)) if not s.model else None
+            if i is not None:
+                own[i].append(f)
     rows = [co.unit_summary(u, d, own[i], gate) for i, (u, d) in enumerate(zip(units, digests))]
     rows.sort(key=lambda r: (r["kind"], r["label"]))
     verdicts = {"PASSED": 0, "FAILED": 0}

@@ -31,7 +31,9 @@ class Report(msgspec.Struct):
     sections: dict = msgspec.field(default_factory=dict)  # optional top-level parts: cohort, waivers, baseline
     count_waived: bool = False  # --waivers given: summary counts waived findings separately
     gate_new_only: bool = False  # --fail-on-new: only FAILs new since --baseline fail the run
-    json_cache: dict = msgspec.field(default_factory=dict)  # id(finding) -> (finding, JSON text from a worker)
+    #: id(first finding) -> (consecutive findings, their JSON text from a worker: core.json_text.findings_block);
+    #: the JSON report splices the text in where those very findings follow each other
+    json_blocks: dict = msgspec.field(default_factory=dict)
     context: Any = None  # the runner Context (package, policy, options): renderers compute per-point metrics
     #: what could not be written (checker.cli.output): each makes the exit code 2, and every report written
     #: after it says so (summary.exit_code, summary.output_problems)

@@ -15,14 +15,17 @@ re-indent in C, then two cheap guards make the result the standard library's:
   type it cannot encode), the standard library encodes it, raising exactly today's ValueError or
   TypeError.
 
-The findings are encoded one at a time and spliced in as text (``render_chunks``), and a cohort
-run may hand over each finding's JSON text already encoded by the worker that found it
-(``report.json_cache``: id(finding) -> (finding, text), see ``checker.engine.pipeline``; the entry is used
-only while it still names that very finding object). The bytes are the same either way:
+The findings are encoded in batches and spliced in as text (``render_chunks``), and a cohort run hands
+over each unit's findings already encoded by the worker that found them (``report.json_blocks``: id of
+the first finding -> (the findings, their text), see ``checker.engine.pipeline``; a block is used only
+where those very findings follow each other in the report). The bytes are the same either way:
 ``json.dumps(indent=2)`` output is compositional (a nested value is its own rendering with every
 later line indented by its depth).
 """
 from __future__ import annotations
+
+from itertools import islice
+from operator import is_
 
 from checker.core.json_text import encode_indented
 
@@ -34,10 +37,10 @@ def render(report, **_options) -> str:
 
 
 def render_chunks(report):
-    """The report as consecutive pieces of text: the findings are encoded one at a time and spliced in,
-    never one dict tree of the whole report (json's indenting encoder would hold every small piece of it
-    at once), so a writer holds one finding at a time."""
-    cache = getattr(report, "json_cache", None) or {}
+    """The report as consecutive pieces of text: the findings are encoded a batch at a time (or come
+    encoded from a worker) and spliced in, never one dict tree of the whole report (json's indenting
+    encoder would hold every small piece of it at once), so a writer holds a bounded piece at a time."""
+    blocks = getattr(report, "json_blocks", None) or {}
     doc = report.to_dict(with_findings=False)
     doc["findings"] = _SLOT
     try:
@@ -55,45 +58,17 @@ def render_chunks(report):
         yield "[]"
     else:
         # pieces are gathered into chunks of about CHUNK characters: one write per chunk, not per finding
-        # (a 100-submission cohort has 267,000 findings); a run of consecutive worker-encoded findings is
-        # joined, then indented with one replace (its separators' newlines take the same indent)
+        # (a 100-submission cohort has 267,000 findings)
         out: list = []
         size = 0
         sep = "[\n    "
-        batch: list = []
-        run: list = []
-        for f in report.findings:
-            hit = cache.get(id(f))
-            if hit is not None and hit[0] is f:
-                if batch:
-                    piece = sep + _batch_json(batch)
-                    out.append(piece)
-                    size += len(piece)
-                    batch, sep = [], ",\n    "
-                run.append(hit[1])
-                size += len(hit[1])
-                if size >= CHUNK:
-                    out.append(sep + ",\n".join(run).replace("\n", "\n    "))
-                    run, sep = [], ",\n    "
-                    yield "".join(out)
-                    out, size = [], 0
-            else:
-                if run:
-                    out.append(sep + ",\n".join(run).replace("\n", "\n    "))
-                    run, sep = [], ",\n    "
-                batch.append(f.as_dict())
-                if len(batch) == BATCH:
-                    piece = sep + _batch_json(batch)
-                    out.append(piece)
-                    size += len(piece)
-                    batch, sep = [], ",\n    "
-                    if size >= CHUNK:
-                        yield "".join(out)
-                        out, size = [], 0
-        if run:
-            out.append(sep + ",\n".join(run).replace("\n", "\n    "))
-        if batch:
-            out.append(sep + _batch_json(batch))
+        for text in _items(report.findings, blocks):
+            out += (sep, text)
+            sep = ",\n    "
+            size += len(text)
+            if size >= CHUNK:
+                yield "".join(out)
+                out, size = [], 0
         out.append("\n  ]")
         yield "".join(out)
     yield head[cut + len(slot):]
@@ -104,6 +79,35 @@ def render_chunks(report):
 BATCH = 256
 #: characters of findings per yielded piece: a few hundred writes for a 100 MB report, a bounded buffer
 CHUNK = 1 << 20
+
+
+def _items(findings: list, blocks: dict):
+    """The findings list's items as consecutive texts (``_batch_json``'s form): a worker's block whole
+    where its findings follow each other, the others encoded BATCH at a time."""
+    batch: list = []
+    i, n = 0, len(findings)
+    while i < n:
+        hit = blocks.get(id(findings[i]))
+        if hit is not None and _holds(findings, i, hit[0]):
+            if batch:
+                yield _batch_json(batch)
+                batch = []
+            yield hit[1]
+            i += len(hit[0])
+            continue
+        batch.append(findings[i].as_dict())
+        i += 1
+        if len(batch) == BATCH:
+            yield _batch_json(batch)
+            batch = []
+    if batch:
+        yield _batch_json(batch)
+
+
+def _holds(findings: list, i: int, block: list) -> bool:
+    """Do ``findings[i:]`` start with the very objects of ``block``? (``is``, in C: a block is a unit's
+    thousands of findings)"""
+    return len(block) <= len(findings) - i and all(map(is_, block, islice(findings, i, i + len(block))))
 
 
 def _batch_json(dicts: list) -> str:

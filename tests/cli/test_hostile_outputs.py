@@ -49,7 +49,7 @@ def _hostile_report(strings: list[str]):
         out.append(msgspec.structs.replace(f, subject=subject, message=f.message + s, location=loc, status=status,
                                            fix=(f.fix or "fix it") + s, observed={s: [s]}, expected=s,
                                            reason=f.reason or ("waived: " + s if status is Status.SKIP else None)))
-    return msgspec.structs.replace(rep, findings=out, paths=[VALID + strings[0]], json_cache={})
+    return msgspec.structs.replace(rep, findings=out, paths=[VALID + strings[0]], json_blocks={})
 
 
 @slow(12)

@@ -85,22 +85,52 @@ def test_report_bytes_match_stdlib(fs, sections, spliced):
     report = Report(findings=fs, rules=[], paths=["pkg", "名前"], policy_edition="v1.0", policy_version="1.0",
                     generated_at="2026-01-01T00:00:00+00:00", sections=sections)
     want = outcome(lambda r: stdlib(r.to_dict()) + "\n", report)
-    if spliced:  # the cohort path: findings encoded one by one (by the workers) and spliced in as text
-        report.json_cache = worker_texts(fs, range(len(fs)))
+    if spliced:  # the cohort path: findings encoded by the workers, a block per unit, spliced in as text
+        report.json_blocks = worker_texts(fs, range(len(fs)))
     assert outcome(render, report) == want
 
 
 def worker_texts(fs, which) -> dict:
-    """The ``json_cache`` a cohort run hands over: the JSON text of findings ``which`` (by index), as
-    each worker encoded it (a finding json refuses is left to the renderer)."""
-    cache = {}
-    for i, f in enumerate(fs):
-        if i in which:
+    """The ``json_blocks`` a cohort run hands over: each run of consecutive findings ``which`` (by index)
+    as one block, encoded as a worker encodes it (a block json refuses is left to the renderer)."""
+    from checker.core.json_text import findings_block
+
+    blocks, run = {}, []
+    for i, f in enumerate(fs + [None]):
+        if i in which and f is not None:
+            run.append(f)
+            continue
+        if run:
             try:
-                cache[id(f)] = (f, finding_json(f))
+                blocks[id(run[0])] = (run, findings_block(run))
             except ValueError:
                 pass
-    return cache
+        run = []
+    return blocks
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(findings, min_size=2, max_size=8), st.data())
+def test_a_block_whose_findings_moved_is_encoded_again(fs, data):
+    """A block is spliced in only where its very findings still follow each other: after one of them was
+    replaced (a waiver), dropped or moved, the renderer encodes them itself, to the same bytes."""
+    import msgspec
+
+    blocks = worker_texts(fs, range(len(fs)))
+    changed = list(fs)
+    k = data.draw(st.integers(0, len(fs) - 1))
+    how = data.draw(st.sampled_from(["replace", "drop", "move"]))
+    if how == "replace":
+        changed[k] = msgspec.structs.replace(fs[k], message=fs[k].message + " (waived)")
+    elif how == "drop":
+        del changed[k]
+    else:
+        changed.append(changed.pop(k))
+    report = Report(findings=changed, rules=[], paths=["pkg"], policy_edition="v1.0", policy_version="1.0",
+                    generated_at="2026-01-01T00:00:00+00:00")
+    want = outcome(lambda r: stdlib(r.to_dict()) + "\n", report)
+    report.json_blocks = blocks
+    assert outcome(render, report) == want
 
 
 def test_real_report_matches_stdlib(tmp_path):
@@ -131,15 +161,14 @@ def test_plain_documents_never_reach_the_stdlib_encoder(monkeypatch):
 @given(st.lists(findings, min_size=3, max_size=9), st.integers(1, 4), st.sets(st.integers(0, 8)),
        st.integers(1, 2000))
 def test_batches_and_worker_texts_splice_to_the_same_bytes(fs, batch, cached, chunk):
-    """Findings are encoded in batches (BATCH at a time), a worker's text spliced between them, the pieces
-    gathered into chunks of about CHUNK characters (runs of worker texts joined and indented at once): same
-    bytes, whatever the batch and chunk sizes."""
+    """Findings are encoded in batches (BATCH at a time), a worker's block spliced between them, the pieces
+    gathered into chunks of about CHUNK characters: same bytes, whatever the batch and chunk sizes."""
     import checker.render.json_report as jr
 
     report = Report(findings=fs, rules=[], paths=["pkg"], policy_edition="v1.0", policy_version="1.0",
                     generated_at="2026-01-01T00:00:00+00:00")
     want = outcome(lambda r: stdlib(r.to_dict()) + "\n", report)
-    report.json_cache = worker_texts(fs, cached)
+    report.json_blocks = worker_texts(fs, cached)
     old = jr.BATCH, jr.CHUNK
     jr.BATCH, jr.CHUNK = batch, chunk
     try:

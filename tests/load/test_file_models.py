@@ -139,7 +139,7 @@ def test_flat_result_summary_is_a_result_summary(tmp_path):
 
 
 def test_config_spellings_are_read_as_before_the_model(tmp_path):
-    """Only the keys read as numbers or booleans before (ConfigSpellings) are respelled: a quoted
+    """Only the keys read as numbers or booleans before (the models' __respelled__) are respelled: a quoted
     temperature (a number in ClientConfig) stays a string and is a problem, not a value-spelling note."""
     path = _write(tmp_path, "config.yaml", "model_params:\n  temperature: '0.0'\n  max_new_tokens: 128.0\n"
                                            "settings:\n  warmup:\n    warmup_random_seed: 7.0\n")

@@ -1,7 +1,7 @@
 """Validate a loaded file into its kind's typed model, after reading loose spellings as their value."""
 from __future__ import annotations
 
-from checker.load.models.kinds import CLIENT_FILES, FILE_MODELS
+from checker.load.models.kinds import FILE_MODELS, NOT_RESPELLED
 from checker.load.models.lenient import validate_lenient
 
 
@@ -23,17 +23,14 @@ def attach_model(lf) -> None:
     """Validate a loaded file into its kind's typed model (when the kind has one), keeping the problems.
 
     Unambiguous non-plain spellings (``64.0`` for a count, YAML 1.1 ``yes``) are first read as the
-    value they spell and noted in ``lf.spellings`` (``checker.load.models.spelling``); the client's files
-    (``kinds.CLIENT_FILES``) keep the spelling walk they had before they were modelled."""
+    value they spell and noted in ``lf.spellings`` (``checker.load.models.spelling``), except in the kinds
+    whose spellings were never read so (``kinds.NOT_RESPELLED``)."""
     if not lf.ok:
         return
     from checker.load.models.spelling import normalise
 
     model_cls = model_of(lf.kind, lf.data)
-    if model_cls is None or lf.kind in CLIENT_FILES:
-        normalise(lf)
-    else:
-        normalise(lf, model_cls)
+    normalise(lf, None if lf.kind in NOT_RESPELLED else model_cls)
     if model_cls is not None:
         lf.model, lf.field_errors = validate_lenient(model_cls, lf.data)
 

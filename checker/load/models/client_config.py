@@ -7,9 +7,10 @@ kept, not refused: the file is the client's, its schema grows with every client 
 profiling...), and no rule reads those keys. A problem found here never rejects the file by itself: the rule
 reading a field reports what it finds there, as it always has (docs/decisions.md).
 
-``ConfigSpellings`` is the smaller model the loose-spelling walk reads (``checker.load.models.spelling``):
-only the keys that have always been read as numbers or booleans, so that the spellings accepted (and
-warned about) are the same as before the file was validated.
+The loose-spelling walk (``checker.load.models.spelling``) reads, of this model, only the keys each class
+names in ``__respelled__``: those read as numbers or booleans since before the file was validated, so the
+spellings accepted (and warned about) are the same as then (a quoted ``temperature`` stays a type problem
+of the model, reported by the rule reading it).
 """
 from __future__ import annotations
 
@@ -20,68 +21,10 @@ from pydantic import Field
 from checker.load.models.common import FileModel
 
 
-class _LoadPatternSpellings(FileModel):
-    """settings.load_pattern: how the client issues requests."""
-
-    target_concurrency: Optional[int] = Field(None, description="requests kept in flight")
-
-
-class _RuntimeSpellings(FileModel):
-    """settings.runtime: the run's length and seeds."""
-
-    n_samples_to_issue: Optional[int] = Field(None, description="samples the run issues")
-    min_duration_ms: Optional[int] = Field(None, description="minimum run duration, milliseconds")
-    max_duration_ms: Optional[int] = Field(None, description="maximum run duration, milliseconds")
-    scheduler_random_seed: Optional[int] = Field(
-        None, description="seed of the request scheduler (point.yaml scheduler_rng_seed)")
-    dataloader_random_seed: Optional[int] = Field(
-        None, description="seed of the sample order (point.yaml sample_index_rng_seed)")
-
-
-class _ClientSpellings(FileModel):
-    """settings.client: the HTTP client."""
-
-    stream_all_chunks: Optional[bool] = Field(None, description="every streamed chunk is recorded")
-    num_workers: Optional[int] = Field(None, description="client worker processes")
-
-
-class _WarmupSpellings(FileModel):
-    """settings.warmup: the warmup before the measurement."""
-
-    enabled: Optional[bool] = Field(None, description="a warmup runs")
-    salt: Optional[bool] = Field(None, description="warmup prompts are salted")
-    drain: Optional[bool] = Field(None, description="the warmup drains before the measurement starts")
-    n_requests: Optional[int] = Field(None, description="warmup requests issued")
-
-
-class _SettingsSpellings(FileModel):
-    """settings: the client's run settings."""
-
-    load_pattern: Optional[_LoadPatternSpellings] = Field(None, description="how requests are issued")
-    runtime: Optional[_RuntimeSpellings] = Field(None, description="run length and seeds")
-    client: Optional[_ClientSpellings] = Field(None, description="the HTTP client")
-    warmup: Optional[_WarmupSpellings] = Field(None, description="the warmup")
-
-
-class _ModelParamsSpellings(FileModel):
-    """model_params: what each request asks of the model."""
-
-    max_new_tokens: Optional[int] = Field(None, description="cap on generated tokens")
-    top_k: Optional[int] = Field(None, description="top-k sampling cut-off")
-
-
-class ConfigSpellings(FileModel):
-    """The keys of config.yaml read as numbers or booleans when loosely spelled (``64.0``, YAML 1.1 ``yes``)."""
-
-    model_params: Optional[_ModelParamsSpellings] = Field(None, description="what each request asks of the model")
-    settings: Optional[_SettingsSpellings] = Field(None, description="the client's run settings")
-
-
-# --- the validation model -------------------------------------------------------------------------------
-
-
 class ModelParams(FileModel):
     """model_params: the model served and what each request asks of it (sampling, streaming)."""
+
+    __respelled__ = ("max_new_tokens", "top_k")
 
     name: Optional[str] = Field(None, description="the model id the endpoint serves (a Hugging Face id)")
     temperature: Optional[float] = Field(None, description="sampling temperature")
@@ -106,6 +49,8 @@ class Dataset(FileModel):
 class LoadPattern(FileModel):
     """settings.load_pattern: how the client issues requests."""
 
+    __respelled__ = ("target_concurrency",)
+
     type: Optional[str] = Field(None, description="`concurrency`, `poisson`, `max_throughput`, `agentic_inference`...")
     target_concurrency: Optional[int] = Field(None, description="requests kept in flight (a concurrency run)")
     target_qps: Optional[float] = Field(None, description="requests per second (a poisson run)")
@@ -113,6 +58,9 @@ class LoadPattern(FileModel):
 
 class Runtime(FileModel):
     """settings.runtime: the run's length and seeds."""
+
+    __respelled__ = ("n_samples_to_issue", "min_duration_ms", "max_duration_ms", "scheduler_random_seed",
+                     "dataloader_random_seed")
 
     n_samples_to_issue: Optional[int] = Field(None, description="samples the run issues")
     min_duration_ms: Optional[int] = Field(None, description="minimum run duration, milliseconds")
@@ -126,6 +74,8 @@ class Runtime(FileModel):
 class Client(FileModel):
     """settings.client: the HTTP client (its transport and tuning keys are kept as written)."""
 
+    __respelled__ = ("stream_all_chunks", "num_workers")
+
     num_workers: Optional[int] = Field(None, description="client worker processes")
     max_connections: Optional[int] = Field(None, description="connections the client may open")
     stream_all_chunks: Optional[bool] = Field(None, description="every streamed chunk is recorded in events.jsonl")
@@ -133,6 +83,8 @@ class Client(FileModel):
 
 class Warmup(FileModel):
     """settings.warmup: the warmup before the measurement."""
+
+    __respelled__ = ("enabled", "salt", "drain", "n_requests")
 
     enabled: Optional[bool] = Field(None, description="a warmup runs")
     n_requests: Optional[int] = Field(None, description="warmup requests issued")
@@ -143,6 +95,8 @@ class Warmup(FileModel):
 
 class Settings(FileModel):
     """settings: the client's run settings (drain, profiling, early_stopping... are kept as written)."""
+
+    __respelled__ = ("load_pattern", "runtime", "client", "warmup")
 
     runtime: Optional[Runtime] = Field(None, description="run length and seeds")
     load_pattern: Optional[LoadPattern] = Field(None, description="how requests are issued")
@@ -160,6 +114,8 @@ class EndpointConfig(FileModel):
 
 class ClientConfig(FileModel):
     """config.yaml: the reference client's resolved benchmark configuration (RUN-FOLDER.md §1.1)."""
+
+    __respelled__ = ("model_params", "settings")
 
     name: Optional[str] = Field(None, description="the run's name")
     version: Optional[str] = Field(None, description="the config schema version (`'1.0'`, a string)")

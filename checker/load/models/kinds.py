@@ -20,9 +20,11 @@ FILE_MODELS = {
 #: the client's files, validated so that rules and reports can read typed values, whose problems no rule
 #: reports as the file's own finding (each rule reading a field reports what it finds there, as before the
 #: files were modelled) and whose loose spellings are read as before (``checker.load.models.spelling``:
-#: config.yaml with ``ConfigSpellings``, results.json as accuracy entries, the others not at all); a
-#: problem in them never makes a rule that needs the file SKIP (``checker.engine.evaluate``)
+#: config.yaml at the keys its model names in ``__respelled__``, results.json as accuracy entries, the
+#: others not at all); a problem in them never makes a rule that needs the file SKIP (``checker.engine.evaluate``)
 CLIENT_FILES = frozenset({"config", "final_snapshot", "accuracy_legacy", "flat_result_summary"})
+#: the kinds whose loose spellings are not read as values (they never were): their values stay as written
+NOT_RESPELLED = frozenset({"final_snapshot", "flat_result_summary"})
 
 #: files the loader reads or accounts for without a model, and why: the run-folder entries not loaded whole
 #: (``layout.UNREAD_ENTRIES``) and a submission's cli_metadata.json

@@ -27,10 +27,7 @@ from checker.core.spellings import bool_words
 
 MAX_EXACT_INT = 2 ** 53
 
-#: file kinds normalised with a model that is not their validation model (client config.yaml:
-#: ``ConfigSpellings``, the keys read as numbers or booleans since before ``ClientConfig`` validated it),
-#: and nested blocks validated by their own model
-NORMALISE_ONLY = {"config": ("checker.load.models.client_config", "ConfigSpellings")}
+#: nested blocks validated by their own model
 NESTED = {"point_yaml": {("model_equivalence",): ("checker.load.models.model_equivalence", "ModelEquivalence")}}
 
 
@@ -148,11 +145,16 @@ _PLANS: dict = {}
 
 def _plan(cls) -> dict:
     """Per key of a record class: (kinds, whether a value may need reading as another spelling, nested
-    record, is a list of it); built once per class, since the walk asks it for every value."""
+    record, is a list of it); built once per class, since the walk asks it for every value. A class
+    naming ``__respelled__`` is walked at those keys only (config.yaml: the keys read loosely since
+    before the file was validated)."""
     plan = _PLANS.get(cls)
     if plan is None:
         plan = {}
+        only = getattr(cls, "__respelled__", None)
         for key, f in keys_of(cls).items():
+            if only is not None and key not in only:
+                continue
             kinds = _kinds(f.annotation)
             respell = "any" not in kinds and (("int" in kinds and "float" not in kinds)
                                               or ("bool" in kinds and "str" not in kinds)
@@ -215,17 +217,15 @@ def _accuracy(lf) -> None:
 
 
 def normalise(lf, model_cls=None) -> None:
-    """Rewrite ``lf.data`` in place against ``model_cls`` (default: the kind's own) and note each rewrite."""
+    """Rewrite ``lf.data`` in place against ``model_cls`` and note each rewrite (accuracy entries are found
+    by shape; without a model nothing else is read)."""
     if not lf.ok or not isinstance(lf.data, dict):
         return
     if lf.kind in ("accuracy", "accuracy_legacy"):
         _accuracy(lf)
         return
     if model_cls is None:
-        spec = NORMALISE_ONLY.get(lf.kind)
-        if spec is None:
-            return
-        model_cls = _model(spec)
+        return
     _walk(model_cls, lf.data, (), lf, lf.spellings)
     for prefix, spec in NESTED.get(lf.kind, {}).items():
         block = lf.get(*prefix)

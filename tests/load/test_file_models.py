@@ -19,6 +19,7 @@ from checker.load import layout
 from checker.load.models.attach import attach_model, model_of
 from checker.load.models.kinds import CLIENT_FILES, FILE_MODELS, NOT_MODELLED
 from checker.load.reader import read_file
+from treepaths import tree_paths
 
 FIXTURES = os.path.join(REPO, "fixtures")
 RUN_FOLDERS = sorted(glob.glob(os.path.join(FIXTURES, "real-runs", "*")) + glob.glob(os.path.join(FIXTURES, "runs", "*")))
@@ -161,16 +162,6 @@ def test_a_planned_config_is_validated_as_written(tmp_path):
     assert [p.path for p in lf.field_errors] == [("model_params", "max_new_tokens")]
 
 
-def _paths(node, path=()):
-    yield path
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, path + (i,))
-
-
 @pytest.mark.parametrize("kind,rel", [("config", "config.yaml"), ("final_snapshot", "metrics/final_snapshot.json")])
 def test_one_wrong_value_anywhere_never_costs_the_model(kind, rel):
     """Whatever single value of a real file is replaced by a wrong-typed one, the file still has a model (the
@@ -182,7 +173,7 @@ def test_one_wrong_value_anywhere_never_costs_the_model(kind, rel):
     src = os.path.join(FIXTURES, "real-runs", "var_concurrency_allchunks", rel)
     data = _load(kind, src).data
     cls = model_of(kind, data)
-    for path in list(_paths(data))[1:]:
+    for path in list(tree_paths(data))[1:]:
         for wrong in ("x", 5, [5], {"k": 5}):
             bad = copy.deepcopy(data)
             node = bad

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from checker.load.reader import LoadedFile, read_file
 from checker.load.yaml_reader import MAX_DEPTH, YamlLoadError, parse_yaml
+from treepaths import tree_paths
 
 # printable text: YAML treats NEL/LS/PS as line breaks and forbids most C0/C1 controls
 TEXT = st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp", "Co", "Cn"), blacklist_characters="\x85\ufeff")
@@ -22,15 +23,6 @@ keys = st.text(TEXT, min_size=1, max_size=12)
 trees = st.recursive(scalars, lambda children: st.one_of(st.lists(children, max_size=5),
                                                          st.dictionaries(keys, children, max_size=5)), max_leaves=30)
 
-
-def _paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _paths(v, prefix + (i,))
 
 
 def _eq(a, b):
@@ -63,7 +55,7 @@ def test_yaml_round_trip_and_every_value_has_a_position(data):
     parsed, positions = parse_yaml(text)
     assert _eq(parsed, data)
     nlines = text.count("\n") + 1
-    for path in _paths(parsed):
+    for path in tree_paths(parsed):
         if path:
             assert path in positions, path
             line, col = positions[path]
@@ -80,7 +72,7 @@ def test_json_through_the_loader_matches_json_module(tmp_path_factory, data):
     lf = read_file("result_summary", "x.json", str(p), str(d))
     assert lf.error is None, lf.error
     assert _eq(lf.data, json.loads(text))
-    for path in _paths(lf.data):
+    for path in tree_paths(lf.data):
         if len(path) == 1:
             line, _col = lf.position(path)
             assert json.dumps(path[0], ensure_ascii=False) in text.splitlines()[line - 1]

@@ -49,11 +49,6 @@ def encode_indented(v, ind: str = "") -> str:
     return text.replace("\n", "\n" + ind) if ind else text
 
 
-def finding_json(finding) -> str:
-    """One finding as the report renders it at depth 0."""
-    return encode_indented(finding.as_dict())
-
-
 def findings_block(findings) -> str:
     """Consecutive findings (at least one) as they sit in the JSON report's findings list: items at depth 2
     separated by ``,`` and a newline, without the list's brackets. Encoded at once: the list indented by two

@@ -27,7 +27,7 @@ from __future__ import annotations
 from itertools import islice
 from operator import is_
 
-from checker.core.json_text import encode_indented
+from checker.core.json_text import encode_indented, findings_block
 
 _SLOT = "@@findings@@"
 
@@ -82,7 +82,7 @@ CHUNK = 1 << 20
 
 
 def _items(findings: list, blocks: dict):
-    """The findings list's items as consecutive texts (``_batch_json``'s form): a worker's block whole
+    """The findings list's items as consecutive texts (``findings_block``'s form): a worker's block whole
     where its findings follow each other, the others encoded BATCH at a time."""
     batch: list = []
     i, n = 0, len(findings)
@@ -90,30 +90,21 @@ def _items(findings: list, blocks: dict):
         hit = blocks.get(id(findings[i]))
         if hit is not None and _holds(findings, i, hit[0]):
             if batch:
-                yield _batch_json(batch)
+                yield findings_block(batch)
                 batch = []
             yield hit[1]
             i += len(hit[0])
             continue
-        batch.append(findings[i].as_dict())
+        batch.append(findings[i])
         i += 1
         if len(batch) == BATCH:
-            yield _batch_json(batch)
+            yield findings_block(batch)
             batch = []
     if batch:
-        yield _batch_json(batch)
+        yield findings_block(batch)
 
 
 def _holds(findings: list, i: int, block: list) -> bool:
     """Do ``findings[i:]`` start with the very objects of ``block``? (``is``, in C: a block is a unit's
     thousands of findings)"""
     return len(block) <= len(findings) - i and all(map(is_, block, islice(findings, i, i + len(block))))
-
-
-def _batch_json(dicts: list) -> str:
-    """Consecutive findings as they sit in the report's list (items at depth 2, separated by commas).
-
-    ``json.dumps(indent=2)`` of a list is ``[`` + its items at 2 spaces, one per line group + ``]``: the
-    items are taken from between the brackets and indented two spaces more."""
-    text = encode_indented(dicts)
-    return text[4:-2].replace("\n", "\n  ")

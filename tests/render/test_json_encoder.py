@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from checker.core.findings import Finding, Location, Severity, Status, Subject
 from checker.engine.report import Report
-from checker.core.json_text import encode_indented, finding_json
+from checker.core.json_text import encode_indented
 from checker.render.json_report import render
 
 

@@ -15,11 +15,20 @@ VERDICTS = ("accept", "reject", "reject-points")
 
 
 class Hit(msgspec.Struct, frozen=True):
-    """One ERROR the official would report: its rule id, where, and why in a few words."""
+    """One ERROR the official would report: its rule id, where, and why in plain words.
+
+    ``why`` says what the file holds and what the automated check wants (e.g. config_summary "DP8"
+    has 3 characters; the automated check wants 4 or more). ``file`` is the relative path of the file
+    the user edits (a LoadedFile's ``rel``), ``path`` the data path in it, ``fix`` what to change: the
+    engine turns a Hit that no FAIL of ours explains into a located finding from these.
+    """
 
     rule: str
     subject: Subject
     why: str = ""
+    file: str = ""
+    path: tuple = ()
+    fix: str = ""
 
 
 class Week0(msgspec.Struct):

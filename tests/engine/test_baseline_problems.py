@@ -201,3 +201,42 @@ def test_a_20x8_cohort_baseline_file_is_under_100_kb(tmp_path):
     assert doc["problems"] >= 20 * 8 * 5
     assert len(text.encode("utf-8")) < 100 * 1024, len(text)
     assert len(doc["submissions"]) == 20
+
+
+def test_every_output_says_the_baseline_state_and_sarif_carries_the_waivers(cohort, tmp_path):
+    """SARIF validates against the 2.1.0 schema with baselineState on every result, helpUri on every rule and the
+    waiver's reason, approver and expiry on an accepted suppression; the -q text, GitHub annotations, Markdown
+    and HTML say new/unchanged/waived too."""
+    from jsonschema import Draft202012Validator
+
+    from checker.render import render
+    from conftest import REPO
+
+    base = _baseline_file(_run([cohort], jobs=1), tmp_path / "base.json")
+    after = _build(tmp_path / "after", {**DEFECTS, "acme/sub-1": [{"write": {"file": "stray.txt", "text": "x"}}]})
+    report = _run([after], jobs=1, waivers=_waivers(tmp_path / "w.yaml"), baseline=base)
+    doc = json.loads(render("sarif", report))
+    with open(os.path.join(REPO, "schemas", "sarif-2.1.0.schema.json"), encoding="utf-8") as fh:
+        errors = list(Draft202012Validator(json.load(fh)).iter_errors(doc))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+    run = doc["runs"][0]
+    assert all(r.get("helpUri") for r in run["tool"]["driver"]["rules"])
+    states = {(r["ruleId"], r["properties"]["subject"]["submission"]): r["baselineState"] for r in run["results"]}
+    assert states[("unexpected-entry", "acme/sub-1")] == "new"
+    assert states[("seed-runtime-match", "bravo/sub-2")] == "unchanged"
+    sup = {r["ruleId"]: r["suppressions"] for r in run["results"] if r.get("suppressions")}
+    assert sup["unexpected-entry"] == [{"kind": "external", "status": "accepted",
+                                        "justification": "notes kept for the reviewers",
+                                        "properties": {"approver": "R. Viewer", "expires": "2026-12-31", "waiver": 1,
+                                                       "file": str(tmp_path / "w.yaml")}}]
+    assert sup["me-disclosure-present"][0]["justification"] == "disclosed in the README"
+    assert run["properties"]["baseline"]["counts"] == {"new": 1, "unchanged": 1, "waived": 2, "resolved": 0}
+    quiet = render("text", report, tty=False, quiet=True)
+    assert any("unexpected-entry (new)" in ln for ln in quiet.splitlines())
+    assert any("seed-runtime-match" in ln and "(unchanged)" in ln for ln in quiet.splitlines())
+    gh = render("github", report)
+    assert any("unexpected-entry" in ln and "[new]" in ln for ln in gh.splitlines())
+    md = render("markdown", report)
+    assert "| Baseline |" in md and "notes kept for the reviewers" in md and "### Waivers (2 in force of 2" in md
+    html = render("html", report)
+    assert 'id="waivers"' in html and 'id="baseline"' in html and "baseline: waived" in html

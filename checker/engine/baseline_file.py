@@ -17,20 +17,38 @@ version that changes on upgrade), so its diff in a pull request says which probl
 
 A fingerprint (``checker.core.fingerprint.fingerprints``) is rule id, subject and data path (or a part of a
 grouped finding), hashed: the file names no line and no message, so moving lines or rewording changes nothing.
+Its schema (``schemas/baseline.schema.json``) is generated from ``BaselineFile``.
 """
 from __future__ import annotations
 
 import json
-import re
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Field
 
 from checker.core.findings import Status
 from checker.core.fingerprint import fingerprints, visible
+from checker.core.models import StrictModel, validate
 
 FORMAT_KEY = "endpoints-checker-baseline"
 FORMAT_VERSION = 1
 #: the group of problems that belong to no submission (the package, run folders, the waivers file)
 NO_SUBMISSION = "(no submission)"
-_FP = re.compile(r"^[0-9a-f]{32}$")
+
+Fingerprint = Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+
+
+class BaselineFile(StrictModel):
+    """``--write-baseline FILE``: the fingerprints of the problems known when it was written (failing or waived),
+    by submission and rule; ``--baseline FILE`` reads it."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True, populate_by_name=True)
+
+    format: Literal[1] = Field(alias=FORMAT_KEY, description="The baseline file format: 1.")
+    problems: int = Field(0, ge=0, description="How many fingerprints the file holds.")
+    submissions: dict[str, dict[str, list[Fingerprint]]] = Field(description=(
+        f"Submission label ({NO_SUBMISSION!r} for the package, run folders and the waivers file) -> rule id -> "
+        "the fingerprints of its problems (sha256 of rule id, subject and data path or part, 32 hex digits)."))
 
 
 class BaselineFileError(ValueError):
@@ -72,16 +90,9 @@ def entries(doc: dict, name: str) -> list[tuple[str, str, str]]:
     version = doc.get(FORMAT_KEY)
     if version != FORMAT_VERSION or type(version) is not int:
         raise BaselineFileError(f"baseline {name}: {FORMAT_KEY} is {version!r}; this version reads {FORMAT_VERSION}")
-    subs = doc.get("submissions")
-    if not isinstance(subs, dict):
-        raise BaselineFileError(f"baseline {name}: submissions is not an object of submissions")
-    out = []
-    for sub, rules in subs.items():
-        if not isinstance(rules, dict):
-            raise BaselineFileError(f"baseline {name}: submissions.{sub} is not an object of rule ids")
-        for rid, fps in rules.items():
-            if not isinstance(fps, list) or not all(isinstance(fp, str) and _FP.match(fp) for fp in fps):
-                raise BaselineFileError(f"baseline {name}: submissions.{sub}.{rid} is not a list of fingerprints "
-                                        "(32 hex digits each)")
-            out.extend((sub, rid, fp) for fp in fps)
-    return out
+    model, problems = validate(BaselineFile, doc)
+    if model is None:
+        p = problems[0]
+        raise BaselineFileError(f"baseline {name}: {'.'.join(str(s) for s in p.path) or 'the file'}: {p.message} "
+                                "(a fingerprint is 32 hex digits; schemas/baseline.schema.json)")
+    return [(sub, rid, fp) for sub, rules in model.submissions.items() for rid, fps in rules.items() for fp in fps]

@@ -152,16 +152,23 @@ def test_baseline_file_is_deterministic_and_reads_back(cohort, tmp_path):
     doc = json.loads(text)
     assert doc["endpoints-checker-baseline"] == 1 and doc["problems"] == len(load_baseline(one).known)
     assert doc["submissions"]["bravo/sub-2"]["seed-runtime-match"] and "generated_at" not in text
+    from jsonschema import Draft202012Validator
+
+    from conftest import REPO
+
+    with open(os.path.join(REPO, "schemas", "baseline.schema.json"), encoding="utf-8") as fh:
+        assert not list(Draft202012Validator(json.load(fh)).iter_errors(doc))
 
 
 @pytest.mark.parametrize("doc,needle", [
     ({"endpoints-checker-baseline": 2, "submissions": {}}, "this version reads 1"),
-    ({"endpoints-checker-baseline": 1, "submissions": []}, "not an object"),
-    ({"endpoints-checker-baseline": 1, "submissions": {"a": {"r": ["xyz"]}}}, "32 hex digits"),
-    ({"endpoints-checker-baseline": 1, "submissions": {"a": ["r"]}}, "not an object of rule ids"),
+    ({"endpoints-checker-baseline": 1, "submissions": []}, "baseline.json: submissions: "),
+    ({"endpoints-checker-baseline": 1, "submissions": {"a": {"r": ["xyz"]}}}, "submissions.a.r.0: "),
+    ({"endpoints-checker-baseline": 1, "submissions": {"a": ["r"]}}, "submissions.a: "),
+    ({"endpoints-checker-baseline": 1, "submissions": {}, "extra": 1}, "extra: "),
 ])
 def test_a_bad_baseline_file_is_a_usage_error(tmp_path, doc, needle):
-    bad = tmp_path / "bad.json"
+    bad = tmp_path / "baseline.json"
     bad.write_text(json.dumps(doc))
     p = subprocess.run([sys.executable, "-m", "checker", "check", os.path.join(FIXTURES, "valid"), "--baseline",
                         str(bad)], capture_output=True, text=True, timeout=120)

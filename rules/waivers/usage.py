@@ -24,16 +24,25 @@ def waiver_expired(pkg, ctx):
     Why: waivers are reviewed decisions with a deadline, not permanent exemptions.
     How to fix: Renew the waiver with a new approval and date, or fix the finding and delete it.
     """
+    return _per_waiver(ctx, _expired, "none expired")
+
+
+def _per_waiver(ctx, outcome, none: str):
+    """SKIP without --waivers; else the FAIL ``outcome(ws, i, waiver)`` gives for each waiver (None: nothing to
+    report), or a PASS saying ``none``."""
     ws = ctx.waivers
     if ws is None:
         return Skip("no --waivers file given", reason="not-applicable")
-    outs = []
-    for i, w in enumerate(ws.waivers):
-        if ws.expired(i):
-            outs.append(Fail(f"waiver for {w.rule} on {w.subject!r} expired on {w.expires.isoformat()}",
-                             file=ws.file, path=("waivers", i, "expires"), subject=_entry(i, w),
-                             observed=w.expires.isoformat(), expected=f"on or after {ws.today.isoformat()}"))
-    return outs or Pass(f"{len(ws.waivers)} waiver(s), none expired")
+    outs = [o for i, w in enumerate(ws.waivers) if (o := outcome(ws, i, w)) is not None]
+    return outs or Pass(f"{len(ws.waivers)} waiver(s), {none}")
+
+
+def _expired(ws, i: int, w):
+    if not ws.expired(i):
+        return None
+    return Fail(f"waiver for {w.rule} on {w.subject!r} expired on {w.expires.isoformat()}", file=ws.file,
+                path=("waivers", i, "expires"), subject=_entry(i, w), observed=w.expires.isoformat(),
+                expected=f"on or after {ws.today.isoformat()}")
 
 
 @rule(id="waiver-expiring", title="Waivers are renewed before they expire", clause="R§9.1", severity="warn",
@@ -48,19 +57,18 @@ def waiver_expiring(pkg, ctx):
     passed the day before.
     How to fix: Renew the waiver (a new approval and date), or fix the finding and delete the waiver.
     """
-    ws = ctx.waivers
-    if ws is None:
-        return Skip("no --waivers file given", reason="not-applicable")
-    outs = []
-    for i, w in enumerate(ws.waivers):
-        if ws.expiring(i):
-            left = ws.days_left(i)
-            when = "today is its last day" if left == 0 else f"{left} day{'s' if left != 1 else ''} left"
-            outs.append(Fail(f"waiver for {w.rule} on {w.subject!r} expires on {w.expires.isoformat()} ({when}; "
-                             f"warned {ws.warn_days} days ahead)", file=ws.file, path=("waivers", i, "expires"),
-                             subject=_entry(i, w), observed=w.expires.isoformat(),
-                             expected=f"more than {ws.warn_days} days after {ws.today.isoformat()}"))
-    return outs or Pass(f"{len(ws.waivers)} waiver(s), none expiring within {ws.warn_days} days")
+    warn_days = ctx.waivers.warn_days if ctx.waivers is not None else 0
+    return _per_waiver(ctx, _expiring, f"none expiring within {warn_days} days")
+
+
+def _expiring(ws, i: int, w):
+    if not ws.expiring(i):
+        return None
+    left = ws.days_left(i)
+    when = "today is its last day" if left == 0 else f"{left} day{'s' if left != 1 else ''} left"
+    return Fail(f"waiver for {w.rule} on {w.subject!r} expires on {w.expires.isoformat()} ({when}; warned "
+                f"{ws.warn_days} days ahead)", file=ws.file, path=("waivers", i, "expires"), subject=_entry(i, w),
+                observed=w.expires.isoformat(), expected=f"more than {ws.warn_days} days after {ws.today.isoformat()}")
 
 
 @rule(id="waiver-unused", title="Waivers match something", clause="R§9.1", severity="warn",
@@ -78,18 +86,13 @@ def waiver_unused(pkg, ctx):
     How to fix: Delete the stale waiver, or correct its `rule` / `subject` pattern; fix a finding that
     can never be waived.
     """
-    ws = ctx.waivers
-    if ws is None:
-        return Skip("no --waivers file given", reason="not-applicable")
-    outs = []
-    for i, w in enumerate(ws.waivers):
-        if not ws.expired(i) and ws.matched[i] == 0:
-            outs.append(_unused(ws, i, w))
-    return outs or Pass(f"{len(ws.waivers)} waiver(s), each matched a finding or expired")
+    return _per_waiver(ctx, _unused, "each matched a finding or expired")
 
 
 def _unused(ws, i: int, w):
     """The FAIL of a waiver that waived nothing, in the words of its cause (``checker.engine.waivers.diagnose``)."""
+    if ws.expired(i) or ws.matched[i]:
+        return None
     where = dict(file=ws.file, subject=_entry(i, w))
     problem = ws.problems[i] if i < len(ws.problems) else None
     if problem is not None and problem[0] == "unknown-rule":

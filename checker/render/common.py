@@ -29,6 +29,8 @@ def is_waived(f: Finding) -> bool:
     return (f.reason or "").startswith("waived")
 
 
+#: the SARIF uriBaseId every repository-relative location names
+ROOT_ID = "SRCROOT"
 #: what marks a repository root: its version control folder, or the configuration file (issue 36)
 ROOT_MARKERS = (".git", "endpoints-checker.toml")
 CONFIG_SECTION = "[tool.endpoints-checker]"
@@ -79,7 +81,7 @@ class Artifacts:
         """A SARIF artifactLocation: repository-relative with its uriBaseId, else the file's own URI."""
         rel = self.relative(path)
         if rel is not None:
-            return {"uri": rel, "uriBaseId": "SRCROOT"}
+            return {"uri": rel, "uriBaseId": ROOT_ID}
         return {"uri": Path(os.path.abspath(path)).as_uri()}
 
     def file_for(self, path: str) -> tuple[str, bool]:

@@ -16,11 +16,9 @@ from checker.core.rule_pages import index_url, rule_url
 from checker.engine.catalogue import complete_rules
 from checker.render.as_written import spell
 from checker.core.fingerprint import fingerprint
-from checker.render.common import LEVEL, Artifacts, is_waived
+from checker.render.common import LEVEL, ROOT_ID, Artifacts, is_waived
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-#: the uriBaseId every repository-relative location names
-ROOT_ID = "SRCROOT"
 
 
 def _baseline_state(f) -> str | None:
@@ -120,7 +118,7 @@ def render(report, **_options) -> str:
         if f.week0 is not None:
             result["properties"]["week0"] = f.week0
         if directory:
-            result["properties"]["directory"] = where.relative(path)
+            result["properties"]["directory"] = where.relative(path) or path
         if f.parts:
             result["properties"]["parts"] = list(f.parts)
         state = _baseline_state(f)

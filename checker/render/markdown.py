@@ -94,7 +94,11 @@ def _rule_link(family: str, rule_id: str, report) -> str:
     from checker.core.rule_pages import rule_url
 
     url = rule_url(family, rule_id, getattr(report, "docs_url", ""))
-    return f"[`{rule_id}`](<{url}>)" if url else f"`{rule_id}`"
+    if not url:
+        return f"`{rule_id}`"
+    for ch in "()<> ":  # a plain link destination: nothing that could end it or read as markup
+        url = url.replace(ch, "%%%02X" % ord(ch))
+    return f"[`{rule_id}`]({url})"
 
 
 def _waiver_lines(report) -> list[str]:

@@ -21,7 +21,7 @@ from casefixtures import FIXTURES, REPO
 DOCS = os.path.join(REPO, "docs")
 BASE = "https://docs.example.invalid/endpoints-checker/v0/docs"
 HREF = re.compile(r'href="([^"]+)"')
-MD_LINK = re.compile(r"\]\(<([^>]+)>\)")
+MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
 def _follow(url: str, base: str | None) -> None:

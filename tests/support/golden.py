@@ -39,7 +39,7 @@ def scrub_uris(text: str) -> str:
     """The checkout's and the temporary folders' file:// URIs as placeholders (the rest of each link stays)."""
     from pathlib import Path
 
-    text = text.replace(Path(REPO).as_uri(), CHECKOUT_URI)
+    text = re.sub(re.escape(Path(REPO).as_uri()) + r'(?=/docs/|/")', CHECKOUT_URI, text)  # rule pages, SARIF root
     return re.sub(r"file://[^\s\"'<>]*?/golden-[a-z]+-[A-Za-z0-9_]+/", TEMP_URI, text)
 
 

@@ -22,6 +22,11 @@ MAX_JOBS = 256  # --jobs
 MAX_TIMEOUT = 1_000_000  # --timeout, seconds (about 11.6 days; SIGALRM takes a C int)
 
 FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github")
+#: --junit-warnings: how JUnit writes a problem below --fail-on (checker.render.junit)
+JUNIT_WARNINGS = ("output", "skipped", "failure")
+MAX_WARN_DAYS = 3650  # --waiver-expiry-warning: ten years
+#: --waiver-expiry-warning's default (the engine's)
+WAIVER_EXPIRY_WARNING_DAYS = 14
 
 
 @click.command("check")
@@ -80,9 +85,23 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
                    "1 = serial).")
 @click.option("--waivers", "waivers", type=click.Path(dir_okay=False), metavar="FILE",
               help="Reviewed waivers (YAML): a matching FAIL becomes a SKIP counted as waived.")
+@click.option("--waiver-expiry-warning", "waiver_expiry_warning", type=click.IntRange(0, MAX_WARN_DAYS),
+              default=WAIVER_EXPIRY_WARNING_DAYS, show_default=True, metavar="DAYS",
+              help="Report a waiver this many days or fewer before its last day (waiver-expiring, a warning).")
 @click.option("--baseline", "baseline", type=click.Path(dir_okay=False), metavar="FILE",
-              help="An earlier JSON report: mark each FAIL new or unchanged and list resolved ones.")
+              help="A --write-baseline file or an earlier JSON report: mark each problem new or unchanged, "
+                   "waived ones waived, and list the resolved ones.")
+@click.option("--write-baseline", "write_baseline", metavar="FILE",
+              help="Also write this run's problems (failing or waived) to FILE as a small baseline file to "
+                   "commit: their fingerprints by submission and rule. --baseline reads it.")
 @click.option("--fail-on-new", "fail_on_new", is_flag=True, help="With --baseline: only new FAILs set the exit code.")
+@click.option("--junit-warnings", "junit_warnings", type=click.Choice(JUNIT_WARNINGS), default="output",
+              show_default=True,
+              help="JUnit: a problem below --fail-on (a warning, by default) as a passed test with its text in "
+                   "system-out (output), a skipped test (skipped), or a failed test (failure).")
+@click.option("--docs-url", "docs_url", metavar="URL", envvar="ENDPOINTS_CHECKER_DOCS_URL", show_envvar=True,
+              help="The URL of a published copy of endpoints-checker's docs/ folder: rule links point there "
+                   "(default: the rule pages installed with the package, as file:// links).")
 @click.option("--cohort", "cohort", metavar="YYYY-MM-C0|C1",
               help="The cohort under review: every point's target_cohort must match it.")
 @click.option("--today", "today", metavar="YYYY-MM-DD", envvar="ENDPOINTS_CHECKER_TODAY",
@@ -104,11 +123,15 @@ def command(**values) -> None:
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
           assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor,
-          scheduler, fix=False, diff=False) -> int:
+          scheduler, fix=False, diff=False, write_baseline=None, waiver_expiry_warning=WAIVER_EXPIRY_WARNING_DAYS,
+          junit_warnings="output", docs_url=None) -> int:
     """The check with click's values (the options of ``command``); return the exit code."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
+    if write_baseline is not None:
+        pairs = _with_baseline_file(pairs, write_baseline)
+    docs_url = _docs_url(docs_url)
     mode = _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle)
     if mode == "diff" and not formats and not outputs:
         pairs = []  # the diff is standard output's
@@ -131,7 +154,8 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         return _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
                     jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
                     today=today, timeout=timeout, assemble=assemble, write_bundle=bundle,
-                    executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler)
+                    executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler,
+                    waiver_expiry_warning=waiver_expiry_warning, docs_url=docs_url)
 
     diff_text = None
     try:
@@ -149,7 +173,8 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         from checker.cli import fixing
 
         fixing.tell(report, diff_text, _text_on_stdout(pairs))
-    _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
+    _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics,
+                          "junit_warnings": junit_warnings})
     _tell_bundle(report, write_bundle)
     if report.input_error and report.package is not None:
         from checker.cli.output import warn
@@ -209,6 +234,28 @@ def _pair_outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> list[tu
     if stdout_count > 1:
         raise InputError("only one format can go to standard output; give the others -o FILE")
     return pairs
+
+
+def _with_baseline_file(pairs, path: str) -> list[tuple[str, str]]:
+    """--write-baseline FILE: one more output, the baseline file (checker.render.baseline_file)."""
+    if path == "" or "\0" in path:
+        raise InputError(f"--write-baseline {path!r} names no file")
+    if _is_dir_output(path):
+        raise InputError(f"--write-baseline {path!r} is a directory: give a file name")
+    if path == "-":
+        pairs = [p for p in pairs if p != ("auto", "-")]  # the terminal's report gives way to the file's text
+        if any(out == "-" for _, out in pairs):
+            raise InputError("only one format can go to standard output; give --write-baseline a file name")
+    return pairs + [("baseline", path)]
+
+
+def _docs_url(value) -> str:
+    """--docs-url: an http(s) or file URL of a copy of docs/ ("" when not given)."""
+    if not value:
+        return ""
+    if not value.startswith(("https://", "http://", "file://")) or any(c.isspace() for c in value):
+        raise InputError(f"--docs-url {value!r} is not an http(s):// or file:// URL of a copy of docs/")
+    return value.rstrip("/")
 
 
 def _is_dir_output(out: str) -> bool:

@@ -102,11 +102,14 @@ class Finding(msgspec.Struct):
     fix: str | None = None
     reason: str | None = None  # SKIP reason code: missing-input, not-applicable, deselected, ...
     extra: dict = msgspec.field(default_factory=dict)
-    baseline: str | None = None  # --baseline: "new" | "unchanged" (FAIL findings only)
+    baseline: str | None = None  # --baseline: "new" | "unchanged" (FAIL and waived findings)
     edits: tuple = ()  # the automatic fix: TextEdits (checker.core.fixes), applied by check --fix
     #: reject-level FAILs only: does the Week-0 automated check (the official tool) reject on this rule at
     #: this subject? Set by the engine from the Week-0 prediction (checker.core.week0); None elsewhere
     week0: bool | None = None
+    #: the problems of a finding that lists several (each wrong seed, each point without a block): one
+    #: identity each, as a data path or name; the baseline fingerprints each (checker.core.fingerprint)
+    parts: tuple = ()
 
     def sort_key(self) -> tuple:
         s = self.subject
@@ -123,6 +126,8 @@ class Finding(msgspec.Struct):
         }
         if self.location is not None:
             d["location"] = self.location.as_dict()
+        if self.parts:
+            d["parts"] = list(self.parts)
         if self.observed is not None or self.expected is not None:
             d["evidence"] = {"observed": json_safe(self.observed), "expected": json_safe(self.expected)}
         if self.fix:

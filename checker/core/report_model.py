@@ -172,12 +172,16 @@ class Finding(_Part):
     subject: Subject = Field(description="What the finding is about.")
     message: str = Field(min_length=1, description="What was found, in a sentence.")
     location: Optional[Location] = Omitted(description="Where the finding points, when it has a place.")
+    parts: Optional[list[str]] = Omitted(min_length=1, description=(
+        "A FAIL listing several problems (each wrong seed, each point without a block): each problem's identity, "
+        "a data path (a/0/b) or a name; a baseline compares each one."))
     evidence: Optional[Evidence] = Omitted(description="Observed and expected values of a FAIL.")
     fix: Optional[str] = Omitted(description="How to fix a FAIL.")
     reason: Optional[str] = Omitted(description="Why a SKIP could not evaluate.")
     extra: Optional[dict[str, Any]] = Omitted(description="Rule-specific data (metrics, counts).")
     baseline: Optional[Literal["new", "unchanged"]] = Omitted(description=(
-        "With --baseline: whether this FAIL was in the baseline report."))
+        "With --baseline, on a FAIL or a waived finding: whether the baseline had it (unchanged) or not (new). A "
+        "finding with parts is new when any of them is (extra.baseline then lists the new and unchanged parts)."))
     week0: Optional[bool] = Omitted(description=(
         "Reject-level FAILs only: whether the Week-0 automated check (the official tool) rejects on this rule "
         "at this subject."))
@@ -250,6 +254,12 @@ class WaiverEntry(_Part):
     expires: str = Field(json_schema_extra={"format": "date"}, description="Last day the waiver applies.")
     expired: bool = Field(description="Whether the waiver had expired on the day checked.")
     matched: int = Field(ge=0, description="Findings it waived.")
+    days_left: Optional[int] = Omitted(ge=0, description="A current waiver: days from the day checked to its last day.")
+    expiring: Optional[bool] = Omitted(description=(
+        "A current waiver: whether it ends within warn_days (waiver-expiring reports it)."))
+    problem: Optional[Literal["unknown-rule", "never-waived"]] = Omitted(description=(
+        "A current waiver that matched nothing because its rule names no rule (unknown-rule) or only rules no "
+        "waiver applies to (never-waived); waiver-unused says which."))
 
 
 class Waivers(_Part):
@@ -257,27 +267,33 @@ class Waivers(_Part):
 
     file: str = Field(description="The waivers file.")
     today: str = Field(json_schema_extra={"format": "date"}, description="The day the waivers expired against.")
+    warn_days: Optional[int] = Omitted(ge=0, description=(
+        "--waiver-expiry-warning: a waiver this many days or fewer from its last day is reported as expiring."))
     entries: list[WaiverEntry] = Field(description="Each waiver of the file.")
 
 
 class Resolved(_Part):
-    """A FAIL of the baseline that this run no longer has."""
+    """A problem of the baseline that this run no longer has (neither failing nor waived)."""
 
     rule_id: str = Field(description="The rule.")
-    subject: Subject = Field(description="What it was about.")
-    fingerprint: str = Field(pattern=r"^[0-9a-f]{32}$", description="Rule id, subject and data path, hashed.")
+    subject: Subject = Field(description=(
+        "What it was about (from a baseline file: the submission only, which is all the file records)."))
+    fingerprint: str = Field(pattern=r"^[0-9a-f]{32}$", description="Rule id, subject and data path (or part), hashed.")
+    part: Optional[str] = Omitted(description="The part of a grouped finding that is gone (a data path or a name).")
 
 
 class BaselineSection(_Part):
-    """--baseline: counts of new, unchanged and resolved FAILs (keyed by fingerprint: rule id, subject, data
-    path; never line or message) and the resolved ones."""
+    """--baseline: problems that are new, unchanged, waived and resolved (keyed by fingerprint: rule id, subject,
+    data path or part; never line or message; a finding listing several problems counts each), and the resolved
+    ones."""
 
-    file: str = Field(description="The baseline report.")
-    counts: dict[str, N] = Field(json_schema_extra=_keys("new", "unchanged", "resolved"),
-                                description="FAILs that are new, unchanged and resolved.")
+    file: str = Field(description="The baseline: a --write-baseline file or an earlier JSON report.")
+    counts: dict[str, N] = Field(json_schema_extra=_keys("new", "unchanged", "waived", "resolved"),
+                                description=("Problems that are new, unchanged (failing as in the baseline), waived "
+                                             "(still in the files, accepted by a waiver) and resolved (gone)."))
     resolved_not_listed: Optional[int] = Omitted(ge=1, description=(
-        "Resolved FAILs counted in counts.resolved but not listed (at most 1,000 are listed, in subject order)."))
-    resolved: list[Resolved] = Field(description="The resolved FAILs, in subject order.")
+        "Resolved problems counted in counts.resolved but not listed (at most 1,000 are listed, in subject order)."))
+    resolved: list[Resolved] = Field(description="The resolved problems, in subject order.")
 
 
 class FixedFile(_Part):

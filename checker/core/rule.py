@@ -44,6 +44,9 @@ class Outcome(msgspec.Struct):
     subject: Any = None  # override the evaluated subject (a rule reporting on a file elsewhere)
     entry: str = ""  # a file or directory inside the subject this outcome is about
     edits: tuple = ()  # an automatic fix: Edits (checker.core.fixes) whose right value is certain
+    #: a FAIL listing several problems: each one's identity (a data path tuple, or a name such as a point),
+    #: so a baseline tells a new problem from an old one of the same finding
+    parts: tuple = ()
 
 
 def Pass(message: str, **kw: Any) -> Outcome:

@@ -10,6 +10,9 @@ from typing import Any
 
 import msgspec
 
+#: --waiver-expiry-warning's default: a waiver 14 days or fewer from its last day is reported (waiver-expiring)
+WAIVER_EXPIRY_WARNING_DAYS = 14
+
 
 class RunConfig(msgspec.Struct, frozen=True):
     #: --select / --ignore: rule ids, family names or id prefixes
@@ -35,6 +38,10 @@ class RunConfig(msgspec.Struct, frozen=True):
     fail_on_new: bool = False
     #: the date waivers expire against (None: today)
     today: Any = None
+    #: a waiver this many days or fewer from its expiry is reported (waiver-expiring)
+    waiver_expiry_warning: int = WAIVER_EXPIRY_WARNING_DAYS
+    #: the URL of a published copy of docs/: rule links point under it (else at the installed pages)
+    docs_url: str = ""
     #: draw progress bars on stderr
     progress: bool = False
     #: keep the loaded packages in the report (renderers that show the curve need them)

@@ -155,7 +155,17 @@ def _to_finding(rule: Rule, subject: Subject, out: Outcome) -> Finding:
         reason=out.reason,
         extra=out.extra,
         edits=edits,
+        parts=_parts(out.parts) if out.parts and status is Status.FAIL else (),
     )
+
+
+def _parts(parts) -> tuple:
+    """A rule's problem parts as strings: a data path as ``checker.core.fingerprint.path_key`` spells it, a name
+    as it is; in order, each once."""
+    from checker.core.fingerprint import path_key
+
+    out = (path_key(p) if isinstance(p, (tuple, list)) else str(p) for p in parts)
+    return tuple(dict.fromkeys(out))
 
 
 def _resolve_edits(edits) -> tuple:

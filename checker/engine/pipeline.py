@@ -46,7 +46,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     if config.waivers is not None:
         from checker.engine.waivers import load_waivers
 
-        ws = load_waivers(config.waivers, config.today)
+        ws = load_waivers(config.waivers, config.today, config.waiver_expiry_warning)
     if config.baseline is not None:
         from checker.engine.baseline import load_baseline
 
@@ -61,9 +61,10 @@ def check(paths: list[str], config: RunConfig) -> Report:
         if mirror.REDIRECTS or mirror._ROOTS:
             mirror.release_all()
     if ws is not None:
-        from checker.engine.waivers import apply_waivers
+        from checker.engine.waivers import apply_waivers, diagnose
 
         findings = apply_waivers(findings, ws)
+        diagnose(ws, rules)
     ctx.waivers = ws
     findings += run_rules([r for r in rules if r.after_waivers], pkg, ctx, select=select, ignore=ignore)
     findings.sort(key=Finding.sort_key)
@@ -71,13 +72,13 @@ def check(paths: list[str], config: RunConfig) -> Report:
     if base is not None:
         from checker.engine.baseline import mark
 
-        findings, baseline_section = mark(findings, base)
+        findings, baseline_section = mark(findings, base, rules)
     nothing = not pkg.submissions and not pkg.run_folders and getattr(pkg, "plan", None) is None
     report = Report(findings=findings, rules=rules, paths=list(pkg.paths), policy_edition=policy.edition,
                     policy_version=policy.version, fail_on=fail_on, package=pkg,
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
                     count_waived=ws is not None, gate_new_only=config.fail_on_new, context=ctx,
-                    week0_by_submission=predictions)
+                    week0_by_submission=predictions, docs_url=config.docs_url)
     if encoded:  # a unit's findings keep their encoded text while none is baselined (the renderer checks
         # that the block's very findings are still consecutive in the report: a waived one is a new object)
         marked = attrgetter("baseline")
@@ -298,10 +299,14 @@ def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
 
 
 def _waiver_section(ws) -> dict[str, Any]:
-    return {
-        "file": ws.rel,
-        "today": ws.today.isoformat(),
-        "entries": [{"rule": w.rule, "subject": w.subject, "reason": w.reason, "approver": w.approver,
-                     "expires": w.expires.isoformat(), "expired": ws.expired(i), "matched": ws.matched[i]}
-                    for i, w in enumerate(ws.waivers)],
-    }
+    entries = []
+    for i, w in enumerate(ws.waivers):
+        e = {"rule": w.rule, "subject": w.subject, "reason": w.reason, "approver": w.approver,
+             "expires": w.expires.isoformat(), "expired": ws.expired(i), "matched": ws.matched[i]}
+        if not ws.expired(i):
+            e["days_left"] = ws.days_left(i)
+            e["expiring"] = ws.expiring(i)
+        if ws.problems[i] is not None:
+            e["problem"] = ws.problems[i][0]
+        entries.append(e)
+    return {"file": ws.rel, "today": ws.today.isoformat(), "warn_days": ws.warn_days, "entries": entries}

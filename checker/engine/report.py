@@ -41,6 +41,9 @@ class Report(msgspec.Struct):
     #: the Week-0 prediction per submission (checker.core.week0.Week0 by submission name; cohort units
     #: carry theirs in sections["cohort"]), set by the pipeline
     week0_by_submission: dict = msgspec.field(default_factory=dict)
+    #: --docs-url: rule links point under this copy of docs/ (checker.core.rule_pages; "": the environment's,
+    #: else the installed pages)
+    docs_url: str = ""
 
     def counts(self) -> dict[str, Any]:
         by_status = {s.value: 0 for s in Status}

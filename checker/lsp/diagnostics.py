@@ -13,24 +13,22 @@ from typing import Any
 
 from lsprotocol import types
 
-from checker.core.version import __version__
 from checker.core.findings import FAIL_ON_RANK, Severity, Status
 from checker.core.values import value_at
 from checker.lsp.positions import Text
 from checker.lsp.resolve import KINDS
 
 SOURCE = "endpoints-checker"
-#: the rule pages: <base>/<family>.md#<rule-id> (the family page lists the rule under its id)
-DOCS_BASE = f"https://github.com/mlcommons/endpoints-checker/blob/v{__version__}/docs/rules"
 MAX_RELATED = 8
 MAX_PER_FILE = 500
 
 
-def rule_url(family: str, rule_id: str, base: str = "") -> str:
-    """The rule's own row on its family page (``checker.core.rule_pages``: the anchor the page gives it)."""
-    from checker.core.rule_pages import rule_page_ref
+def rule_url(family: str, rule_id: str, base: str = "") -> str | None:
+    """The rule's own row on its family page (``checker.core.rule_pages``, the one link builder: the documentation
+    base when configured, else the installed page)."""
+    from checker.core.rule_pages import rule_url as page
 
-    return f"{(base or DOCS_BASE).rstrip('/')}/{rule_page_ref(family, rule_id)}"
+    return page(family, rule_id, base)
 
 
 def severity(level: Severity, fail_on: str) -> types.DiagnosticSeverity:
@@ -94,8 +92,9 @@ def map_report(report, texts: dict[str, str | None], trigger: str, fail_on: str,
             continue
         t = text_of(path)
         rng = t.finding_range(line, col)
+        href = rule_url(f.family, f.rule_id, docs_base)
         diag = types.Diagnostic(range=rng, message=message(f, rename), severity=severity(f.severity, fail_on), code=f.rule_id,
-                                code_description=types.CodeDescription(href=rule_url(f.family, f.rule_id, docs_base)),
+                                code_description=types.CodeDescription(href=href) if href else None,
                                 source=SOURCE, data={"rule": f.rule_id, "level": f.severity.value,
                                                      "fixable": bool(f.edits)})
         if scopes.get(f.rule_id) == "curve" and f.location is not None and path in files:

@@ -27,7 +27,7 @@ class Settings(msgspec.Struct, frozen=True):
     diagnostics: str = "push"
     #: quiet time after an edit before the package is checked again
     debounce_ms: int = 150
-    #: codeDescription links: <base>/<family>.md#<rule-id>
+    #: codeDescription links: <base>/rules/<family>.md#<rule-id>, base the URL of a copy of docs/ (checker.core.rule_pages)
     rule_docs: str = ""
 
     def run_config(self):

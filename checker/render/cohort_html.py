@@ -17,7 +17,7 @@ from checker.core.findings import Status
 from checker.domain.point_metrics import metrics_for
 from checker.engine.catalogue import load_catalogue
 from checker.render import levels, svg
-from checker.render.view import uses_interactivity
+from checker.render.view import baseline_view, uses_interactivity, waivers_view
 
 MAX_WORST = 3
 #: the index's verdict groups, most severe first (the filter's checkboxes and the header's counts)
@@ -159,6 +159,8 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
         "charts": charts,
         "other_findings": ordered(others),
         "other_scoped": scoped(others),
+        "waivers": waivers_view(cohort_report) if cohort_report else None,
+        "baseline": baseline_view(cohort_report) if cohort_report else None,
         "data": {"orgs": sorted({r["org"] for r in rows}), "divisions": sorted({r["division"] for r in rows}),
                  "models": sorted(by_model), "total": len(rows)},
     }

@@ -1,7 +1,8 @@
 """GitHub Actions workflow commands (::error/::warning/::notice), grouped per submission.
 
 Escaping follows the Actions toolkit: data escapes %, CR, LF; property values also ':' and ','.
-Annotations do not fail a job; the exit code does.
+Annotations do not fail a job; the exit code does. With ``--baseline`` a title says whether the problem is
+new or unchanged.
 """
 from __future__ import annotations
 
@@ -28,7 +29,11 @@ def annotation(f) -> str:
             props.append(f"line={f.location.line}")
             if f.location.column:
                 props.append(f"col={f.location.column}")
-    props.append(f"title={escape_property(f'{f.rule_id} ({f.severity.value}) {f.subject.label()}')}")
+    from checker.render.levels import baseline_mark
+
+    state = baseline_mark(f)
+    title = f"{f.rule_id} ({f.severity.value}) {f.subject.label()}" + (f" [{state}]" if state else "")
+    props.append(f"title={escape_property(title)}")
     msg = f.message + (f"\nfix: {f.fix}" if f.fix else "")
     return f"::{cmd} {','.join(props)}::{escape_data(msg)}"
 

@@ -141,15 +141,51 @@ def gate_phrase(report) -> str:
     return f"{report.verdict}: nothing at or above --fail-on {report.fail_on}"
 
 
+def baseline_phrase(report) -> str:
+    """'baseline: 1 new, 25 unchanged, 2 waived, 3 resolved' (problems; "" without --baseline)."""
+    base = getattr(report, "sections", {}).get("baseline")
+    if not base:
+        return ""
+    n = base["counts"]
+    waived = f", {n['waived']} waived" if n.get("waived") else ""
+    return f"baseline: {n['new']} new, {n['unchanged']} unchanged{waived}, {n['resolved']} resolved"
+
+
+def baseline_mark(f) -> str:
+    """A problem's state against the baseline in words: 'new', 'unchanged', 'new: <parts>' for a finding listing
+    several problems of which some are new, 'waived' for a waived one; "" without --baseline."""
+    state = getattr(f, "baseline", None)
+    if not state:
+        return ""
+    if f.status is Status.SKIP:
+        return "waived" + (" (new since the baseline)" if state == "new" else "")
+    split = (f.extra or {}).get("baseline") if isinstance(f.extra, dict) else None
+    if state == "new" and isinstance(split, dict) and split.get("new"):
+        return f"new: {', '.join(map(str, split['new']))} (the other {len(split.get('unchanged', []))} unchanged)"
+    return state
+
+
+def waiver_state(e: dict) -> str:
+    """A waiver entry of the report's waivers section in words: 'in force', 'expires in 3 days', 'expired',
+    'unknown rule', 'can never be waived', 'waived nothing'."""
+    if e["expired"]:
+        return "expired"
+    problem = e.get("problem")
+    if problem:
+        return "unknown rule" if problem == "unknown-rule" else "can never be waived"
+    if e.get("expiring"):
+        left = e.get("days_left", 0)
+        return "last day today" if left == 0 else f"expires in {plural(left, 'day')}"
+    return "in force" if e["matched"] else "waived nothing"
+
+
 def verdict_line(report) -> str:
     """One line: gate verdict, problems in words, checks, Week-0 verdict, extras (baseline, cohort)."""
     line = (f"{report.verdict} — {counts_phrase(report.findings)} · {checks_phrase(report)}"
             f" · {week0_phrase(report)} · fail-on {report.fail_on}")
-    base = getattr(report, "sections", {}).get("baseline")
+    base = baseline_phrase(report)
     if base:
-        n = base["counts"]
-        line += (f" · baseline: {n['new']} new, {n['unchanged']} unchanged, {n['resolved']} resolved"
-                 + (" (only new findings gate)" if getattr(report, "gate_new_only", False) else ""))
+        line += f" · {base}" + (" (only new findings gate)" if getattr(report, "gate_new_only", False) else "")
     cohort = getattr(report, "sections", {}).get("cohort")
     if cohort:
         v = cohort["verdicts"]

@@ -14,8 +14,8 @@ import sys
 
 from checker.core.findings import Finding, Severity, Status
 from checker.render.as_written import printable as _c, spell_lines
-from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
-    week0_phrase
+from checker.render.levels import LEVEL_WORD, baseline_mark, baseline_phrase, checks_phrase, counts_phrase, \
+    gate_phrase, plural, verdict_line, week0_phrase
 
 __all__ = ["render", "render_plain", "verdict_line", "header_line", "problem_groups"]
 
@@ -97,7 +97,9 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
     f = group[0]
     level = LEVEL_WORD[f.severity]
     mark = " [*]" if f.edits else ""
-    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')}{mark} {_c(f.message)}"
+    state = baseline_mark(f) if baseline else ""
+    state = f" ({paint(_c(state), 'dim')})" if state else ""
+    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')}{mark}{state} {_c(f.message)}"
     out = [head]
     if not details:
         return out
@@ -109,8 +111,6 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
         out.append(f"{ind}fix: {_c(f.fix)}")
     if f.severity is Severity.REJECT_POINTS:
         out.append(f"{ind}{paint('rejects this point (reject-points)', 'dim')}")
-    if baseline and f.baseline:
-        out.append(f"{ind}{paint(f.baseline + ' since the baseline', 'dim')}")
     if len(group) > 1:
         out.append(f"{ind}{_same_at(f, group[1:])}")
     return out
@@ -158,7 +158,8 @@ def resolved_lines(report) -> list[str]:
     out = [f"resolved since the baseline ({base['counts']['resolved']}):"]
     for d in base["resolved"]:
         subj = "/".join(v for v in d["subject"].values() if v) or "(package)"
-        out.append(_c(f"  {d['rule_id']} {subj}: {d.get('message', '')}"))
+        what = d.get("part") or d.get("message") or f"fingerprint {d['fingerprint']}"
+        out.append(_c(f"  {d['rule_id']} {subj}: {what}"))
     if base.get("resolved_not_listed"):
         out.append(f"  (and {base['resolved_not_listed']} more, counted but not listed)")
     return out
@@ -193,10 +194,9 @@ def summary_lines(report, paint: _Paint) -> list[str]:
         where_ = " in " + " and ".join(x for x in (plural(n_sub, "submission") if n_sub else "",
                                                    plural(n_rf, "run folder") if n_rf else "") if x)
     gate = gate_phrase(report)
-    base = getattr(report, "sections", {}).get("baseline")
+    base = baseline_phrase(report)
     if base:
-        n = base["counts"]
-        gate += f" · baseline: {n['new']} new, {n['unchanged']} unchanged, {n['resolved']} resolved"
+        gate += f" · {base}"
     out = [f"{counts_phrase(fails)}{where_} · {checks_phrase(report)}"]
     out += fix_lines(report)
     return out + [_c(week0_phrase(report)), paint(gate, report.verdict)]

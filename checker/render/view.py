@@ -72,6 +72,7 @@ def finding_row(i: int, f: Finding) -> dict:
         "expected": _short(f.expected),
         "fix": f.fix if f.status is Status.FAIL else None,
         "reason": f.reason,
+        "baseline": levels.baseline_mark(f) if f.status is not Status.PASS else "",
         "key": (s.submission, s.system, s.model, s.point),
         "own_severity": f.severity.value != _default_severity(f.rule_id),
     }
@@ -252,6 +253,27 @@ def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str) -> dict
     }
 
 
+def waivers_view(report) -> dict | None:
+    """--waivers: every waiver of the file with its state in words (in force, expiring, expired, ...)."""
+    ws = getattr(report, "sections", {}).get("waivers")
+    if not ws:
+        return None
+    rows = [{**e, "state": levels.waiver_state(e)} for e in ws["entries"]]
+    return {"file": ws["file"], "today": ws["today"], "rows": rows,
+            "active": sum(1 for e in ws["entries"] if not e["expired"])}
+
+
+def baseline_view(report, limit: int = 200) -> dict | None:
+    """--baseline: the counts in words and the problems resolved since the baseline."""
+    base = getattr(report, "sections", {}).get("baseline")
+    if not base:
+        return None
+    resolved = [{"rule": d["rule_id"], "subject": "/".join(v for v in d["subject"].values() if v) or "(package)",
+                 "what": d.get("part") or d.get("message") or ""} for d in base["resolved"][:limit]]
+    return {"file": base["file"], "phrase": levels.baseline_phrase(report), "resolved": resolved,
+            "more": base["counts"]["resolved"] - len(resolved)}
+
+
 def _counts(rows: list[dict]) -> dict:
     c = Counter(r["status"] for r in rows)
     return {"FAIL": c["FAIL"], "SKIP": c["SKIP"], "PASS": c["PASS"]}
@@ -299,8 +321,12 @@ def build_view(report, back_link: str | None = None) -> dict:
     by_rule: dict = {}
     for r in rows:
         by_rule.setdefault(r["rule"], []).append(r)
+    from checker.core.rule_pages import rule_url
+
+    docs_url = getattr(report, "docs_url", "")
     catalogue = [{
         "id": r.id, "title": r.title, "family": r.family, "severity": r.severity.value, "scope": r.scope,
+        "url": rule_url(r.family, r.id, docs_url),
         "clause": r.clause, "official": r.official, "summary": r.summary, "what": r.section("What it checks"),
         "why": r.section("Why"), "fix": r.section("How to fix"),
         "problems": levels.problems(levels.level_counts(by_rule.get(r.id, []))),
@@ -335,6 +361,8 @@ def build_view(report, back_link: str | None = None) -> dict:
         "catalogue": [c for c in catalogue if c["problems"]],
         "catalogue_rest": [c for c in catalogue if not c["problems"]],
         "back_link": back_link,
+        "waivers": waivers_view(report),
+        "baseline": baseline_view(report),
         "data": {
             "statuses": ["FAIL", "SKIP", "PASS"],
             "severities": [s for s in counts["fail_by_severity"]],

@@ -234,6 +234,7 @@ def seed_runtime_match(point, ctx):
                     file=lf, path=first.path,
                     observed={d.key: evidence(d.raw) for d, _ in diffs},
                     expected={d.key: bs.seeds[d.key] for d, _ in diffs}, edits=tuple(edits),
+                    parts=tuple(d.path for d, _ in diffs),
                     **({"fix": seed_fix_text(edits, notes)} if edits or notes else {}))
     if legacy:
         names = ", ".join(f"{d.path[-1]} -> {d.key}" for d in legacy)
@@ -384,6 +385,7 @@ def config_seeds_match(point, ctx):
         return Fail("config.yaml seeds differ from point.yaml: " + "; ".join(d[4] for d in diffs),
                     file=cfg, path=("settings", "runtime", ckey),
                     observed={d[0]: evidence(d[2]) for d in diffs}, expected={d[0]: evidence(d[3]) for d in diffs},
+                    parts=tuple(("settings", "runtime", d[0]) for d in diffs),
                     **_bound_seed_fix(point, lf, ctx, declared, {d[1] for d in diffs}))
     if len(unrecorded) == len(CONFIG_SEEDS):
         return Skip(f"config.yaml records no seeds ({', '.join(unrecorded)}): nothing to compare with point.yaml "

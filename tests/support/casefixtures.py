@@ -16,11 +16,14 @@ A case file (``rules/<family>/cases/<rule-id>/<case>.yaml``) reads::
       - chmod: {path: "{curve}/r8", mode: 0}
       - sub: {file: events.jsonl, pattern: '^.*"sample.complete".*\\n', repl: "", count: 3}   # regex, multiline
       - truncate: {file: events.jsonl, bytes: -40}    # cut to N bytes (negative: drop from the end)
-    run: {select: [...], ignore: [...], options: {...}, policy_overrides: {...}}  # relative paths: repo root
+    run: {options: {...}, policy_overrides: {...}, waivers: ..., today: ...}  # RunConfig; relative paths: repo root
     expect:
       - {rule: duplicate-point, status: FAIL, subject: "valid/{system_name}/{model_name}"}
       # optional keys: severity, message (a substring), line, fixes (the texts --fix writes; []: none)
-    fails_exactly: true             # default: the run's FAIL findings are exactly the FAIL expectations
+
+The case runs its own rule and its FAIL findings are exactly the FAIL expectations; a case about how
+rules interact is marked ``scope: package`` with a ``reason`` (tests/support/caserun.py runs and checks
+cases; tests/support/migrate_cases.py brings a case of the older whole-package form to this one).
 
 Placeholders: {curve} = results/<system>/<model>, {system} = results/<system>, {system_name},
 {model_name}. Paths are relative to the package root. Patches use PyYAML/json on our own
@@ -197,60 +200,7 @@ def apply_patch(root: str, op: dict) -> None:
         raise ValueError(f"unknown patch op {kind!r}")
 
 
-def subject_label(finding) -> str:
-    return finding.subject.label()
-
-
-def matches(finding, exp: dict) -> bool:
-    if finding.rule_id != exp["rule"] or finding.status.value != exp["status"]:
-        return False
-    if "subject" in exp and subject_label(finding) != expand(exp["subject"]):
-        return False
-    if "severity" in exp and finding.severity.value != exp["severity"]:
-        return False
-    if "message" in exp and expand(exp["message"]) not in finding.message:
-        return False
-    if "line" in exp and (finding.location is None or finding.location.line != exp["line"]):
-        return False
-    if "fixes" in exp and [e.new for e in finding.edits] != list(exp["fixes"]):
-        return False  # the texts the automatic fix writes, in order ([]: no automatic fix)
-    return True
-
-
-def check_case(case: dict, report) -> list[str]:
-    """Return a list of problems (empty when the report meets the case's expectations)."""
-    problems = []
-    expect = case.get("expect") or []
-    for exp in expect:
-        hits = [f for f in report.findings if matches(f, exp)]
-        if len(hits) != 1:
-            near = [f"{f.rule_id} {f.status.value} {subject_label(f)}: {f.message}" for f in report.findings
-                    if f.rule_id == exp["rule"]][:6]
-            problems.append(f"expected exactly one {exp}, found {len(hits)}; findings of that rule: {near}")
-    if case.get("fails_exactly", True):
-        allowed = [e for e in expect if e["status"] == "FAIL"]
-        for f in report.findings:
-            if f.status.value == "FAIL" and not any(matches(f, e) for e in allowed):
-                problems.append(f"unexpected FAIL {f.rule_id} {subject_label(f)}: {f.message}")
-    return problems
-
-
-def run_case(case: dict, tmp: str):
-    from checker.engine.pipeline import run_check
-
-    path = materialise(case, tmp)
-    run = dict(case.get("run") or {})
-    if run.get("policy_overrides"):  # relative override files live under the repository (fixtures/overrides/)
-        run["policy_overrides"] = {k: v if os.path.isabs(v) else os.path.join(REPO, v)
-                                   for k, v in run["policy_overrides"].items()}
-    try:
-        report = run_check([path], **run)
-    finally:
-        _restore_perms(path)
-    return report
-
-
-def _restore_perms(root: str) -> None:
+def restore_perms(root: str) -> None:
     for dirpath, dirnames, filenames in os.walk(root):
         for d in dirnames:
             p = os.path.join(dirpath, d)

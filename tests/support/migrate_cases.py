@@ -10,7 +10,8 @@ a case listed other rules' FAILs on its input and a new rule could break it. Now
   its own rule's findings differ once that rule runs alone (an interaction the engine makes);
 - else drops the expectations of other rules (FAILs it listed only because every FAIL had to be listed),
   the ``run.select``/``run.ignore`` (the case now selects its own rule) and ``fails_exactly: false``, and,
-  where that flag hid FAILs of its own rule, adds them, so its own rule's findings are exact.
+  where that flag hid FAILs of its own rule, adds them, so its own rule's findings are exact; a rule whose
+  only FAIL expectations went that way gets the input as a case of its own, in its family's folder.
 
 Every migrated case is run in its new form and must pass (its old form is run first: a case that fails
 as it stands is left alone and listed). Files are edited as text, so comments and layout stay.
@@ -37,6 +38,8 @@ import yaml  # noqa: E402
 from casefixtures import PLACEHOLDERS, all_case_files, case_rel, load_case  # noqa: E402
 from caserun import case_rule, check_case, run_case  # noqa: E402
 
+#: (case file, its old content, the FAIL expectations of other rules it no longer holds), in this run
+DROPPED: list = []
 #: expectation keys that say what a finding holds, beyond which rule, status and subject
 DETAIL_KEYS = ("message", "line", "fixes")
 
@@ -238,6 +241,7 @@ def migrate(path: str, write: bool = True) -> tuple[str, str]:
             fh.write(new_text)
     if reason is not None:
         return "package", reason
+    DROPPED.append((path, case, [e for e in others if e["status"] == "FAIL"]))
     dropped = sorted({e["rule"] for e in others})
     detail = (f"dropped {', '.join(dropped)}" if dropped else "") + (f"; added {len(add)} FAIL(s)" if add else "")
     return "rule", detail.strip("; ")
@@ -256,6 +260,47 @@ def _paths(args: list[str]) -> list[str]:
     return sorted(os.path.abspath(p) for p in out)
 
 
+def failing_rules() -> set[str]:
+    """Rules with at least one FAIL expectation in some case (tests/engine/test_architecture.py wants one each)."""
+    return {e["rule"] for p in all_case_files() for e in load_case(p).get("expect") or [] if e["status"] == "FAIL"}
+
+
+def keep_failing_cases(write: bool = True) -> list[str]:
+    """A rule whose only FAIL expectations were dropped from other rules' cases gets that case as its own:
+    the same input in its family's folder, its FAILs listed (it runs alone). The files written."""
+    from checker.engine.catalogue import get_rule
+
+    have = failing_rules()
+    out = []
+    for path, case, fails in DROPPED:
+        for rid in sorted({e["rule"] for e in fails} - have):
+            rule = get_rule(rid)
+            name = f"{os.path.basename(path)[:-5]}-in-{case_rule(path)}.yaml"
+            dest = os.path.join(REPO, "rules", rule.module.split(".")[1], "cases", rid, name)
+            new = {"description": f"{case.get('description')} (the input of {case_rule(path)}'s case)"}
+            new.update({k: v for k, v in case.items() if k in ("base", "name", "patch")})
+            run = {k: v for k, v in (case.get("run") or {}).items() if k not in ("select", "ignore")}
+            if run:
+                new["run"] = run
+            with tempfile.TemporaryDirectory(prefix="migrate-case-") as tmp:
+                report = run_case(dict(new, expect=[{"rule": rid, "status": "FAIL"}]), tmp, rid)
+            new["expect"] = [{"rule": rid, "status": "FAIL", "subject": _unexpand(f.subject.label())}
+                             for f in report.findings if f.rule_id == rid and f.status.value == "FAIL"]
+            problems = _check(new, rid)
+            if problems:
+                print(f"FAILS    {rid}: no FAIL case left, and {case_rel(path)}'s input does not make one: {problems[0]}")
+                continue
+            have.add(rid)
+            out.append(dest)
+            if write:
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                with open(dest, "w", encoding="utf-8") as fh:
+                    yaml.safe_dump(new, fh, sort_keys=False, width=110, allow_unicode=True)
+            print(f"new      {os.path.relpath(dest, os.path.join(REPO, 'rules'))}: {rid}'s only FAIL case was in "
+                  f"{case_rel(path)}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="*", help="case files or folders (default: every case under rules/*/cases)")
@@ -268,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         tally[what] = tally.get(what, 0) + 1
         if what != "unchanged":
             print(f"{what:8} {case_rel(path)}{': ' + detail if detail else ''}")
+    tally["new"] = len(keep_failing_cases(write=not ns.dry_run))
     print(", ".join(f"{n} {w}" for w, n in sorted(tally.items())))
     return 1 if tally.get("FAILS") else 0
 

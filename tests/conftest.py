@@ -17,19 +17,20 @@ _VALIDATOR = None
 
 
 def report_validator():
-    """A compiled validator for schemas/report.schema.json (cached)."""
+    """A compiled validator for schemas/report.schema.json (cached): jsonschema-rs, since every report the
+    suite builds in-process is validated (``_validate_every_report``) and it is about 150x jsonschema's speed."""
     global _VALIDATOR
     if _VALIDATOR is None:
-        from jsonschema import Draft202012Validator
+        import jsonschema_rs
 
         with open(os.path.join(REPO, "schemas", "report.schema.json"), encoding="utf-8") as fh:
-            _VALIDATOR = Draft202012Validator(_json.load(fh))
+            _VALIDATOR = jsonschema_rs.Draft202012Validator(_json.load(fh))
     return _VALIDATOR
 
 
 def assert_valid_report(doc: dict) -> None:
-    errors = sorted(report_validator().iter_errors(doc), key=lambda e: list(e.absolute_path))
-    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:10])
+    errors = list(report_validator().iter_errors(doc))[:10]
+    assert not errors, "\n".join(f"{list(e.instance_path)}: {e.message}" for e in errors)
 
 
 @pytest.fixture(autouse=True)

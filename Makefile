@@ -8,13 +8,18 @@ STAMP := $(VENV)/.installed
 OFFICIAL_VENV ?= .venv-official
 OFFICIAL_PKG := endpoints-submission-cli==1.5.3.0
 OFFICIAL_STAMP := $(OFFICIAL_VENV)/.installed-1.5.3.0
+# the suite runs on every core (pytest-xdist; a module's tests stay together, so a module's fixtures are built
+# once); PYTEST_WORKERS=0 runs it in this one process (docs/testing.md)
+PYTEST_WORKERS ?= auto
+PYTEST := $(PY) -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadscope
 
-.PHONY: demo test install official conformance conformance-table docs schemas golden bench fixtures clean
+.PHONY: demo test test-fast install official conformance conformance-table docs schemas golden bench fixtures clean
 
+# setuptools' notice that an editable install is one ("Editable installation.") is information, not a warning
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e '.[test,lsp,dask,dask-test]'
+	PYTHONWARNINGS="ignore:Editable installation" $(PIP) install --quiet -e '.[test,lsp,dask,dask-test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -39,7 +44,11 @@ official:
 
 ## test: the whole test suite (what CI runs), conformance with the official checker included
 test: $(STAMP) official
-	$(PY) -m pytest -p no:cacheprovider tests
+	$(PYTEST) tests
+
+## test-fast: the suite without the tests marked slow (subprocesses, servers, the browser, the conformance suite): under a minute
+test-fast: $(STAMP)
+	$(PYTEST) -m "not slow" tests
 
 ## conformance: only the conformance suite (both checkers on every variant, the disagreement table)
 conformance: $(STAMP) official

@@ -13,6 +13,8 @@ import json as _json
 
 import pytest
 
+import endlines
+
 _VALIDATOR = None
 
 
@@ -49,3 +51,22 @@ def _validate_every_report(monkeypatch):
     yield
 
 
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    """A pytest-xdist worker hands its end-of-run lines (tests/support/endlines.py) to the controller."""
+    out = getattr(session.config, "workeroutput", None)
+    if out is not None:
+        out["end_lines"] = [[text, markup] for text, markup in endlines.LINES]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """The controller collects the end-of-run lines of each pytest-xdist worker."""
+    endlines.LINES.extend((text, markup) for text, markup in getattr(node, "workeroutput", {}).get("end_lines", []))
+
+
+def pytest_terminal_summary(terminalreporter):
+    for text, markup in endlines.LINES:
+        terminalreporter.write_line(text, **markup)

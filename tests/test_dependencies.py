@@ -10,7 +10,11 @@ import sys
 import tomllib
 from importlib.metadata import packages_distributions
 
+import pytest
+
 from conftest import REPO
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 #: extras a run may need without them being run-time dependencies (the import is lazy, behind an option)
 OPTIONAL_EXTRAS = ("dask", "lsp", "mcp")

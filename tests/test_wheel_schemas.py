@@ -11,6 +11,8 @@ import pytest
 
 from conftest import REPO
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 SCHEMAS = os.path.join(REPO, "schemas")
 
 

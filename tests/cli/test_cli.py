@@ -6,8 +6,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from casefixtures import FIXTURES, REPO
 from conftest import assert_valid_report
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 VALID = os.path.join(FIXTURES, "valid")
 

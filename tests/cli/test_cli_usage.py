@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
+
 from casefixtures import REPO, materialise
 from clirun import VALID, cli
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 
 def _rejected(tmp_path):

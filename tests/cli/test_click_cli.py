@@ -97,6 +97,7 @@ def test_what_click_refuses_is_a_usage_error(argv, message):
     (["rules", "--family", "powr"], "Did you mean: power?"),
     (["explain", "seeds-bogus"], "no rule or family 'seeds-bogus'"),
 ])
+@pytest.mark.slow
 def test_usage_errors_are_exit_2_with_the_usage_text(args, message):
     p = _cli(args)
     assert p.returncode == 2 and p.stdout == ""
@@ -105,6 +106,7 @@ def test_usage_errors_are_exit_2_with_the_usage_text(args, message):
     assert message in p.stderr
 
 
+@pytest.mark.slow
 def test_shell_completion_offers_rule_ids_and_choices():
     ids = _cli([], {"_ENDPOINTS_CHECKER_COMPLETE": "bash_complete",
                     "COMP_WORDS": "endpoints-checker check fixtures/valid --select power,see", "COMP_CWORD": "4"})
@@ -125,6 +127,7 @@ def test_an_interrupt_ends_as_click_ends_it():
     assert (p.returncode, p.stdout, p.stderr) == (1, "", "\nAborted!\n")
 
 
+@pytest.mark.slow
 def test_stderr_lines_escape_what_stderr_cannot_encode(tmp_path):
     """The check's own stderr lines go through output.warn (click.echo wrote raw UTF-8 to an ASCII
     stderr): what the encoding lacks is written as a visible escape (docs/robustness.md)."""

@@ -79,6 +79,7 @@ def _readme_sample() -> str:
     return re.search(r"```text\n(.*?)```", section, re.S).group(1)
 
 
+@pytest.mark.slow
 def test_readme_sample_output_is_what_the_checker_prints(tmp_path):
     """The quick start's FAIL is real: r64 ran with one seed off by one (in point.yaml and config.yaml)."""
     pkg = tmp_path / "acme" / "7f3a9c2e"

@@ -10,6 +10,8 @@ import pytest
 
 from hostile_gen import NO_DAC, VALID, can_drop_dac, run_cli
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 
 def _close(*fds):
     def pre():

@@ -22,6 +22,8 @@ from conftest import assert_valid_report
 from hostile_gen import (REAL_RUNS, VALID, data_paths, deep_json_text, dump_json, examples, hostile_values,
                          internal_errors, realise, run_cli, set_path, slow)
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 POLICY = os.path.join(REPO, "rules", "policy", "v1.0")
 SLOW = slow(15)
 

@@ -22,6 +22,8 @@ from conftest import assert_valid_report
 from hostile_gen import (CURVE, EXT, FORMATS, NO_DAC, VALID, can_drop_dac, copy_valid, examples, hostile_str, nasty_text,
                          run_cli, slow)
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 _REPORT = None
 
 

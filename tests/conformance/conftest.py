@@ -9,6 +9,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cf_run  # noqa: E402
+import endlines  # noqa: E402
 
 _MISSING: list[str] = []
 
@@ -26,15 +27,16 @@ def official_python() -> str:
     pytest.skip(f"CONFORMANCE SUITE SKIPPED: {why}")
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """Say it at the end of the run too, where nobody can miss it; report how long the suite took."""
+def pytest_sessionfinish(session):
+    """Say it at the end of the run too, where nobody can miss it; report how long the suite took
+    (tests/support/endlines.py: printed by the process that prints the summary, xdist workers included)."""
     if cf_run.STATS.get("line"):
-        terminalreporter.write_line(cf_run.STATS["line"])
+        endlines.add(cf_run.STATS["line"])
     if _MISSING:
         bar = "!" * 78
-        terminalreporter.write_line(bar, red=True, bold=True)
-        terminalreporter.write_line("CONFORMANCE SUITE SKIPPED: the official checker is not available:", red=True, bold=True)
-        terminalreporter.write_line(f"  {_MISSING[0]}", red=True)
-        terminalreporter.write_line("  Our verdicts were NOT compared with the official tool. Run `make official` "
-                                    f"(CI requires it: {cf_run.REQUIRE_ENV}=1).", red=True)
-        terminalreporter.write_line(bar, red=True, bold=True)
+        endlines.add(bar, red=True, bold=True)
+        endlines.add("CONFORMANCE SUITE SKIPPED: the official checker is not available:", red=True, bold=True)
+        endlines.add(f"  {_MISSING[0]}", red=True)
+        endlines.add("  Our verdicts were NOT compared with the official tool. Run `make official` "
+                     f"(CI requires it: {cf_run.REQUIRE_ENV}=1).", red=True)
+        endlines.add(bar, red=True, bold=True)

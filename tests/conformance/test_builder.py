@@ -14,6 +14,8 @@ import pytest
 import cf_run
 from casefixtures import FIXTURES, apply_patch, expand, load_case
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 sys.path.insert(0, FIXTURES)
 import make_runs  # noqa: E402
 

@@ -17,6 +17,8 @@ import cf_run
 import cf_table
 import cf_variants
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 VARIANTS = cf_variants.all_variants()
 BY_NAME = {v["name"]: v for v in VARIANTS}
 ENTRIES = cf_table.load_table()

@@ -18,6 +18,8 @@ import pytest
 
 import cf_run
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 CORPUS = os.path.join(cf_run.REPO, "fixtures", "official-corpus")
 REJECTING = ("reject", "reject-points")
 

@@ -148,6 +148,7 @@ def test_drafts_of_the_valid_runs_check_as_the_valid_curve(tmp_path):
     assert not {rid for rid, _ in fails(before) - fails(after)}
 
 
+@pytest.mark.slow
 def test_draft_never_overwrites_unless_forced(tmp_path):
     run = tmp_path / "run"
     shutil.copytree(os.path.join(REAL_RUNS, "var_concurrency_allchunks"), run)

@@ -15,6 +15,8 @@ from conftest import assert_valid_report
 
 from checker.core.findings import Status
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 TODAY = "2026-11-29"
 R64 = "results/H200-SXM-141GBx8_TRT/llama3_1-8b/r64/point.yaml"
 SEED = ["runtime_settings", "runtime"]

@@ -13,6 +13,8 @@ from conftest import REPO, assert_valid_report
 from checker.core.findings import Status
 from golden import scrub
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 
 @pytest.fixture(scope="module")
 def cohort(tmp_path_factory):

@@ -17,6 +17,8 @@ from golden import scrub
 
 from checker.core.findings import Status
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 
 @pytest.fixture(scope="module")
 def cluster():

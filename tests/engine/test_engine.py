@@ -232,6 +232,7 @@ def test_select_imports_only_selected_families_and_reports_the_same(monkeypatch,
         assert a == b, fmt
 
 
+@pytest.mark.slow
 def test_select_run_leaves_other_families_unimported():
     import subprocess
     import sys

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from hostile_gen import CURVE, REAL_RUNS, VALID, internal_errors, slow
 from casefixtures import apply_patch
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 SYSTEM = os.path.dirname(CURVE)
 
 

@@ -3,10 +3,13 @@ always encodes, and a stream of hostile requests leaves the process's memory fla
 import json
 import os
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from hostile_gen import CURVE, VALID, copy_valid, hostile_values, realise, slow
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 
 def _rss_mb() -> float:

@@ -14,6 +14,8 @@ from conftest import REPO, assert_valid_report
 
 from checker.core.findings import Status
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 TODAY = "2026-11-29"
 
 

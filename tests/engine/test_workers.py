@@ -35,6 +35,7 @@ def test_a_dying_worker_costs_only_its_item():
     assert sorted(done) == list(range(len(items)))
 
 
+@pytest.mark.slow
 def test_spawn_start_method_works_too(monkeypatch):
     import multiprocessing
 

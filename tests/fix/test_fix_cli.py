@@ -8,6 +8,8 @@ import pytest
 from casefixtures import FIXTURES
 from clirun import CURVE, cli
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 
 @pytest.fixture()
 def pkg(tmp_path):

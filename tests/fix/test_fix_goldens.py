@@ -45,6 +45,7 @@ def _same_tree(a: str, b: str) -> list[str]:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.slow
 def test_diff_is_the_golden_one_and_fix_writes_it(case, tmp_path):
     text, section = fix_diff(case, str(tmp_path / "diff"))
     assert text == _golden(case), f"make golden, then review tests/golden/fixes/{case}.diff"

@@ -95,6 +95,7 @@ def test_a_read_only_folder_immutable_even_to_root(tmp_path):
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("capsh"), reason="needs root and capsh")
+@pytest.mark.slow
 def test_a_read_only_folder_for_a_process_without_override_capabilities(tmp_path):
     root = _package(tmp_path)
     folder = os.path.join(root, R64)

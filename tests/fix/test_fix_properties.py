@@ -16,9 +16,12 @@ import shutil
 import subprocess
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from casefixtures import FIXTURES, PLACEHOLDERS
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 CURVE = PLACEHOLDERS["{curve}"]
 POINTS = ("r8", "r64", "r256")

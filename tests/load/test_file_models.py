@@ -163,6 +163,7 @@ def test_a_planned_config_is_validated_as_written(tmp_path):
 
 
 @pytest.mark.parametrize("kind,rel", [("config", "config.yaml"), ("final_snapshot", "metrics/final_snapshot.json")])
+@pytest.mark.slow
 def test_one_wrong_value_anywhere_never_costs_the_model(kind, rel):
     """Whatever single value of a real file is replaced by a wrong-typed one, the file still has a model (the
     value is dropped and named), so the rules reading the other fields read them typed."""

@@ -18,6 +18,8 @@ import pytest
 
 from hostile_gen import CURVE, REAL_RUNS, VALID, copy_valid, run_cli
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 MB = 1 << 20
 START_MB, QUIET_START_S = 60, 0.6  # a check of a small input on a quiet machine: interpreter, imports, policy
 QUIET_CALIBRATION_S = 0.36  # the calibration check below on a quiet machine (measured: 0.36-0.37 s CPU)

@@ -103,6 +103,7 @@ def test_the_issues_entries_each_get_a_finding(tmp_path, target, kind):
 @slow(10)
 @given(st.sampled_from([(t, k) for t, k in MATRIX if t not in ("src/trtllm/README.md", "docs/README.md",
                                                                 "cli_metadata.json")]))
+@pytest.mark.slow
 def test_any_carried_entry_of_any_kind(tmp_path_factory, tk):
     _check_one(str(tmp_path_factory.mktemp("e")), *tk)
 
@@ -156,6 +157,7 @@ PERMISSIONS = {  # submission -> (path inside it, mode)
 
 
 @pytest.mark.skipif(not can_drop_dac(), reason="setpriv cannot drop the permission capabilities here")
+@pytest.mark.slow
 def test_unreadable_entries_for_real(tmp_path):
     """One cohort run, one submission per case: each names its entry (before: docs/ 000/111/444 passed)."""
     org = tmp_path / "acme"

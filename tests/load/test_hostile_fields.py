@@ -13,12 +13,15 @@ import os
 import shutil
 import tempfile
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import assert_valid_report
 from hostile_gen import (CURVE, EXT, FORMATS, REAL_RUNS, VALID, data_paths, dump_json, hostile_values,
                          internal_errors, realise, set_path, slow)
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 SYSTEM = os.path.dirname(CURVE)
 PACKAGE_FILES = [f"{CURVE}/r64/{n}" for n in ("point.yaml", "system_desc.json", "result_summary.json", "config.yaml")] \

@@ -16,6 +16,8 @@ from rules.accuracy.gate import gate_values
 from rules.metrics.point import (check_accounting, check_duration, check_output_tokens, check_percentiles,
                            check_throughput, check_tpot_p90)
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 CURVE = "results/H200-SXM-141GBx8_TRT/llama3_1-8b"
 scalars = st.none() | st.booleans() | st.integers(-10, 10 ** 20) | st.floats() | st.text(max_size=5)
 json_values = st.recursive(scalars, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=6), c, max_size=4),

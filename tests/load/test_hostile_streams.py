@@ -60,6 +60,7 @@ def _audit_fields(a) -> dict:
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, len(LINES)), hostile_lines), min_size=1, max_size=6),
        st.sampled_from([1 << 20, 4096, 61]), st.booleans())
+@pytest.mark.slow
 def test_events_hostile_lines_are_counted_problems(inserts, chunk, final_newline):
     """Any hostile lines anywhere: the audit completes (no error), counts every line, and gives the same
     result whatever the read size."""
@@ -143,6 +144,7 @@ def test_short_nul_runs_are_malformed_lines_not_a_stop(tmp_path):
     assert a.lines == len(lines)
 
 
+@pytest.mark.slow
 def test_sparse_run_folder_through_the_cli(tmp_path):
     rf = tmp_path / "run"
     shutil.copytree(RUN, rf)

@@ -9,10 +9,13 @@ import json
 import os
 import shutil
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from hostile_gen import CURVE, NASTY_CHARS, REAL_RUNS, VALID, copy_valid, dump_json, run_cli, slow
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 POINT = f"{CURVE}/r8/point.yaml"
 #: keys that are not text, as YAML spells them

@@ -19,6 +19,8 @@ from conftest import assert_valid_report
 from hostile_gen import (CURVE, EXT, FORMATS, REAL_RUNS, VALID, OpenRecorder, hostile_str, internal_errors, slow,
                          name_bytes, run_cli)
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 SYSTEM = os.path.dirname(CURVE)
 
 #: where a symlink leaving the root can sit: (relative link path, what it replaces: "dir" or "file")

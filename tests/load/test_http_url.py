@@ -1,9 +1,12 @@
 """``is_http_url`` decides the usual case without urllib: it must agree with ``urllib.parse`` everywhere."""
 from urllib.parse import urlparse
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from checker.load.models.urls import is_http_url
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 
 def reference(v) -> bool:

@@ -50,6 +50,7 @@ def _dump12(data) -> str:
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(keys, trees, max_size=6))
+@pytest.mark.slow
 def test_yaml_round_trip_and_every_value_has_a_position(data):
     text = _dump12(data)
     parsed, positions = parse_yaml(text)
@@ -64,6 +65,7 @@ def test_yaml_round_trip_and_every_value_has_a_position(data):
 
 @settings(max_examples=200)
 @given(st.dictionaries(keys, trees, max_size=6))
+@pytest.mark.slow
 def test_json_through_the_loader_matches_json_module(tmp_path_factory, data):
     d = tmp_path_factory.mktemp("j")
     p = d / "x.json"

@@ -10,6 +10,8 @@ import pytest
 from casefixtures import materialise
 from clirun import CURVE, cli
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 
 @pytest.fixture(scope="module")
 def pkg(tmp_path_factory):

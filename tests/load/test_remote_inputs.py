@@ -8,6 +8,8 @@ import pytest
 from daskfixture import mixed_cohort, need, start_cluster
 from golden import scrub
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 BUCKET = "reviews"
 URL = f"s3://{BUCKET}/mixed"
 

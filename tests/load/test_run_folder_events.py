@@ -251,6 +251,7 @@ _line = st.one_of(
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_line, max_size=40), st.booleans(), st.sampled_from([3, 64, 1 << 20]))
+@pytest.mark.slow
 def test_audit_never_raises_on_arbitrary_logs(tmp_path_factory, lines, final_newline, chunk):
     p = tmp_path_factory.mktemp("fuzz") / "events.jsonl"
     text = "\n".join(lines) + ("\n" if final_newline and lines else "")

@@ -9,6 +9,8 @@ from lsprotocol import types
 
 from lspclient import change_doc, codes, open_doc, point_path, uri, wait_diags
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 
 def _apply(text: str, edits) -> str:
     """Apply LSP text edits (one file, UTF-16 positions on ASCII text) to ``text``."""

@@ -10,6 +10,8 @@ from lsprotocol import types
 
 from lspclient import change_doc, codes, open_doc, point_path, wait_diags
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 BOMB = "\n".join(["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"] +
                  [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]) + "\n"
 HOSTILE = [

@@ -1,6 +1,10 @@
 """A long-running server answers call after call without growing: fifty check_submission calls after a
 warm-up stay within a loose bound (bench/mcp_bench.py holds the small bound over 1,000 calls)."""
+import pytest
+
 from mcp_session import VALID, run, server, server_rss_mb
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 
 def test_fifty_calls_keep_the_server_flat():

@@ -8,7 +8,11 @@ import sys
 
 from jsonschema import Draft202012Validator
 
+import pytest
+
 from mcp_session import REPO, VALID, run, server
+
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 TOOLS = {"check_submission", "check_run_folder", "preflight_config", "explain_rule", "list_rules", "compute_regions",
          "draft_point"}

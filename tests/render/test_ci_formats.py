@@ -14,6 +14,8 @@ import yaml
 
 from casefixtures import FIXTURES, PLACEHOLDERS, REPO
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 VALID = os.path.join(FIXTURES, "valid")
 CURVE = PLACEHOLDERS["{curve}"]
 

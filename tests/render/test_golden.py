@@ -5,6 +5,8 @@ import pytest
 
 from golden import GOLDEN, golden_cases, render_case
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 
 @pytest.mark.parametrize("name,fmt,paths", golden_cases(), ids=[c[0] for c in golden_cases()])
 def test_golden(name, fmt, paths):

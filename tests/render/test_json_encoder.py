@@ -15,6 +15,8 @@ from checker.engine.report import Report
 from checker.core.json_text import encode_indented
 from checker.render.json_report import render
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 
 def stdlib(v):
     return json.dumps(v, indent=2, ensure_ascii=False, allow_nan=False)

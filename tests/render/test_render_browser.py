@@ -19,6 +19,8 @@ import golden_render
 from checker.engine.pipeline import run_check
 from checker.render import render
 
+pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
+
 
 def _chromium() -> str | None:
     found = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -131,6 +131,7 @@ def test_hostile_strings_render_as_text(hostile):
     assert "<" not in outside_code and ">" not in outside_code.replace("> ", "")
 
 
+@pytest.mark.slow
 def test_hostile_cohort_folder(tmp_path):
     from checker.render.cohort_html import write_cohort
 
@@ -166,6 +167,7 @@ def test_hostile_cohort_folder(tmp_path):
     assert sum(len(p.findings) for p in parts) == sum(1 for f in report.findings if f.subject.submission)
 
 
+@pytest.mark.slow
 def test_cli_html_file_folder_and_markdown(tmp_path):
     exe = [sys.executable, "-m", "checker"]
     valid = os.path.join(REPO, "fixtures", "valid")
@@ -183,6 +185,7 @@ def test_cli_html_file_folder_and_markdown(tmp_path):
     assert r.returncode == 2 and "only --format html writes a folder" in r.stderr
 
 
+@pytest.mark.slow
 def test_check_path_does_not_import_jinja2():
     code = ("import sys, checker.cli.main, checker.engine.pipeline, checker.render;"
             "checker.engine.pipeline.run_check(['fixtures/valid']);"

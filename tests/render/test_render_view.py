@@ -2,6 +2,8 @@
 import os
 import re
 
+import pytest
+
 from casefixtures import materialise
 from checker.engine.pipeline import run_check
 from checker.domain.point_metrics import point_metric
@@ -82,6 +84,7 @@ def test_no_plottable_points(tmp_path):
     assert html.count("No point has both values to plot.") >= 3 * 2  # desc + visible text, three charts
 
 
+@pytest.mark.slow
 def test_benchmark_budget():
     import sys
 

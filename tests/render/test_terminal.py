@@ -74,6 +74,7 @@ def test_summary_in_words_and_week0_verdict(broken):
     assert lines[-1] == "FAILED: 8 findings at or above --fail-on flag"
 
 
+@pytest.mark.slow
 def test_a_warning_is_a_warning_not_a_fail(tmp_path):
     root = _pkg(tmp_path, [{"mkdir": "__MACOSX"}])
     p = cli("check", root)
@@ -86,6 +87,7 @@ def test_a_warning_is_a_warning_not_a_fail(tmp_path):
         assert "1 warning" in out, fmt
 
 
+@pytest.mark.slow
 def test_verbose_lists_pass_and_skip_but_not_deselected():
     p = cli("check", VALID, "-v", "--ignore", "seeds")
     assert re.search(r"^    pass  path-exists  ", p.stdout, re.M)
@@ -125,6 +127,7 @@ def test_no_colour_with_no_color(monkeypatch):
     assert "\x1b[" not in render("text", run_check([VALID]), tty=True)
 
 
+@pytest.mark.slow
 def test_metrics_digest_per_point_and_per_run_folder():
     out = cli("check", VALID).stdout
     header = next(ln for ln in out.splitlines() if "system TPS" in ln)

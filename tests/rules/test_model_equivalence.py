@@ -340,6 +340,7 @@ _values = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, max_siz
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(block=st.dictionaries(st.sampled_from(_KEYS), _values, max_size=6), division=st.sampled_from(
     ["Standardized", "Serviced", "RDI", None, 3]))
+@pytest.mark.slow
 def test_rules_never_crash_on_arbitrary_blocks(block, division):
     pkg, curve, point = _point_with({"division": division, "model_equivalence": block})
     ctx = Context(package=pkg, policy=load_policy())

@@ -242,6 +242,7 @@ def test_messages_never_crash_on_wrong_types(ctx):
 
 
 @pytest.mark.parametrize("weird", [[1, 2], {"a": 1}, "text", -7, 1e308, True, None])
+@pytest.mark.slow
 def test_no_internal_errors_on_wrong_types(tmp_path, weird):
     """Every field these rules read, replaced by a wrong-typed value: findings, never an internal error."""
     import json

@@ -101,6 +101,7 @@ def test_derive_c_min():
 
 @settings(max_examples=1000, deadline=None)
 @given(st.integers(33, 20000), st.integers(1, 32))
+@pytest.mark.slow
 def test_invariants(c_max, c_min):
     r = compute_regions(c_max, c_min)
     b = [r.bounds[n] for n in REGION_ORDER]

@@ -76,6 +76,7 @@ def test_context_skips_name_the_flag(real_report):
     assert "--seed-set" in msgs["run-folder-seeds"]
 
 
+@pytest.mark.slow
 def test_parallel_output_identical_to_serial():
     paths = [os.path.join(REAL_RUNS, n) for n in RUNS]
     serial = run_check(paths, jobs=1).to_dict()

@@ -4,9 +4,9 @@
 ``tests/render/test_render_golden.py`` compares a fresh rendering with them. The generation time is
 fixed to a placeholder so the files only change when the report really changes.
 
-The goldens test the renderers, so they are made with a pinned rule set (the foundation's rule
-modules, ``GOLDEN_RULE_MODULES``) and the base point metrics: a rule family landing elsewhere
-does not change them. Whole-report coverage of every family is the JSON golden's job.
+The goldens test the renderers, so they are made with a pinned rule set (``golden.GOLDEN_RULES``) and
+the base point metrics: a rule added to the catalogue does not change them. What every rule finds on
+fixtures/valid is its family's golden (``rules/<family>/golden-valid.txt``).
 """
 from __future__ import annotations
 
@@ -77,7 +77,6 @@ def make_hostile(tmp: str, name: str = "hostile") -> str:
     return root
 
 
-GOLDEN_RULE_MODULES = ("rules.loading.inputs", "rules.structure.layout", "rules.parsing.files")
 GOLDEN_METRICS = ("concurrency", "region_declared", "offline", "duration_s", "samples", "system_tps",
                   "tps_per_user", "ttft_p90_ms")
 
@@ -91,19 +90,11 @@ def run(path_in_cwd: str):
 
 
 def run_pinned(path_in_cwd: str):
-    """``run`` with only the pinned rules and metrics registered (restored afterwards)."""
-    from checker.engine.catalogue import load_catalogue
+    """``run`` with only the golden rules (tests/support/golden.py) and metrics registered."""
+    from golden import GOLDEN_RULES, pinned_catalogue
 
-    cat = load_catalogue()
-    saved_rules, saved_ids, saved_metrics = cat.rules, cat.by_id, cat.point_metrics
-    try:
-        cat.rules = [r for r in saved_rules if r.module in GOLDEN_RULE_MODULES]
-        cat.by_id = {r.id: r for r in cat.rules}
-        cat.point_metrics = [m for m in saved_metrics if m[0] in GOLDEN_METRICS]
+    with pinned_catalogue(GOLDEN_RULES, GOLDEN_METRICS):
         return run(path_in_cwd)
-    finally:
-        cat.rules, cat.by_id = saved_rules, saved_ids
-        cat.point_metrics = saved_metrics
 
 
 def outputs() -> dict[str, str]:

@@ -1,5 +1,6 @@
-"""Regenerate every golden file under tests/golden/ (``make golden``): whole-package JSON/text
-reports (tests/support/golden.py) and the HTML/Markdown reports (tests/support/golden_render.py)."""
+"""Regenerate every golden file (``make golden``): under tests/golden/ the whole-package JSON/text/CI reports
+(tests/support/golden.py), the HTML/Markdown reports (tests/support/golden_render.py) and the fix diffs; each
+family's rules/<family>/golden-valid.txt (what its rules find on fixtures/valid)."""
 import os
 import sys
 
@@ -8,7 +9,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 import golden_render  # noqa: E402
-from golden import GOLDEN, golden_cases, render_case  # noqa: E402
+from golden import GOLDEN, family_goldens, golden_cases, render_case  # noqa: E402
 
 if __name__ == "__main__":
     os.makedirs(GOLDEN, exist_ok=True)
@@ -17,6 +18,10 @@ if __name__ == "__main__":
         with open(out, "w", encoding="utf-8") as fh:
             fh.write(render_case(fmt, paths))
         print(f"wrote {os.path.relpath(out)}")
+    for path, text in family_goldens().items():
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        print(f"wrote {os.path.relpath(path)}")
     golden_render.main()
     import tempfile
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from casefixtures import REPO, case_rel, expand, materialise, restore_perms
+from casefixtures import REPO, base_dir, case_rel, expand, materialise, restore_perms
 
 SCOPES = ("rule", "package")
 
@@ -59,10 +59,12 @@ def format_problems(case: dict, rule_id: str) -> list[str]:
 
 
 def run_case(case: dict, tmp: str, rule_id: str):
-    """Materialise the case under ``tmp`` and check it: its rule alone, or every rule (``scope: package``)."""
+    """Materialise the case under ``tmp`` (a case without patches reads its base where it is) and check it:
+    its rule alone, or every rule (``scope: package``)."""
     from checker.engine.pipeline import run_check
 
-    path = materialise(case, tmp)
+    copied = bool(case.get("patch") or case.get("name"))
+    path = materialise(case, tmp) if copied else base_dir(case.get("base", "valid"))  # a case that only reads
     run = dict(case.get("run") or {})
     if run.get("policy_overrides"):  # relative override files live under the repository (fixtures/overrides/)
         run["policy_overrides"] = {k: v if os.path.isabs(v) else os.path.join(REPO, v)
@@ -72,7 +74,8 @@ def run_case(case: dict, tmp: str, rule_id: str):
     try:
         return run_check([path], **run)
     finally:
-        restore_perms(path)
+        if copied:
+            restore_perms(path)
 
 
 def subject_label(finding) -> str:

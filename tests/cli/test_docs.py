@@ -22,7 +22,7 @@ DOCS = os.path.join(REPO, "docs")
 
 #: the hand-written pages, one per topic (the generated ones are under docs/rules/)
 TOPIC_PAGES = ("index", "usage", "submitters", "reviewers", "ci", "run-folders", "reports", "families",
-               "decisions", "performance", "troubleshooting", "architecture", "journey")
+               "decisions", "performance", "troubleshooting", "architecture", "journey", "testing")
 
 
 def _read(path: str) -> str:
@@ -237,7 +237,8 @@ NOT_RULES = {"reject-points", "endpoints-checker", "endpoints-checker-reports", 
              "inference-endpoint", "exit-code", "fail-on", "output-dir", "cohort-id", "rule-id", "seed-set",
              "misspelt-key", "registry-unusable", "8388608-byte",
              "would-fix", "not-fixed",  # the statuses of the fix section (docs/fixes.md)
-             "system-out"}  # a JUnit element (docs/reports.md)
+             "system-out",  # a JUnit element (docs/reports.md)
+             "test-fast"}  # the make target (docs/testing.md)
 
 
 def test_every_rule_id_named_exists():

@@ -2,6 +2,6 @@
 
 NAME = "system-description"
 #: the modules holding this family's rules, in evaluation order
-MODULES = ('fields', 'consistency', 'names')
+MODULES = ('fields', 'consistency',)
 #: the policy files this family owns: name -> "module:Model" (imported when first needed)
 POLICIES = {"system_desc": "fields:SystemDescPolicy"}

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from checker.cli.usage import InputError, complete_rules
+from checker.cli.usage import CohortId, InputError, complete_rules
 
 # A check is a short process that allocates many small objects (parse events, model instances,
 # findings): the default GC threshold (700) runs collections thousands of times for nothing and costs
@@ -38,6 +38,12 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Leave out entries whose name or path end matches GLOB (e.g. r8_old, 'docs/drafts/*'). "
                    "Repeatable. .git, CI files and a README above the submission roots are always left out.")
+@click.option("--extend-exclude", "extend_exclude", multiple=True, metavar="GLOB",
+              help="Like --exclude, in addition to the configured exclude (repeatable).")
+@click.option("--per-path-ignores", "per_path_ignores", multiple=True, metavar="GLOB:RULES",
+              shell_complete=complete_rules,
+              help="Skip these rules (ids, families, prefixes) at files matching GLOB, e.g. 'r8/point.yaml:seeds'. "
+                   "Repeatable.")
 @click.option("--fail-on", "fail_on", type=click.Choice(("reject", "flag", "warn", "never")), default="flag",
               show_default=True,
               help="Lowest severity that makes the exit code 1 (reject = errors, flag, warn = warnings).")
@@ -83,7 +89,7 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
 @click.option("--baseline", "baseline", type=click.Path(dir_okay=False), metavar="FILE",
               help="An earlier JSON report: mark each FAIL new or unchanged and list resolved ones.")
 @click.option("--fail-on-new", "fail_on_new", is_flag=True, help="With --baseline: only new FAILs set the exit code.")
-@click.option("--cohort", "cohort", metavar="YYYY-MM-C0|C1",
+@click.option("--cohort", "cohort", type=CohortId(), metavar="YYYY-MM-C0|C1",
               help="The cohort under review: every point's target_cohort must match it.")
 @click.option("--today", "today", metavar="YYYY-MM-DD", envvar="ENDPOINTS_CHECKER_TODAY",
               help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
@@ -96,15 +102,22 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
 @click.option("--scheduler", "scheduler", metavar="ADDRESS|local:N",
               help="With --executor dask: a running scheduler's address, or local:N to start N workers here "
                    "(default: $DASK_SCHEDULER_ADDRESS, else local:<jobs>). Implies --executor dask.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Read the settings from FILE (endpoints-checker.toml, or a pyproject.toml's "
+                   "[tool.endpoints-checker]) instead of the one found above each PATH.")
+@click.option("--isolated", "isolated", is_flag=True,
+              help="Read no configuration file: only the command line and the defaults.")
 def command(**values) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
-    sys.exit(check(**values))
+    from checker.cli.settings import with_config
+
+    sys.exit(check(**with_config(click.get_current_context(), values)))
 
 
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
           assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor,
-          scheduler, fix=False, diff=False) -> int:
+          scheduler, fix=False, diff=False, extend_exclude=(), per_path_ignores=()) -> int:
     """The check with click's values (the options of ``command``); return the exit code."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
@@ -124,12 +137,14 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     _check_assembly(paths, point_file, assemble, write_bundle)
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
     _check_values(_split(select), _split(ignore), seed_set, policy_dir, overrides)
+    path_ignores = _path_ignores(per_path_ignores)
     options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
     if cohort:
         options["cohort"] = cohort
     def make_report(bundle=write_bundle):
         return _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
-                    jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
+                    jobs=jobs, exclude=tuple(exclude) + tuple(extend_exclude), per_path_ignores=path_ignores,
+                    waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
                     today=today, timeout=timeout, assemble=assemble, write_bundle=bundle,
                     executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler)
 
@@ -257,6 +272,20 @@ def _check_values(select, ignore, seed_set, policy_dir, overrides) -> None:
             from checker.engine.policy import load_policy
 
             check_seed_set(seed_set, load_policy(policy_dir, overrides))
+    except UsageProblem as exc:
+        raise InputError(str(exc)) from None
+
+
+def _path_ignores(items):
+    """--per-path-ignores GLOB:RULES as (glob, selectors) pairs; a malformed one is a usage error."""
+    if not items:
+        return ()
+    from checker.core.option_values import UsageProblem
+    from checker.engine.catalogue import all_rules
+    from checker.engine.path_ignores import parse
+
+    try:
+        return parse(items, all_rules())
     except UsageProblem as exc:
         raise InputError(str(exc)) from None
 

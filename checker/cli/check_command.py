@@ -138,9 +138,10 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
     _check_values(_split(select), _split(ignore), seed_set, policy_dir, overrides)
     path_ignores = _path_ignores(per_path_ignores)
-    options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
-    if cohort:
-        options["cohort"] = cohort
+    from checker.engine.check_settings import run_folder_options
+
+    options = run_folder_options({"point_file": point_file, "max_concurrency": max_concurrency, "seed_set": seed_set,
+                                  "dataset_size": dataset_size, "no_events": no_events, "cohort": cohort})
     def make_report(bundle=write_bundle):
         return _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
                     jobs=jobs, exclude=tuple(exclude) + tuple(extend_exclude), per_path_ignores=path_ignores,
@@ -339,18 +340,10 @@ def _isatty(stream) -> bool:
         return False
 
 
-def _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events) -> dict:
-    """The optional run-folder context; only given values are set, so rules can say what is missing."""
-    opts = {"events": not no_events}
-    for key, value in (("point", point_file), ("max_concurrency", max_concurrency), ("seed_set", seed_set),
-                       ("dataset_size", dataset_size)):
-        if value is not None:
-            opts[key] = value
-    return opts
-
-
 def _split(values) -> list[str]:
-    return [t.strip() for v in values for t in v.split(",") if t.strip()]
+    from checker.core.option_values import split
+
+    return list(split(values))
 
 
 def _text_on_stdout(pairs) -> bool:

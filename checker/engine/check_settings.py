@@ -123,11 +123,12 @@ class CheckSettings:
             out[param.name] = (self.convert(param.name, raw, where, cfg.folder), where)
         return out
 
-    def convert(self, name: str, raw: Any, where: str, folder: str | None = None) -> Any:
-        """A value of setting ``name`` as its option's type makes it; SettingsError saying ``where`` and why.
-        A string for a repeatable option is one value; relative paths resolve against ``folder``."""
+    def convert(self, name: str, raw: Any, where: str, folder: str | None = None, label: str | None = None) -> Any:
+        """A value of setting ``name`` as its option's type makes it; SettingsError saying ``where`` and why
+        (naming the setting ``label``, by default its key). A string for a repeatable option is one value;
+        relative paths resolve against ``folder``."""
         param = self.params[name]
-        key = key_of(param)
+        key = label or key_of(param)
         items = self._items(param, raw, where, key)
         if folder is not None and is_path(param):
             items = [_resolve(v, folder) for v in items]
@@ -181,7 +182,7 @@ class CheckSettings:
             else:
                 check_selectors(key, list(split(value)), all_rules())
         except UsageProblem as exc:
-            raise SettingsError(f"{where}: {str(exc).replace('--' + key, key, 1)}") from None
+            raise SettingsError(f"{where}: {str(exc).replace('--' + key_of(self.params[name]), key, 1)}") from None
 
     # -- the merge -----------------------------------------------------------------------------------------
     def resolve(self, paths, base: tuple[dict, dict] | None = None, given: dict | None = None,
@@ -241,3 +242,39 @@ def _takes(param: click.Parameter) -> str:
         return f"a list of integers{bounds}" if param.multiple else f"an integer{bounds}"
     what = "path" if is_path(param) else "string"
     return f"a list of {what}s (or one {what})" if param.multiple else f"a {what}"
+
+
+def run_folder_options(values: dict) -> dict:
+    """What rules read of a check's settings: the run-folder context (only the values given, so rules can
+    say what is missing) and the cohort under review."""
+    opts: dict[str, Any] = {"events": not values.get("no_events")}
+    for key, name in (("point", "point_file"), ("max_concurrency", "max_concurrency"), ("seed_set", "seed_set"),
+                      ("dataset_size", "dataset_size"), ("cohort", "cohort")):
+        if values.get(name) is not None:
+            opts[key] = values[name]
+    return opts
+
+
+def run_config(values: dict, **fixed: Any):
+    """The RunConfig of a check with these settings (``check``'s parameter names); ``fixed`` overrides (a
+    server's jobs=1, keep_packages, ...). A setting that is a RunConfig field of the same name passes as it
+    is, so an option added to ``check`` and to RunConfig needs nothing here; outputs and text options are
+    the command line's and are not a check's."""
+    from checker.engine.config import RunConfig
+    from checker.engine.path_ignores import parse as parse_path_ignores
+
+    fields = {f.name for f in msgspec.structs.fields(RunConfig)}
+    kw: dict[str, Any] = {
+        "select": split(values.get("select")), "ignore": split(values.get("ignore")),
+        "exclude": tuple(values.get("exclude") or ()) + tuple(values.get("extend_exclude") or ()),
+        "policy_overrides": {k: values[k] for k in ("seed_sets", "approved_drafters") if values.get(k)},
+        "options": run_folder_options(values),
+        "per_path_ignores": parse_path_ignores(values.get("per_path_ignores") or ()),
+    }
+    if values.get("max_file_size") is not None:
+        kw["max_bytes"] = values["max_file_size"]
+    for name, value in values.items():
+        if name in fields and name not in kw and value is not None:
+            kw[name] = value
+    kw.update(fixed)
+    return RunConfig.of(**kw)

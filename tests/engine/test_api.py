@@ -41,7 +41,7 @@ def test_the_report_model_reads_each_golden_report(name):
     assert report.model_dump(mode="json", exclude_unset=True)["findings"] == doc["findings"]
 
 
-@pytest.mark.parametrize("kw, words", [({"fail_on": "error"}, "fail_on must be one of"),
+@pytest.mark.parametrize("kw, words", [({"fail_on": "error"}, "fail_on: 'error' is not one of"),
                                        ({"policy_dir": "/nonexistent/policy"}, "policy directory not found"),
                                        ({"seed_sets": "/nonexistent/seeds.yaml"}, "seed-sets file not found")])
 def test_arguments_the_cli_refuses_raise_value_error(kw, words):

@@ -17,8 +17,9 @@ _EXPR = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")
 
 
 class ActionRun:
-    def __init__(self, rc: int, outputs: dict, stdout: str, stderr: str, steps: dict):
+    def __init__(self, rc: int, outputs: dict, stdout: str, stderr: str, steps: dict, logs: dict):
         self.rc, self.outputs, self.stdout, self.stderr, self.steps = rc, outputs, stdout, stderr, steps
+        self.logs = logs  # each run step's standard output, by step id
 
 
 def action() -> dict:
@@ -54,6 +55,7 @@ def run_action(inputs: dict, workspace: str, runner_temp: str, env: dict | None 
                 GITHUB_ACTIONS="true")
     base.pop("GITHUB_STEP_SUMMARY", None)
     steps: dict[str, dict] = {}
+    logs: dict[str, str] = {}
     last = None
     for i, step in enumerate(spec["runs"]["steps"]):
         sid = step.get("id", f"step{i}")
@@ -74,12 +76,13 @@ def run_action(inputs: dict, workspace: str, runner_temp: str, env: dict | None 
         script = _eval(step["run"], given, steps)
         last = subprocess.run(["bash", "-e", "-c", script], cwd=workspace, env=step_env, capture_output=True,
                               text=True, timeout=900)
+        logs[sid] = last.stdout
         with open(out_file, encoding="utf-8") as fh:
             steps[sid] = dict(line.split("=", 1) for line in fh.read().splitlines() if "=" in line)
         if last.returncode != 0 and sid != "check":
             raise AssertionError(f"step {sid} failed ({last.returncode}): {last.stdout}\n{last.stderr}")
     outputs = {k: _eval(v["value"], given, steps) for k, v in spec["outputs"].items()}
-    return ActionRun(last.returncode, outputs, last.stdout, last.stderr, steps)
+    return ActionRun(last.returncode, outputs, last.stdout, last.stderr, steps, logs)
 
 
 def cached_environment(runner_temp: str, python: str = sys.executable) -> str:

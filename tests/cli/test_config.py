@@ -5,6 +5,7 @@ value comes from, the hook's entry run as pre-commit runs it, and a repository's
 from __future__ import annotations
 
 import json
+import re
 import os
 import shlex
 import shutil
@@ -251,3 +252,12 @@ def test_a_repositorys_own_files_are_not_package_entries(tmp_path, git):
     shutil.copytree(VALID, plain)
     (plain / "LICENSE").write_text("x\n")
     assert ("unexpected-entry", "") in fails(report(str(plain), cwd=str(tmp_path))["findings"])
+
+
+def test_the_usage_page_lists_every_key():
+    from checker.cli.settings import check_settings
+
+    with open(os.path.join(REPO, "docs", "usage.md"), encoding="utf-8") as fh:
+        section = fh.read().split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    listed = {k.strip(" `") for row in re.findall(r"^\| (`[^|]+) \|", section, re.M) for k in row.split(",")}
+    assert listed == set(check_settings().keys)

@@ -109,9 +109,23 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
               help="Read no configuration file: only the command line and the defaults.")
 def command(**values) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
-    from checker.cli.settings import with_config
+    values.update(resolve_settings(click.get_current_context(), values).values)
+    sys.exit(check(**values))
 
-    sys.exit(check(**with_config(click.get_current_context(), values)))
+
+def resolve_settings(ctx: click.Context, values: dict):
+    """The settings of a parsed ``check`` (or ``config``) command line with the configuration file read in,
+    where each came from (checker.engine.check_settings.Resolved); pops --config and --isolated. A bad file
+    or value is a usage error (exit 2)."""
+    from checker.engine.check_settings import CheckSettings, SettingsError
+
+    config, isolated = values.pop("config_file", None), values.pop("isolated", False)
+    settings = CheckSettings(ctx.command)
+    try:
+        return settings.resolve(values["paths"] or (".",), base=settings.from_context(ctx, values),
+                                config=config, isolated=isolated)
+    except SettingsError as exc:
+        raise InputError(str(exc)) from None
 
 
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,

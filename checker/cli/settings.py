@@ -1,5 +1,6 @@
 """The configuration file on the command line: ``check``'s settings (checker.engine.check_settings) made
-from its own click options, the loading step of ``check`` and the ``config`` command that shows them.
+from its own click options, and the ``config`` command that shows them (check's loading step is
+``check_command.resolve_settings``).
 
 ``check_settings()`` is what the language server, the MCP server and the library API are handed, so the
 file means the same to each of them as to ``check``.
@@ -11,8 +12,6 @@ import json
 
 import click
 
-from checker.cli.usage import InputError
-
 
 @functools.cache
 def check_settings():
@@ -21,26 +20,6 @@ def check_settings():
     from checker.engine.check_settings import CheckSettings
 
     return CheckSettings(command)
-
-
-def resolve(ctx: click.Context, values: dict):
-    """The settings of a parsed ``check`` (or ``config``) command line, the configuration file read in:
-    ``Resolved``; a bad file or value is a usage error (exit 2)."""
-    from checker.engine.check_settings import SettingsError
-
-    settings = check_settings()
-    config, isolated = values.pop("config_file", None), values.pop("isolated", False)
-    try:
-        return settings.resolve(values["paths"] or (".",), base=settings.from_context(ctx, values),
-                                config=config, isolated=isolated)
-    except SettingsError as exc:
-        raise InputError(str(exc)) from None
-
-
-def with_config(ctx: click.Context, values: dict) -> dict:
-    """``check``'s values with the configuration file's where the command line left an option at its default."""
-    resolved = resolve(ctx, values)
-    return {**values, **resolved.values}
 
 
 def _toml(value) -> str:
@@ -71,14 +50,14 @@ def show(resolved) -> str:
 
 def config_command() -> click.Command:
     """``endpoints-checker config [PATH...]``: check's options, printing the settings instead of checking."""
-    from checker.cli.check_command import command as check
+    from checker.cli.check_command import command as check, resolve_settings
 
     params = [p for p in check.params if p.name != "paths"]
     paths = click.Argument(["paths"], nargs=-1, required=False)
 
     def callback(**values):
         values["paths"] = values["paths"] or (".",)
-        click.echo(show(resolve(click.get_current_context(), values)), nl=False)
+        click.echo(show(resolve_settings(click.get_current_context(), values)), nl=False)
 
     return click.Command(
         "config", params=[paths] + params, callback=callback,

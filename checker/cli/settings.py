@@ -32,7 +32,7 @@ def _toml(value) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
-def show(resolved) -> str:
+def settings_text(resolved) -> str:
     """The resolved settings as TOML lines, each with where its value came from."""
     from checker.engine.check_settings import key_of
 
@@ -57,7 +57,7 @@ def config_command() -> click.Command:
 
     def callback(**values):
         values["paths"] = values["paths"] or (".",)
-        click.echo(show(resolve_settings(click.get_current_context(), values)), nl=False)
+        click.echo(settings_text(resolve_settings(click.get_current_context(), values)), nl=False)
 
     return click.Command(
         "config", params=[paths] + params, callback=callback,

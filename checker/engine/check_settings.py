@@ -162,6 +162,8 @@ class CheckSettings:
         if isinstance(raw, list) and not param.multiple:
             raise SettingsError(f"{where}: {key} takes {_takes(param)}, not a list")
         for v in items:
+            if isinstance(v, str) and "\0" in v:
+                raise SettingsError(f"{where}: {key}: {v!r} holds a NUL character")
             if not _fits(param, v):
                 shown = "true/false" if isinstance(v, bool) else ("a list" if isinstance(v, list) else
                                                                   "a table" if isinstance(v, dict) else repr(v))

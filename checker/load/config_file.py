@@ -87,7 +87,7 @@ def _holds_settings(path: str, name: str) -> bool:
 
     try:
         return _section(tomllib.loads(text)) is not None
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
         return True  # it names us: reading it tells the user what is wrong
 
 
@@ -136,6 +136,10 @@ def read(path: str) -> ConfigFile:
         m = _AT_LINE.search(str(exc))
         where = f"{path}:{m.group(1)}" if m else path
         raise ConfigFileError(f"{where}: not valid TOML: {_AT_LINE.sub('', str(exc)).strip()}") from None
+    except RecursionError:
+        raise ConfigFileError(f"{path}: not a usable configuration file: arrays or tables nested too deeply") from None
+    except ValueError as exc:  # an integer over Python's digit limit
+        raise ConfigFileError(f"{path}: not a usable configuration file: {str(exc)[:120]}") from None
     pyproject = os.path.basename(path) == "pyproject.toml"
     if pyproject:
         table = _section(doc)

@@ -104,6 +104,9 @@ def test_config_and_isolated(tmp_path):
     ('fix = true', "pyproject.toml:3: fix is not a setting"),
     ('exclude = {a = 1}', "pyproject.toml:3: exclude takes a list of strings (or one string), not a table"),
     ('select = [', "pyproject.toml: not valid TOML"),
+    ('select = ' + '[' * 100_000, "pyproject.toml: not a usable configuration file: arrays or tables nested too deeply"),
+    ('jobs = ' + '9' * 5000, "pyproject.toml: not a usable configuration file: Exceeds the limit"),
+    ('waivers = "x\\u0000y"', "pyproject.toml:3: waivers: 'x\\x00y' holds a NUL character"),
 ])
 def test_a_bad_key_or_value_is_a_usage_error_naming_file_and_line(tmp_path, body, words):
     root = _file(tmp_path, f"[tool.endpoints-checker]\n# the settings\n{body}\n")

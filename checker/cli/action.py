@@ -22,6 +22,8 @@ FILE_NAMES = {"sarif": "endpoints-checker.sarif", "json": "endpoints-checker.jso
 OWN = ("path", "formats", "output-dir", "args", "version", "python-version")
 #: inputs that are check options but not settings of the file
 OPTIONS = ("config", "isolated")
+#: keys the action's own inputs stand for (formats, output-dir)
+AS_OWN = ("format", "output")
 TRUE = ("true", "yes", "1", "on")
 FALSE = ("false", "no", "0", "off", "")
 
@@ -48,7 +50,7 @@ def option_args(env: dict) -> list[str]:
     params = {key_of(p): p for p in _settings().command.params if p.name != "paths"}
     for key, param in params.items():
         raw = (env.get(env_name(key)) or "").strip()
-        if not raw or (key not in _settings().keys and key not in OPTIONS):
+        if not raw or key in AS_OWN or (key not in _settings().keys and key not in OPTIONS):
             continue
         if param.is_flag:
             word = raw.lower()

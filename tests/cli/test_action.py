@@ -62,7 +62,9 @@ def test_every_input_is_a_key_or_the_actions_own_and_reaches_the_check():
     check = next(s for s in spec["runs"]["steps"] if s.get("id") == "check")
     for name in set(spec["inputs"]) - {"version", "python-version"}:
         assert check["env"][env_name(name)] == "${{ inputs.%s }}" % name, name
-    assert keys - set(spec["inputs"]) <= {"format", "output"}  # the reports are the action's formats/output-dir
+    missing = keys - set(spec["inputs"]) - {"format", "output"}  # the reports are the action's formats/output-dir
+    assert not missing, ("a check option with no input in action.yml: add `<key>:` under inputs and "
+                         "`INPUT_<KEY>: ${{ inputs.<key> }}` to the check step's env for each of " + str(sorted(missing)))
 
 
 def test_inputs_become_options_as_their_types_want():

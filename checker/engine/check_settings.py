@@ -117,6 +117,9 @@ class CheckSettings:
             if param is None and key.replace("-", "_") in NOT_SETTINGS - {"paths"}:
                 raise SettingsError(f"{where}: {key} is not a setting: it acts on one run (give --{key} on the "
                                     "command line)")
+            if param is None and key == "tool" and isinstance(raw, dict) and "endpoints-checker" in raw:
+                raise SettingsError(f"{where}: a [tool.endpoints-checker] table is a pyproject.toml's; in "
+                                    f"{os.path.basename(cfg.path)} write the keys at the top level")
             if param is None:
                 raise SettingsError(f"{where}: unknown key {key!r}.{did_you_mean(key, self.keys)} "
                                     "(`endpoints-checker config` lists the keys)")
@@ -175,14 +178,16 @@ class CheckSettings:
         if name not in SELECTORS and name != "per_path_ignores":
             return
         from checker.core.option_values import check_selectors
-        from checker.engine.catalogue import all_rules
+        from checker.engine.catalogue import rules_for
         from checker.engine.path_ignores import parse
 
+        # rules_for(tokens): the families the tokens name are imported, the others known from the index
         try:
             if name == "per_path_ignores":
-                parse(value, all_rules())
+                tokens = [t for item in value for t in split(str(item).rpartition(":")[2])]
+                parse(value, rules_for(tokens or None))
             else:
-                check_selectors(key, list(split(value)), all_rules())
+                check_selectors(key, list(split(value)), rules_for(list(split(value))))
         except UsageProblem as exc:
             raise SettingsError(f"{where}: {str(exc).replace('--' + key_of(self.params[name]), key, 1)}") from None
 

@@ -264,3 +264,10 @@ def test_the_usage_page_lists_every_key():
         section = fh.read().split("## Configuration", 1)[1].split("\n## ", 1)[0]
     listed = {k.strip(" `") for row in re.findall(r"^\| (`[^|]+) \|", section, re.M) for k in row.split(",")}
     assert listed == set(check_settings().keys)
+
+
+def test_a_pyproject_table_in_an_endpoints_checker_toml_is_named(tmp_path):
+    root = _file(tmp_path, '[tool.endpoints-checker]\nfail-on = "warn"\n', name="endpoints-checker.toml")
+    p = cli("check", "pkg", cwd=root)
+    assert p.returncode == 2
+    assert "endpoints-checker.toml:1: a [tool.endpoints-checker] table is a pyproject.toml's" in p.stderr

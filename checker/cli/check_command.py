@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from checker.cli.usage import InputError, complete_rules
+from checker.cli.usage import CohortId, InputError, complete_rules
 
 # A check is a short process that allocates many small objects (parse events, model instances,
 # findings): the default GC threshold (700) runs collections thousands of times for nothing and costs
@@ -43,6 +43,12 @@ WAIVER_EXPIRY_WARNING_DAYS = 14
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Leave out entries whose name or path end matches GLOB (e.g. r8_old, 'docs/drafts/*'). "
                    "Repeatable. .git, CI files and a README above the submission roots are always left out.")
+@click.option("--extend-exclude", "extend_exclude", multiple=True, metavar="GLOB",
+              help="Like --exclude, in addition to the configured exclude (repeatable).")
+@click.option("--per-path-ignores", "per_path_ignores", multiple=True, metavar="GLOB:RULES",
+              shell_complete=complete_rules,
+              help="Skip these rules (ids, families, prefixes) at files matching GLOB, e.g. 'r8/point.yaml:seeds'. "
+                   "Repeatable.")
 @click.option("--fail-on", "fail_on", type=click.Choice(("reject", "flag", "warn", "never")), default="flag",
               show_default=True,
               help="Lowest severity that makes the exit code 1 (reject = errors, flag, warn = warnings).")
@@ -102,7 +108,7 @@ WAIVER_EXPIRY_WARNING_DAYS = 14
 @click.option("--docs-url", "docs_url", metavar="URL", envvar="ENDPOINTS_CHECKER_DOCS_URL", show_envvar=True,
               help="The URL of a published copy of endpoints-checker's docs/ folder: rule links point there "
                    "(default: the rule pages installed with the package, as file:// links).")
-@click.option("--cohort", "cohort", metavar="YYYY-MM-C0|C1",
+@click.option("--cohort", "cohort", type=CohortId(), metavar="YYYY-MM-C0|C1",
               help="The cohort under review: every point's target_cohort must match it.")
 @click.option("--today", "today", metavar="YYYY-MM-DD", envvar="ENDPOINTS_CHECKER_TODAY",
               help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
@@ -115,16 +121,37 @@ WAIVER_EXPIRY_WARNING_DAYS = 14
 @click.option("--scheduler", "scheduler", metavar="ADDRESS|local:N",
               help="With --executor dask: a running scheduler's address, or local:N to start N workers here "
                    "(default: $DASK_SCHEDULER_ADDRESS, else local:<jobs>). Implies --executor dask.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Read the settings from FILE (endpoints-checker.toml, or a pyproject.toml's "
+                   "[tool.endpoints-checker]) instead of the one found above each PATH.")
+@click.option("--isolated", "isolated", is_flag=True,
+              help="Read no configuration file: only the command line and the defaults.")
 def command(**values) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
+    values.update(resolve_settings(click.get_current_context(), values).values)
     sys.exit(check(**values))
+
+
+def resolve_settings(ctx: click.Context, values: dict):
+    """The settings of a parsed ``check`` (or ``config``) command line with the configuration file read in,
+    where each came from (checker.engine.check_settings.Resolved); pops --config and --isolated. A bad file
+    or value is a usage error (exit 2)."""
+    from checker.engine.check_settings import CheckSettings, SettingsError
+
+    config, isolated = values.pop("config_file", None), values.pop("isolated", False)
+    settings = CheckSettings(ctx.command)
+    try:
+        return settings.resolve(values["paths"] or (".",), base=settings.from_context(ctx, values),
+                                config=config, isolated=isolated)
+    except SettingsError as exc:
+        raise InputError(str(exc)) from None
 
 
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
           assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor,
           scheduler, fix=False, diff=False, write_baseline=None, waiver_expiry_warning=WAIVER_EXPIRY_WARNING_DAYS,
-          junit_warnings="output", docs_url=None) -> int:
+          junit_warnings="output", docs_url=None, extend_exclude=(), per_path_ignores=()) -> int:
     """The check with click's values (the options of ``command``); return the exit code."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
@@ -147,12 +174,15 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     _check_assembly(paths, point_file, assemble, write_bundle)
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
     _check_values(_split(select), _split(ignore), seed_set, policy_dir, overrides)
-    options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
-    if cohort:
-        options["cohort"] = cohort
+    path_ignores = _path_ignores(per_path_ignores)
+    from checker.engine.check_settings import run_folder_options
+
+    options = run_folder_options({"point_file": point_file, "max_concurrency": max_concurrency, "seed_set": seed_set,
+                                  "dataset_size": dataset_size, "no_events": no_events, "cohort": cohort})
     def make_report(bundle=write_bundle):
         return _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
-                    jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
+                    jobs=jobs, exclude=tuple(exclude) + tuple(extend_exclude), per_path_ignores=path_ignores,
+                    waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
                     today=today, timeout=timeout, assemble=assemble, write_bundle=bundle,
                     executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler,
                     waiver_expiry_warning=waiver_expiry_warning, docs_url=docs_url)
@@ -308,6 +338,20 @@ def _check_values(select, ignore, seed_set, policy_dir, overrides) -> None:
         raise InputError(str(exc)) from None
 
 
+def _path_ignores(items):
+    """--per-path-ignores GLOB:RULES as (glob, selectors) pairs; a malformed one is a usage error."""
+    if not items:
+        return ()
+    from checker.core.option_values import UsageProblem
+    from checker.engine.catalogue import all_rules
+    from checker.engine.path_ignores import parse
+
+    try:
+        return parse(items, all_rules())
+    except UsageProblem as exc:
+        raise InputError(str(exc)) from None
+
+
 def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options, jobs, **kw):
     """Run the check; bad --waivers/--baseline/--today input is a usage error (exit 2)."""
     from checker.engine.config import RunConfig
@@ -357,18 +401,10 @@ def _isatty(stream) -> bool:
         return False
 
 
-def _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events) -> dict:
-    """The optional run-folder context; only given values are set, so rules can say what is missing."""
-    opts = {"events": not no_events}
-    for key, value in (("point", point_file), ("max_concurrency", max_concurrency), ("seed_set", seed_set),
-                       ("dataset_size", dataset_size)):
-        if value is not None:
-            opts[key] = value
-    return opts
-
-
 def _split(values) -> list[str]:
-    return [t.strip() for v in values for t in v.split(",") if t.strip()]
+    from checker.core.option_values import split
+
+    return list(split(values))
 
 
 def _text_on_stdout(pairs) -> bool:

@@ -14,6 +14,7 @@ import click
 from checker.core.version import __version__
 from checker.cli import check_command
 from checker.cli.check_command import _is_dir_output, _split  # noqa: F401  (_is_dir_output: emit's callers)
+from checker.cli.settings import config_command
 from checker.cli.usage import InputError, complete_rules
 
 
@@ -24,6 +25,7 @@ def main() -> None:
 
 
 main.add_command(check_command.command)
+main.add_command(config_command())
 
 
 @main.command("rules")

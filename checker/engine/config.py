@@ -25,6 +25,8 @@ class RunConfig(msgspec.Struct, frozen=True):
     policy_overrides: dict[str, str] = msgspec.field(default_factory=dict)
     #: entries left out of discovery (--exclude globs: a name or the end of a path)
     exclude: tuple[str, ...] = ()
+    #: --per-path-ignores: (glob, rule selectors) pairs; those rules' findings at matching files are deselected
+    per_path_ignores: tuple = ()
     #: the largest YAML/JSON file read, in bytes
     max_bytes: int = 8 * 1024 * 1024
     #: what rules read: point, max_concurrency, seed_set, dataset_size, events, cohort
@@ -67,7 +69,7 @@ class RunConfig(msgspec.Struct, frozen=True):
         unknown = sorted(set(kw) - names)
         if unknown:
             raise TypeError(f"unknown RunConfig field(s): {', '.join(unknown)}")
-        for key in ("select", "ignore", "exclude"):
+        for key in ("select", "ignore", "exclude", "per_path_ignores"):
             if key in kw:
                 kw[key] = tuple(kw[key] or ())
         for key in ("policy_overrides", "options"):

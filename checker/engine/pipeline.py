@@ -60,6 +60,10 @@ def check(paths: list[str], config: RunConfig) -> Report:
         executor.close()
         if mirror.REDIRECTS or mirror._ROOTS:
             mirror.release_all()
+    if config.per_path_ignores:
+        from checker.engine.path_ignores import apply as ignore_at_paths
+
+        findings = ignore_at_paths(findings, config.per_path_ignores)
     if ws is not None:
         from checker.engine.waivers import apply_waivers, diagnose
 

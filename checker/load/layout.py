@@ -125,11 +125,12 @@ def is_submission_root(path: str) -> bool:
     return is_dir(os.path.join(path, "results")) or is_dir(os.path.join(path, "docs"))
 
 
-def excluded(abspath: str, patterns) -> bool:
-    """--exclude GLOB: the entry's name or the end of its path matches (``r8_old``, ``docs/drafts/*``)."""
+def excluded(path: str, patterns) -> bool:
+    """--exclude GLOB: the entry's name or the end of its absolute path matches (``r8_old``, ``docs/drafts/*``,
+    an absolute path such as a report folder inside the checked tree)."""
     if not patterns:
         return False
-    p = abspath.replace(os.sep, "/").rstrip("/")
+    p = os.path.abspath(path).replace(os.sep, "/").rstrip("/")
     name = p.rsplit("/", 1)[-1]
     for pat in patterns:
         pat = pat.strip().rstrip("/")

@@ -94,8 +94,8 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
         sub.dir_error = err
         sub.refused.append((sub.subject, "", err))
         return sub
-    if is_repository_top(abspath):  # a repository whose top is the submission root: .git, CI, README
-        entries = [e for e in entries if not is_repository_entry(e.name)]
+    if is_repository_top(abspath):  # a repository whose top is the submission root: .git, CI, README, LICENSE
+        entries = [e for e in entries if not is_repository_entry(e.name, is_dir(os.path.join(abspath, e.name)))]
     by_name = {e.name: e for e in entries}
     for top in ("results", "docs", "src"):
         if top not in by_name:

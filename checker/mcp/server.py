@@ -30,7 +30,8 @@ INSTRUCTIONS = (
 LevelList = Annotated[list[models.Level] | None, Field(
     description="levels of the findings to list: error, flag, warning (the default: every problem), skipped, passed")]
 FailOn = Annotated[Literal["reject", "flag", "warn", "never"] | None, Field(
-    description="lowest severity of a FAIL that makes the verdict FAILED (default flag, as the command line)")]
+    description="lowest severity of a FAIL that makes the verdict FAILED (default: the project's configuration "
+                "file's, else flag, as the command line)")]
 MaxConcurrency = Annotated[int | None, Field(ge=1, description="C_max of the curve, when system_desc.json does not tell it")]
 SeedSet = Annotated[str | None, Field(description="the seed set the run used (A, B, ... of the seed-set registry)")]
 DatasetSize = Annotated[int | None, Field(ge=1, description="the performance dataset's size, when the model does not tell it")]

@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from checker.mcp import models
-from checker.mcp.adapter import run_check
+from checker.mcp.adapter import ConfigRefused, run_check
 from checker.mcp.roots import PathRefused, guard
 
 #: the levels listed by default: the problems (a FAIL at any severity)
@@ -101,30 +101,34 @@ def _rules_verdict(fails: dict[str, int]) -> str:
     return "reject-points" if fails.get("reject-points") else "accept"
 
 
-def _fail_on(value: str | None) -> str:
-    value = value or "flag"
-    if value not in FAIL_ON:
+def _fail_on(value: str | None) -> str | None:
+    """A tool's fail_on (None: the configuration file's, else flag)."""
+    if value is not None and value not in FAIL_ON:
         raise ToolUsage(f"fail_on {value!r}: one of {', '.join(FAIL_ON)}")
     return value
+
+
+def _check(real: str, roots: list[str], **given: Any) -> dict[str, Any]:
+    """The report document of a check of ``real`` with the tool's arguments over the configuration file's."""
+    try:
+        return run_check([real], roots=roots, **given)
+    except ConfigRefused as exc:
+        raise ToolUsage(str(exc)) from None
 
 
 def check_submission(roots: list[str], path: str, select: list[str] | None = None, ignore: list[str] | None = None,
                      fail_on: str | None = None, levels: list[str] | None = None,
                      max_findings: int | None = None) -> models.CheckResult:
     real = guard(path, roots)
-    doc = run_check([real], select=_selectors("select", select), ignore=_selectors("ignore", ignore),
-                    fail_on=_fail_on(fail_on))
+    doc = _check(real, roots, select=_selectors("select", select) or None, ignore=_selectors("ignore", ignore) or None,
+                 fail_on=_fail_on(fail_on))
     return result_of(doc, levels, max_findings)
 
 
 def _run_options(max_concurrency: int | None, seed_set: str | None, dataset_size: int | None) -> dict[str, Any]:
-    """The run-folder options of a check (the events audit on), after the seed set is known to the registry."""
+    """The run-folder settings of a check given to a tool, after the seed set is known to the registry."""
     _seed_set(seed_set)
-    options: dict[str, Any] = {"events": True}
-    for key, value in (("max_concurrency", max_concurrency), ("seed_set", seed_set), ("dataset_size", dataset_size)):
-        if value is not None:
-            options[key] = value
-    return options
+    return {"max_concurrency": max_concurrency, "seed_set": seed_set, "dataset_size": dataset_size}
 
 
 def check_run_folder(roots: list[str], path: str, max_concurrency: int | None = None, seed_set: str | None = None,
@@ -136,8 +140,8 @@ def check_run_folder(roots: list[str], path: str, max_concurrency: int | None = 
     if not os.path.isdir(real) or not is_run_folder(real):
         raise ToolUsage(f"{path!r} is not a run folder (no performance/result_summary.json, accuracy/ or "
                         "config.yaml with events.jsonl)")
-    return result_of(run_check([real], fail_on=_fail_on(fail_on),
-                               options=_run_options(max_concurrency, seed_set, dataset_size)), levels)
+    return result_of(_check(real, roots, fail_on=_fail_on(fail_on),
+                            **_run_options(max_concurrency, seed_set, dataset_size)), levels)
 
 
 def preflight_config(roots: list[str], path: str, max_concurrency: int | None = None, seed_set: str | None = None,
@@ -154,8 +158,8 @@ def preflight_config(roots: list[str], path: str, max_concurrency: int | None = 
         cfg, why = read_config(real, os.path.basename(real), 8 << 20)
         if cfg is None:
             raise ToolUsage(f"{path!r}: {why}")
-    return result_of(run_check([real], fail_on=_fail_on(fail_on),
-                               options=_run_options(max_concurrency, seed_set, dataset_size)), levels)
+    return result_of(_check(real, roots, fail_on=_fail_on(fail_on),
+                            **_run_options(max_concurrency, seed_set, dataset_size)), levels)
 
 
 def _summary(rule) -> models.RuleSummary:

@@ -231,13 +231,25 @@ NOT_RULES = {"reject-points", "endpoints-checker", "endpoints-checker-reports", 
              "inference-endpoint", "exit-code", "fail-on", "output-dir", "cohort-id", "rule-id", "seed-set",
              "misspelt-key", "registry-unusable", "8388608-byte",
              "would-fix", "not-fixed",  # the statuses of the fix section (docs/fixes.md)
-             "system-out"}  # a JUnit element (docs/reports.md)
+             "system-out",  # a JUnit element (docs/reports.md)
+             "update-environment"}  # actions/setup-python's input (docs/ci.md)
+
+
+def _setting_names() -> set[str]:
+    """The configuration file's keys and the Action's inputs (docs/usage.md#configuration, docs/ci.md)."""
+    import yaml
+
+    from checker.cli.settings import check_settings
+
+    with open(os.path.join(REPO, "action.yml"), encoding="utf-8") as fh:
+        inputs = set(yaml.safe_load(fh)["inputs"])
+    return set(check_settings().keys) | inputs
 
 
 def test_every_rule_id_named_exists():
     """A renamed or removed rule id mentioned in the hand-written pages fails here."""
     cat = load_catalogue()
-    known = {r.id for r in cat.rules} | {f.name for f in cat.families} | NOT_RULES
+    known = {r.id for r in cat.rules} | {f.name for f in cat.families} | NOT_RULES | _setting_names()
     problems = []
     for page in _hand_written():
         for code in re.findall(r"`([^`\n]+)`", _read(page)):
@@ -261,7 +273,7 @@ def _cli_options() -> set[str]:
 
 
 #: options of other programs the pages show (pip, the benchmarks)
-OTHER_OPTIONS = {"--no-deps", "--scaling",
+OTHER_OPTIONS = {"--no-deps", "--scaling", "--freeze",
                  # the reference client's and endpoints-submission-cli's (docs/journey.md)
                  "--mode", "--accuracy-only", "--run-ids", "--division", "--availability", "--dry-run"}
 

@@ -1,5 +1,5 @@
 """CI outputs: SARIF (validated against the SARIF 2.1.0 schema), JUnit (against schemas/junit.xsd),
-GitHub workflow commands (escaping), auto format, step summary, pre-commit hook and the Action."""
+GitHub workflow commands (escaping), auto format, step summary and the pre-commit hook (the Action: tests/cli/test_action.py)."""
 from __future__ import annotations
 
 import json
@@ -261,26 +261,3 @@ def test_pre_commit_hook_entry_runs_like_pre_commit(failing_pkg, tmp_path):
 
     pattern = re.compile(hook["files"])
     assert pattern.search("results/s/m/r8/point.yaml") and not pattern.search("notes.txt")
-
-
-def test_action_steps_run_locally(failing_pkg, tmp_path):
-    with open(os.path.join(REPO, "action.yml")) as fh:
-        action = yaml.safe_load(fh)
-    assert action["runs"]["using"] == "composite"
-    step = action["runs"]["steps"][-1]
-    assert step["run"].strip() == "python -m checker.cli.action"
-    out_dir = tmp_path / "reports"
-    gh_out = tmp_path / "github_output"
-    env = dict(os.environ, INPUT_PATH=str(failing_pkg), INPUT_FAIL_ON="flag", INPUT_FORMATS="github,sarif,json,junit",
-               INPUT_POLICY="", INPUT_OUTPUT_DIR=str(out_dir), GITHUB_OUTPUT=str(gh_out))
-    env.pop("GITHUB_ACTIONS", None)
-    p = subprocess.run([sys.executable, "-m", "checker.cli.action"], capture_output=True, text=True, env=env, cwd=REPO)
-    assert p.returncode == 1, p.stderr
-    assert p.stdout.startswith("::group::")
-    outputs = dict(line.split("=", 1) for line in gh_out.read_text().splitlines())
-    assert outputs["exit-code"] == "1"
-    for fmt in ("sarif", "json", "junit"):
-        assert os.path.exists(outputs[fmt]), fmt
-    _assert_valid_sarif(json.loads(open(outputs["sarif"]).read()))
-    declared = set(action["outputs"])
-    assert {"exit-code", "sarif", "json", "junit"} <= declared

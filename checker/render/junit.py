@@ -37,8 +37,10 @@ def render(report, **_options) -> str:
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="policy", value=f"{report.policy_edition} {report.policy_version}")
-        ET.SubElement(props, "property", name="rules_verdict", value=report.rules_verdict)
-        for name, value in _week0_properties(report.week0):
+        unit = report.tally.units.get(key[0]) if key[0] else None  # a submission's suites: its own verdicts
+        verdicts = unit if unit is not None else report.tally.report
+        ET.SubElement(props, "property", name="rules_verdict", value=verdicts.rules)
+        for name, value in _week0_properties(verdicts.week0):
             ET.SubElement(props, "property", name=name, value=value)
         for f in items:
             name = f.rule_id + "".join(f" [{x}]" for x in (f.subject.point, f.subject.entry) if x)

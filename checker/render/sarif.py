@@ -53,6 +53,13 @@ def _fix(f) -> dict:
                                 for file, reps in changes.items()]}
 
 
+def _units(report) -> dict:
+    """Cohort mode: each unit's verdicts as the engine's tally holds them (label -> gate, rules, Week-0)."""
+    if not getattr(report, "sections", {}).get("cohort"):
+        return {}
+    return {"units": {label: v.verdicts_dict() for label, v in sorted(report.tally.units.items())}}
+
+
 def render(report, **_options) -> str:
     rules = sorted(complete_rules(report.rules), key=lambda r: r.id)
     index = {r.id: i for i, r in enumerate(rules)}
@@ -102,7 +109,7 @@ def render(report, **_options) -> str:
             "columnKind": "unicodeCodePoints",
             "results": results,
             "properties": {"policy": {"edition": report.policy_edition, "version": report.policy_version},
-                           "rules_verdict": report.rules_verdict, "week0": report.week0},
+                           "rules_verdict": report.rules_verdict, "week0": report.week0, **_units(report)},
         }],
     }
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

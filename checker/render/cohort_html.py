@@ -127,7 +127,8 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
             "models": sorted({cv.name for cv in sub.curves()}),
             "division": _division(sub), "verdict": v.gate, "week0_reject": v.week0_reject,
             "rules_verdict": v.rules, "week0": v.week0["verdict"] if v.week0 is not None else "",
-            "badge": badge, "vrank": VERDICT_RANK[badge["key"]], "problems": levels.problems(v.counts.levels()),
+            "badge": badge, "verdicts": levels.unit_verdicts(v), "vrank": VERDICT_RANK[badge["key"]],
+            "problems": levels.problems(v.counts.levels()),
             "counts": v.counts.by_status(), "sev": v.counts.fail_by_severity(),
             "worst": [{"rule": f.rule_id, "level": levels.LEVEL_OF[f.severity.value], "subject": f.subject.label(),
                        "message": f.message if len(f.message) <= 160 else f.message[:159] + "…"}
@@ -165,6 +166,8 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
         "paths": sorted({p for r in reports for p in r.paths}) if cohort_report is None else list(cohort_report.paths),
         "rows": rows,
         "verdicts": [(k, verdicts[k], VERDICT_WORDS[k]) for k in VERDICT_RANK if verdicts[k]],
+        "tally": (f"{levels.counts_phrase(cohort_report.tally.counts)} · {levels.checks_phrase(cohort_report)}"
+                  if cohort_report is not None else ""),
         "week0_rejects": sum(1 for u in units if u.week0_reject),
         "week0_checked": sum(1 for u in units if u.week0 is not None),
         "week0_name": levels.week0_name(*units),

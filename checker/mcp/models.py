@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, JsonValue
 
+from checker.core.report_model import Edit  # a fix's text edit: the JSON report's own model
+
 Level = Literal["error", "flag", "warning", "skipped", "passed"]
 
 
@@ -22,24 +24,6 @@ class Subject(BaseModel):
     model: str = ""
     point: str = ""
     entry: str = ""
-
-
-class Position(BaseModel):
-    line: int = Field(description="1-based line")
-    column: int = Field(description="1-based column, in characters")
-    offset: int = Field(description="characters from the start of the file as decoded")
-
-
-class Edit(BaseModel):
-    """One text edit of a finding's automatic fix (what `check --fix` writes)."""
-
-    file: str = Field(description="the file edited, as the report names it")
-    path: list[JsonValue] = Field(default_factory=list, description="the data path the edit changes")
-    start: Position = Field(description="where the replaced text starts")
-    end: Position = Field(description="where it ends (exclusive; equal to start for an insertion)")
-    old: str = Field(description="the exact text between start and end now")
-    new: str = Field(description="the text written instead")
-    file_sha256: str = Field(description="of the file as the check read it: apply only to a file that still has it")
 
 
 class Finding(BaseModel):

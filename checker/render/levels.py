@@ -1,10 +1,11 @@
 """Severity levels and verdicts in words a person knows: errors, flags, warnings (never "FAIL").
 
-Every human-facing output (text, Markdown, the GitHub log line, the HTML pages) names and counts
-findings through this one module, so a warn-level finding reads as a warning everywhere and is
-never counted as a failure. The big badge of a page follows the Week-0 prediction (what the official automated
-check decides), not the ``--fail-on`` exit status, which is stated separately. The JSON, SARIF and
-JUnit reports keep the rule statuses and severities as they are.
+Every human-facing output (text, Markdown, the GitHub log line, the HTML pages) words the engine's tally
+(``checker.engine.tally``: verdicts and counts, computed once) through this one module, so a warn-level finding
+reads as a warning everywhere and is never counted as a failure, and a Week-0 verdict the model decided says
+"predicted". The big badge of a page follows the Week-0 verdict (what the official automated check decides),
+not the ``--fail-on`` exit status, which is stated separately. The JSON, SARIF and JUnit reports keep the rule
+statuses and severities as they are.
 """
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     if not fails:
         lines.append("No problems.")
         return "\n".join(lines) + "\n"
-    lines += [f"### Problems ({len(fails)})", "",
+    lines += [f"### Problems ({c.failed})", "",
               "| Level | Rule | Subject | Message | Location |", "|---|---|---|---|---|"]
     for f in fails[:max_rows]:
         loc = f.location.short() if f.location is not None else ""

@@ -306,8 +306,10 @@ class Tally:
 
 def units_of_package(pkg, week0_by_submission: dict) -> list[Unit]:
     """The units of a package checked as one: each submission (with its Week-0 verdict) and run folder."""
-    out = [Unit("submission", s.name, week0_by_submission[s.name].as_dict() if s.name in week0_by_submission
-                else None) for s in getattr(pkg, "submissions", None) or ()]
+    names = [s.name for s in getattr(pkg, "submissions", None) or ()]
+    predicted = {name: w.as_dict() for name, w in week0_by_submission.items()}
+    out = [Unit("submission", name, predicted.pop(name, None)) for name in names]
+    out += [Unit("submission", name, w) for name, w in predicted.items()]  # a prediction is never dropped
     out += [Unit("run-folder", rf.name) for rf in getattr(pkg, "run_folders", None) or ()]
     return out
 

@@ -52,8 +52,9 @@ def split_report(report) -> list:
     for sub in subs:
         part = Package(paths=[sub.rel], missing_paths=[], unusable_paths=[], submissions=[sub],
                                        run_folders=[], junk=[])
-        own = tally.of_unit(sub.name)
-        out.append(msgspec.structs.replace(report, findings=own.findings, package=part, paths=[sub.rel],
+        own = tally.of_unit(sub.name) if sub.name in tally.units else None  # None: its own findings' tally
+        findings = own.findings if own is not None else [f for f in report.findings if f.subject.submission == sub.name]
+        out.append(msgspec.structs.replace(report, findings=findings, package=part, paths=[sub.rel],
                                            input_error=False, sections=sections, week0_by_submission={},
                                            _tally=own))
     return out

@@ -51,10 +51,6 @@ class Counts(msgspec.Struct, frozen=True):
         return self.reject + self.reject_points
 
     @property
-    def problems(self) -> int:
-        return self.failed
-
-    @property
     def rules_verdict(self) -> str:
         """What the rules decide: reject (a reject FAIL), reject-points (only reject-points FAILs) or accept."""
         return "reject" if self.reject else "reject-points" if self.reject_points else "accept"
@@ -252,9 +248,6 @@ class Tally:
 
     # --- parts -------------------------------------------------------------------------------------------------
 
-    def unit(self, label: str) -> Verdicts | None:
-        return self.units.get(label)
-
     def of_unit(self, label: str) -> "Tally":
         """This tally seen from one unit: its verdicts as the report's (a cohort's page of one submission)."""
         part = Tally.__new__(Tally)
@@ -294,7 +287,7 @@ class Tally:
         own = self.counts_under(submission, system, model, point)
         unit = self.units.get(submission)
         whole = unit.rules if unit is not None else "accept"
-        rules = "reject" if whole == "reject" else "reject-points" if own.reject_points or own.reject else "accept"
+        rules = "reject" if whole == "reject" or own.reject else "reject-points" if own.reject_points else "accept"
         week0 = None
         if unit is not None and unit.week0 is not None:
             w = unit.week0

@@ -145,14 +145,6 @@ class Finding(msgspec.Struct):
         return d
 
 
-def rules_verdict(findings) -> str:
-    """What our rules decide: reject (a reject FAIL), reject-points (only reject-points FAILs), accept."""
-    sevs = {f.severity for f in findings if f.status is Status.FAIL}
-    if Severity.REJECT in sevs:
-        return "reject"
-    return "reject-points" if Severity.REJECT_POINTS in sevs else "accept"
-
-
 def path_step(p: Any) -> Any:
     """A data-path step as the report holds it: a key or list index as it is, except what JSON cannot hold,
     a non-finite float key (YAML ``.inf:``), spelled as YAML writes it (``.inf``, ``-.inf``, ``.nan``), and

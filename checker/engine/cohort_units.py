@@ -14,19 +14,17 @@ path, then to a ``#N`` suffix. A single submission keeps its plain ``<submission
 from __future__ import annotations
 
 import os
-from operator import attrgetter
 from typing import Any
 
 import msgspec
 
-from checker.core.findings import Finding, Status, Subject, rules_verdict
+from checker.core.findings import Finding
 from checker.core.json_text import findings_block
 from checker.load.cohort_digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
+from checker.engine.tally import owns  # noqa: F401  (a unit's subjects: one definition, with the tally's)
 from checker.load.mirror import needs_mirror, origin
 
-#: a finding's status and severity, read in C (a cohort's rows count every finding)
-_STATUS, _SEVERITY = attrgetter("status"), attrgetter("severity")
 #: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking
 _WORKER_STATE: dict[tuple, tuple] = {}
 
@@ -84,13 +82,6 @@ def _unique(labels: list[str], fallbacks: list[str]) -> list[str]:
         seen[lab] = seen.get(lab, 0) + 1
         final.append(lab if seen[lab] == 1 else f"{lab}#{seen[lab]}")
     return final
-
-
-def owns(unit: Unit, subject: Subject) -> bool:
-    """Is this subject inside the unit (so the unit's finding about it is authoritative)?"""
-    if unit.kind == "submission":
-        return subject.submission == unit.label
-    return not subject.submission and not subject.model and subject.point == unit.label
 
 
 def _state(settings: UnitSettings):
@@ -182,29 +173,18 @@ def _block(findings: list[Finding]) -> str | None:
         return None
 
 
-def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:
-    """One row of the cohort summary: who, what, verdict and counts over the unit's own findings."""
-    from collections import Counter
-
-    by_status = {s.value: 0 for s in Status}
-    by_sev = {k: 0 for k in ("reject", "reject-points", "flag", "warn")}
-    for status, n in Counter(map(_STATUS, findings)).items():
-        by_status[status.value] += n
-    fails = [f for f in findings if f.status is Status.FAIL]  # what the severities, verdicts and gate read
-    for sev, n in Counter(map(_SEVERITY, fails)).items():
-        by_sev[sev.value] += n
-    failing = report_like.failing_of(fails)
-    row = {
+def unit_summary(unit: Unit, digest: dict, verdicts, count_waived: bool) -> dict:
+    """One row of the cohort summary: who and what (from the unit and its digest), and the unit's verdicts and
+    counts as the engine's tally holds them (``checker.engine.tally.Verdicts``)."""
+    counts = verdicts.counts.as_dict(with_waived=count_waived)
+    return {
         "label": unit.label, "kind": unit.kind, "org": unit.org, "submission_id": unit.sid, "path": unit.rel,
         "systems": digest.get("systems", []), "models": digest.get("models", []),
         "divisions": digest.get("divisions", []),
-        "verdict": "FAILED" if failing else "PASSED",
-        "week0_reject": (digest.get("week0") or {}).get("verdict", "accept") != "accept",
-        "rules_verdict": rules_verdict(fails),
-        "checked": digest.get("crashed") is None,
-        "week0": digest.get("week0"),
-        "counts": {"by_status": by_status, "fail_by_severity": by_sev, "total": len(findings)},
+        "verdict": verdicts.gate,
+        "week0_reject": verdicts.week0_reject,
+        "rules_verdict": verdicts.rules,
+        "checked": verdicts.checked,
+        "week0": verdicts.week0,
+        "counts": counts,
     }
-    if report_like.count_waived:
-        row["counts"]["waived"] = sum(1 for f in findings if f.reason and f.reason.startswith("waived"))
-    return row

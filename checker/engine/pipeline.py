@@ -9,14 +9,13 @@ executor (``checker.engine.executors``: local processes or a Dask cluster) ran t
 """
 from __future__ import annotations
 
-from itertools import groupby
 from operator import attrgetter
 from typing import Any
 
 from checker.load import mirror
 from checker.load.discovery import discover
 from checker.load.layout import Options
-from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Status, Subject
+from checker.core.findings import Finding, Status, Subject
 from checker.engine.policy import load_policy
 from checker.engine.catalogue import rules_for, select_matches
 from checker.engine.report import Report
@@ -26,7 +25,6 @@ from checker.engine.run_folders import prepare_run_folders
 from checker.engine.executors import LocalExecutor, make_executor
 
 COHORT_SECTION_VERSION = "1.0"
-_SUBMISSION = attrgetter("subject.submission")
 #: how a worker reports a URL or archive it refused to mirror (an input problem, not an internal error)
 MIRROR_REFUSAL = "internal error: MirrorError: "
 
@@ -92,6 +90,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     if baseline_section is not None:
         report.sections["baseline"] = baseline_section
     if cohort_state is not None:
+        report._tally = _cohort_tally(report, *cohort_state)
         report.sections["cohort"] = _cohort_section(report, *cohort_state)
     if bundle_section is not None:
         report.sections["bundle"] = bundle_section
@@ -237,68 +236,38 @@ def _merge_package_rule(fs: list[Finding]) -> list[Finding]:
     return out
 
 
-class _Gate:
-    """Per-unit verdicts with the report's own threshold and --fail-on-new gating."""
+def _cohort_tally(report: Report, units, digests):
+    """The report's tally with one unit per submission and run folder of the cohort, each with its own Week-0."""
+    from checker.engine.tally import Tally, Unit
 
-    def __init__(self, report: Report):
-        self.threshold = FAIL_ON_RANK[report.fail_on]
-        self.new_only = report.gate_new_only
-        self.count_waived = report.count_waived
-
-    def failing_of(self, findings):
-        return [f for f in findings if f.status is Status.FAIL and f.severity.rank >= self.threshold
-                and (not self.new_only or f.baseline == "new")]
+    return Tally(report.findings, [Unit(u.kind, u.label, d.get("week0"), d.get("crashed") is None)
+                                   for u, d in zip(units, digests)], report.fail_on, report.gate_new_only)
 
 
 def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
     from checker.engine import cohort_units as co
+    from checker.engine.tally import cross_submission
 
-    gate = _Gate(report)
-    own: dict[int, list[Finding]] = {i: [] for i in range(len(units))}
-    index = {(u.kind == "submission", u.label): i for i, u in enumerate(units)}
-    cohort_scope = {r.id for r in report.rules if r.scope == "cohort"}
-    cross = [f.as_dict() for f in report.findings if f.rule_id in cohort_scope]
-    # the findings are sorted by submission first, so each submission's are one run: grouped in C, and only
-    # the findings of no submission (run folders, the package) are looked at one by one
-    for sub, group in groupby(report.findings, key=_SUBMISSION):
-        if sub:
-            i = index.get((True, sub))
-            if i is not None:
-                own[i].extend(group)
-            continue
-        for f in group:
-            s = f.subject
-            i = index.get((False, s.point)) if not s.model else None
-            if i is not None:
-                own[i].append(f)
-    rows = [co.unit_summary(u, d, own[i], gate) for i, (u, d) in enumerate(zip(units, digests))]
+    tally = report.tally
+    rows = [co.unit_summary(u, d, tally.units[u.label], report.count_waived) for u, d in zip(units, digests)]
     rows.sort(key=lambda r: (r["kind"], r["label"]))
     verdicts = {"PASSED": 0, "FAILED": 0}
     for r in rows:
         verdicts[r["verdict"]] += 1
-    from collections import Counter
-
     default_sev = {r.id: r.severity.value for r in report.rules}
-    by_rule: dict[str, dict] = {}
-    counted = Counter(map(attrgetter("rule_id", "status", "severity"), report.findings))
-    fail_by_severity = {s: 0 for s in SEVERITY_ORDER}  # Report.counts()["fail_by_severity"], from this count
-    for (_r, st, sv), n in counted.items():
-        if st is Status.FAIL:
-            fail_by_severity[sv.value] += n
-    for rid, status, sev, n in sorted((r, st.value, sv.value, n) for (r, st, sv), n in counted.items()):
-        e = by_rule.setdefault(rid, {"severity": default_sev.get(rid, sev), "PASS": 0, "FAIL": 0, "SKIP": 0,
-                                     "fail_by_severity": {}})
-        e[status] += n
-        if status == "FAIL":
-            e["fail_by_severity"][sev] = e["fail_by_severity"].get(sev, 0) + n
+    by_rule = {}
+    for rid, c in tally.by_rule.items():
+        sev = default_sev.get(rid) or min(f.severity.value for f in report.findings if f.rule_id == rid)
+        by_rule[rid] = {"severity": sev, "PASS": c.passed, "FAIL": c.failed, "SKIP": c.skipped,
+                        "fail_by_severity": {k: n for k, n in sorted(c.fail_by_severity().items()) if n}}
     return {
         "version": COHORT_SECTION_VERSION,
         "submissions": rows,
         "verdicts": verdicts,
         "organisations": sorted({r["org"] for r in rows if r["org"]}),
-        "counts_by_rule": {k: by_rule[k] for k in sorted(by_rule)},
-        "fail_by_severity": fail_by_severity,
-        "cross_submission_findings": cross,
+        "counts_by_rule": by_rule,
+        "fail_by_severity": tally.counts.fail_by_severity(),
+        "cross_submission_findings": [f.as_dict() for f in cross_submission(report.findings, report.rules)],
     }
 
 

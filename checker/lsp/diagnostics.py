@@ -95,8 +95,7 @@ def map_report(report, texts: dict[str, str | None], trigger: str, fail_on: str,
         href = rule_url(f.family, f.rule_id, docs_base)
         diag = types.Diagnostic(range=rng, message=message(f, rename), severity=severity(f.severity, fail_on), code=f.rule_id,
                                 code_description=types.CodeDescription(href=href) if href else None,
-                                source=SOURCE, data={"rule": f.rule_id, "level": f.severity.value,
-                                                     "fixable": bool(f.edits)})
+                                source=SOURCE, data=_data(f))
         if scopes.get(f.rule_id) == "curve" and f.location is not None and path in files:
             related = _related(f, files[path], report.package, rename)
             if related:
@@ -129,6 +128,15 @@ def map_report(report, texts: dict[str, str | None], trigger: str, fail_on: str,
             out.fix_all[p] = [(text_of(p).edit_range(e.start_line, e.start_column, e.end_line, e.end_column), e.new)
                               for e in plan.edits]
     return out
+
+
+def _data(f) -> dict:
+    """What a client (or a test) reads back from a diagnostic: the rule, the level, the subject, whether it has a
+    certain fix and whether the Week-0 check rejects on it (when the report says)."""
+    data = {"rule": f.rule_id, "level": f.severity.value, "subject": f.subject.label(), "fixable": bool(f.edits)}
+    if f.week0 is not None:
+        data["week0"] = f.week0
+    return data
 
 
 def _uri(path: str) -> str:

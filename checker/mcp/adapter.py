@@ -1,7 +1,7 @@
-"""The one place the MCP tools run a check in-process: a request in, the JSON report's document out.
+"""The one place the MCP tools run a check in-process: a request in, the Report out.
 
-Today it is ``check_request`` (never raises) and the document the JSON report renderer encodes
-(``Report.to_dict``: the summary, and each finding's ``as_dict``), so a tool's findings are exactly those of
+It is ``check_request`` (never raises): the tools format the Report's tally (verdicts and counts, computed once
+by the engine) and each finding's ``as_dict`` (the JSON report's), so a tool's findings are exactly those of
 ``endpoints-checker check PATH -f json`` (tests/mcp compare them), without encoding the report to text and
 decoding it again (a fifth of a call on the 32-point package).
 
@@ -65,13 +65,12 @@ def _hold_to_roots(resolved, roots: list[str]) -> None:
                 raise PathRefused(f"{origin}: {v} lies outside the client's roots ({', '.join(roots)}): refused")
 
 
-def run_check(paths: list[str], *, roots: list[str] | None = None, **given: Any) -> dict[str, Any]:
-    """The JSON report document of one check of ``paths`` with ``given`` settings (``check``'s parameter names:
+def run_check(paths: list[str], *, roots: list[str] | None = None, **given: Any):
+    """The Report of one check of ``paths`` with ``given`` settings (``check``'s parameter names:
     select, ignore, fail_on, max_concurrency, ...) over the configuration file's (a report of exit code 2
     when it could not run)."""
     from checker.engine.check_settings import run_config
     from checker.engine.request import check_request
 
     values = settings(list(paths), {k: v for k, v in given.items() if v is not None}, roots)
-    report = check_request(list(paths), run_config(values, **FIXED))
-    return report.to_dict()
+    return check_request(list(paths), run_config(values, **FIXED))

@@ -12,12 +12,13 @@ from typing import Annotated, Literal
 
 import anyio
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import ListRootsResult, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from checker.core.version import __version__
 from checker.mcp import models, resources, tools
+from checker.mcp.arguments import argument_problem
 from checker.mcp.roots import PathRefused, roots_of
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False, destructiveHint=False, idempotentHint=True)
@@ -66,8 +67,23 @@ def _roots(result: ListRootsResult | None) -> list[str]:
     return roots_of([str(r.uri) for r in result.roots] if result is not None else None)
 
 
+class _Server(MCPServer):
+    """The SDK's server, with refused arguments told in our words (checker.mcp.arguments), not the validation
+    library's text and links."""
+
+    async def call_tool(self, name, arguments, context=None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(argument_problem(name, self._tool_input_schema(name), arguments or {},
+                                             cause.errors(include_url=False))) from cause
+
+
 def build() -> MCPServer:
-    app = MCPServer("endpoints-checker", title="endpoints-checker", version=__version__, instructions=INSTRUCTIONS)
+    app = _Server("endpoints-checker", title="endpoints-checker", version=__version__, instructions=INSTRUCTIONS)
 
     @app.tool(title="Check a submission package", annotations=READ_ONLY)
     async def check_submission(

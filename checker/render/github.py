@@ -40,6 +40,7 @@ def annotation(f) -> str:
 
 def render(report, **_options) -> str:
     from checker.render.levels import verdict_line
+    from checker.render.text import cohort_lines
 
     lines = []
     fails = [f for f in report.findings if f.status is Status.FAIL]
@@ -47,6 +48,7 @@ def render(report, **_options) -> str:
         lines.append(f"::group::{escape_data('endpoints-checker: ' + (sub or 'package'))}")
         lines.extend(annotation(f) for f in items)
         lines.append("::endgroup::")
+    lines.extend(cohort_lines(report))  # a cohort: each unit's verdicts (plain lines, as the verdict line)
     lines.append(verdict_line(report))
     return "\n".join(lines) + "\n"
 

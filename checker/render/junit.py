@@ -54,14 +54,6 @@ def _body(f) -> str:
     return text + (f"\nbaseline: {state}" if state else "")
 
 
-def _unit_week0(report, unit: str) -> dict | None:
-    """The unit's own Week-0 prediction (a cohort's row, or the one submission's); None for the package."""
-    cohort = report.sections.get("cohort")
-    if cohort:
-        return next((r.get("week0") for r in cohort["submissions"] if r["label"] == unit), None)
-    return report.week0 if unit != "package" else None
-
-
 def render(report, junit_warnings: str = "output", **_options) -> str:
     if junit_warnings not in BELOW_GATE:
         raise ValueError(f"junit_warnings must be one of {', '.join(BELOW_GATE)}")
@@ -74,9 +66,10 @@ def render(report, junit_warnings: str = "output", **_options) -> str:
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="policy", value=f"{report.policy_edition} {report.policy_version}")
-        ET.SubElement(props, "property", name="rules_verdict", value=report.rules_verdict)
+        verdicts = report.tally.units.get(unit) or report.tally.report  # a submission's suite: its own verdicts
+        ET.SubElement(props, "property", name="rules_verdict", value=verdicts.rules)
         ET.SubElement(props, "property", name="fail_on", value=report.fail_on)
-        for name, value in _week0_properties(_unit_week0(report, unit)):
+        for name, value in _week0_properties(verdicts.week0):
             ET.SubElement(props, "property", name=name, value=value)
         for f in items:
             case = ET.SubElement(suite, "testcase", name=test_name(f), classname=unit, time="0")

@@ -84,6 +84,13 @@ def _fix(f, where: Artifacts) -> dict:
                                 for file, reps in changes.items()]}
 
 
+def _units(report) -> dict:
+    """Cohort mode: each unit's verdicts as the engine's tally holds them (label -> gate, rules, Week-0)."""
+    if not getattr(report, "sections", {}).get("cohort"):
+        return {}
+    return {"units": {label: v.verdicts_dict() for label, v in sorted(report.tally.units.items())}}
+
+
 def render(report, **_options) -> str:
     rules = sorted(complete_rules(report.rules), key=lambda r: r.id)
     index = {r.id: i for i, r in enumerate(rules)}
@@ -135,7 +142,7 @@ def render(report, **_options) -> str:
         driver["informationUri"] = info
     driver["rules"] = [_rule_descriptor(r, docs_url) for r in rules]
     props = {"policy": {"edition": report.policy_edition, "version": report.policy_version},
-             "rules_verdict": report.rules_verdict, "week0": report.week0}
+             "rules_verdict": report.rules_verdict, "week0": report.week0, **_units(report)}
     base = report.sections.get("baseline")
     if base:
         props["baseline"] = {"file": base["file"], "counts": base["counts"]}

@@ -93,7 +93,7 @@ def test_self_contained_and_csp(failing):
 def test_header_sections_and_catalogue(failing):
     html = render("html", failing)
     assert 'class="verdict v-reject">Would be rejected<' in html
-    assert "Week-0 automated check rejects it" in html
+    assert "Week-0 automated check (predicted) rejects it" in html
     assert "policy v1.0" in html and "<code>failing</code>" in html
     for rid in ("src-readme", "result-summary-present", "point-dirname-concurrency"):
         assert f'id="rule-{rid}"' in html and f'href="#rule-{rid}"' in html
@@ -275,7 +275,7 @@ def test_a_flag_and_a_warning_read_as_accepted_not_failed(tmp_path):
     html = render("html", report)
     head = _header(html)
     assert '<span class="verdict v-flag">Would be accepted</span>' in head
-    assert "The Week-0 automated check accepts it; 1 flag for a reviewer, 1 warning (advice)." in head
+    assert "The Week-0 automated check (predicted) accepts it; 1 flag for a reviewer, 1 warning (advice)." in head
     assert "FAIL" not in re.sub(r"<[^>]+>", "", head) and "exit status 1 with --fail-on flag" in head
     # the warn-level finding is a warning in every badge, summary and row
     assert '<span class="lv-warning" title="advice: nothing is rejected or flagged">1 warning</span>' in head
@@ -290,7 +290,7 @@ def test_warning_only_package_is_accepted_with_advice(tmp_path):
     report = _check(tmp_path, [{"write": {"file": "notes.txt", "text": "x\n"}}, OFFICIAL_CONFIG_SUMMARY])
     head = _header(render("html", report))
     assert '<span class="verdict v-warning">Would be accepted</span>' in head
-    assert "The Week-0 automated check accepts it, 1 warning (advice)." in head
+    assert "The Week-0 automated check (predicted) accepts it, 1 warning (advice)." in head
 
 
 def test_page_is_titled_for_what_was_checked(failing):

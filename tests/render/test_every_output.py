@@ -283,8 +283,9 @@ def parse_markdown(text: str) -> dict:
         if len(cells) == 5 and cells[0] in ("PASSED", "FAILED"):
             week0 = cells[4].replace(" (predicted)", "")
             units[cells[1].strip("`")] = (cells[0], WORDS[cells[3]], None if week0 == "—" else WORDS[week0])
-        elif len(cells) == 5 and re.match(r"(error|flag|warning) \(", cells[0]):
-            problems[(cells[1].strip("`"), cells[2].strip("`"))] += 1
+        elif len(cells) in (5, 6) and re.match(r"(error|flag|warning) \(", cells[0]):  # 6: with a Baseline column
+            rule = re.sub(r"^\[(`[^`]+`)\]\(.*\)$", r"\1", cells[1])  # the rule id, linked to its page
+            problems[(rule.strip("`"), cells[2].strip("`"))] += 1
     return {"levels": {"error": reject + points, "flag": flag, "warning": warn, "skipped": skipped,
                        "passed": passed}, "units": units, "problems": problems,
             "summary_levels": _problem_levels(lines[2].split(" · ")[0].lower())}
@@ -316,14 +317,18 @@ def parse_junit(text: str) -> dict:
             got = (props["rules_verdict"], props.get("week0_verdict"))
             assert units.setdefault(label, got) == got, f"{name}: the suites of {label} disagree"
         for case in suite.iter("testcase"):
-            failure = case.find("failure")
-            if failure is None:
+            failure, out = case.find("failure"), case.find("system-out")
+            if failure is not None:
+                severity = failure.get("type")
+            elif out is not None and " below --fail-on " in (out.text or ""):  # --junit-warnings output (default)
+                severity = out.text.split(" ", 1)[0]
+            else:
                 continue
             rule, *where = case.get("name").split(" [")
             point = [w.rstrip("]") for w in where]
             label = "/".join(p for p in [name if name != "package" else ""] + point if p) or "(package)"
             problems[(rule, label)] += 1
-            levels[LEVEL_OF_SEVERITY[failure.get("type")]] += 1
+            levels[LEVEL_OF_SEVERITY[severity]] += 1
     return {"problems": problems, "levels": levels, "units": units,
             "totals": {k: int(root.get(k)) for k in ("tests", "failures", "errors", "skipped")}}
 
@@ -338,7 +343,8 @@ def parse_github(text: str) -> dict:
         if not m:
             continue
         title = re.search(r"title=([^,]*)", m["props"])[1].replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
-        rule, severity, label = re.match(r"(\S+) \((\S+)\) (.*)", title).groups()
+        rule, severity, label = re.match(r"(\S+) \((\S+)\) (.*?)(?: \[(?:new|unchanged|waived)[^\]]*\])?$",
+                                         title).groups()  # a trailing [new]/[unchanged]: the baseline state
         problems[(rule, label)] += 1
         levels[LEVEL_OF_SEVERITY[severity]] += 1
     lines = text.splitlines()
@@ -451,7 +457,9 @@ def test_junit(checked):
     assert got["units"] == {k: v[1:] for k, v in t["units"].items()}
     assert got["levels"] == _problem_levels_of(t["levels"]) and got["problems"] == t["problems"]
     c = report.tally.counts
-    assert got["totals"] == {"tests": c.total, "failures": c.failed, "errors": 0, "skipped": c.skipped}
+    # a FAIL below --fail-on is a passed test with its text in system-out (--junit-warnings output, the default)
+    assert got["totals"] == {"tests": c.total, "failures": report.tally.report.failing, "errors": 0,
+                             "skipped": c.skipped}
 
 
 def test_github_annotations(checked):

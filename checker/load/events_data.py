@@ -108,10 +108,9 @@ class EventsAudit(msgspec.Struct):
         return "session.ended" in self.session_events
 
     @property
-    def cut_short(self) -> bool:
-        """The log stops before the run ended: tracking never stopped, a cut last line, or no session.ended."""
-        return bool(self.lines) and ("tracking-never-stopped" in self.problems or self.truncated_last_line
-                                     or not self.session_ended)
+    def cut_in_tracking(self) -> bool:
+        """The log stops while performance tracking was on: its counts cover only part of the measured run."""
+        return "tracking-never-stopped" in self.problems
 
     def issue_span_ns(self, first: int, end: int) -> int | None:
         """Issue-time span of the tracked samples ``first`` .. ``end - 1`` in issue order (latest issue minus

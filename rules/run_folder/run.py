@@ -8,9 +8,10 @@ from __future__ import annotations
 from checker.load.models.accuracy import score_items
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.run_checks import passes_problem, seeds_outcome, streaming_value
-from rules.run_folder.context import (FIXED_PATTERNS, SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
-                                      is_int,
-                                      load_pattern, point, region_minimum, run_kind, seed_set, summary)
+from checker.load.models.client_config import config_format
+from rules.run_folder.context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound, is_int,
+                                      load_pattern, point, run_kind, seed_set, summary)
+from rules.run_folder.steady import detector_file, detector_reading, run_minimum
 
 
 def _perf_only(rf):
@@ -19,36 +20,37 @@ def _perf_only(rf):
     return None
 
 
-@rule(id="run-folder-duration", title="Duration meets the region minimum", clause="R§6.2", severity="flag", scope="run-folder", needs=("result_summary", "policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:point_yaml", "maybe:system_desc"))
+@rule(id="run-folder-duration", title="Duration meets the region minimum", clause="R§6.2", severity="flag", scope="run-folder", needs=("result_summary", "policy:run_folder", "policy:run_rules", "maybe:accuracy", "maybe:config", "maybe:point_yaml", "maybe:steady_state_json", "maybe:system_desc"))
 def run_folder_duration(rf, ctx):
     """The performance phase lasted at least its region's minimum: 600 s Ultra Low, 1,200 s otherwise.
 
-    What it checks: point.yaml's steady_state.window.duration_s when one is given (the issue-time
-    span of the steady-state window), else result_summary.json `duration_ns` (the whole tracked
-    window, ramp-up and drain included: this client writes no steady-state window, RUN-FOLDER.md
-    §5). The message says which basis was used. Concurrency <= 32 is Ultra Low whatever C_max is;
-    a dedicated Offline run needs 1,200 s. A window (from --point or a point.yaml beside the
-    folder) longer than the folder's own tracked duration is a contradiction and FAILs: it never
-    makes the duration pass.
-    Why: R§6.2; the client never enforces min_duration_ms (RUN-FOLDER.md §7.5).
-    How to fix: Rerun the point for longer (min_duration_ms and n_samples_to_issue large enough).
+    What it checks: the basis R§4.4 makes official. The steady-state window's issue-time span when the
+    window is the official result: point.yaml's steady_state.window.duration_s when its status is
+    `windowable` (or states none), or the window of the detector's steady_state.json in the folder
+    when that is windowable; else result_summary.json `duration_ns` (the whole tracked run, ramp-up
+    and drain included), which is also what a point whose window falls short (insufficient_duration,
+    insufficient_passes) publishes. The message says which basis was used. Concurrency <= 32 is Ultra
+    Low whatever C_max is; a dedicated Offline run needs 1,200 s. A window (from --point or a
+    point.yaml beside the folder) longer than the folder's own tracked duration is a contradiction and
+    FAILs: it never makes the duration pass.
+    Why: R§6.2, measured as R§4.4 says; the client never enforces a minimum (RUN-FOLDER.md §7.5).
+    How to fix: Rerun the point for longer: more dataset passes (n_samples_to_issue), and in the
+    client's older config format a min_duration_ms above the minimum.
     """
     skip = _perf_only(rf)
     if skip:
         return skip
     pol = ctx.policy.get("run_folder")
-    kind, target = load_pattern(rf)
-    if kind in FIXED_PATTERNS and is_int(target) and target > 0:
-        region, minimum = region_minimum(rf, ctx, target, pol)
-    elif kind == "max_throughput" and declared_offline(rf):
-        region, minimum = "dedicated Offline", pol.min_duration_s.other
-    else:
-        region, minimum = None, pol.min_duration_s.ultra_low
+    region, minimum = run_minimum(rf, ctx)
     lf = rf.files["result_summary"]
     p = point(rf)
-    win = p.steady_state.window if p is not None and p.steady_state is not None else None
+    block = p.steady_state if p is not None else None
+    win = block.window if block is not None else None
+    status = block.status if block is not None else None
     dur = lf.get("duration_ns")
-    if win is not None and isinstance(win.duration_s, (int, float)):
+    detected = detector_reading(rf, ctx)
+    note = ""
+    if win is not None and isinstance(win.duration_s, (int, float)) and status in (None, "windowable"):
         seconds, basis, src, path = float(win.duration_s), "steady-state window (point.yaml)", \
             rf.files["point_yaml"], ("steady_state", "window", "duration_s")
         tracked = dur / 1e9 if is_int(dur) and dur > 0 else None
@@ -61,22 +63,43 @@ def run_folder_duration(rf, ctx):
                         observed=seconds, expected=f"<= {tracked:.3f} (the tracked duration)",
                         fix="Use the point.yaml written for this run (its steady-state window comes from this run's "
                             "events), or rerun the point long enough.")
+    elif block is None and detected is not None and detected.status == "windowable":
+        seconds, basis, src, path = detected.span_s, "steady-state window (steady_state.json, issue time)", \
+            detector_file(rf), ("steady_state", "window")
     else:
         if not is_int(dur) or dur <= 0:
             return Fail(f"duration_ns is {dur!r}", file=lf, path=("duration_ns",), observed=dur, expected="> 0")
-        seconds, basis, src, path = dur / 1e9, "whole tracked run, ramp-up and drain included (no steady-state " \
-            "window)", lf, ("duration_ns",)
+        if status not in (None, "windowable"):
+            note = f"; point.yaml's steady-state status {status} makes the whole run the official basis"
+        elif block is None and detected is not None and detected.passes is not None:
+            note = (f"; the detector's window ({detected.window_words()}) is not the official basis (status "
+                    f"{detected.status or 'unknown'})")
+        seconds, basis, src, path = dur / 1e9, "whole tracked run, ramp-up and drain included" + (
+            "" if note else " (no steady-state window)"), lf, ("duration_ns",)
     if region is None:  # no region: only the smallest minimum of any region can be applied
         if seconds < minimum:
-            return Fail(f"{seconds:.1f} s < {minimum} s, the smallest minimum of any region (load pattern {kind!r} "
-                        f"places the run in no region); measured on the {basis}", file=src, path=path,
-                        observed=round(seconds, 3), expected=f">= {minimum}")
-        return Skip(f"{seconds:.1f} s; load pattern {kind!r} places the run in no region: give --point for a "
-                    "dedicated Offline point", reason="missing-context")
+            return Fail(f"{seconds:.1f} s < {minimum} s, the smallest minimum of any region (load pattern "
+                        f"{load_pattern(rf)[0]!r} places the run in no region); measured on the {basis}{note}",
+                        file=src, path=path, observed=round(seconds, 3), expected=f">= {minimum}")
+        return Skip(f"{seconds:.1f} s; load pattern {load_pattern(rf)[0]!r} places the run in no region: give --point "
+                    "for a dedicated Offline point", reason="missing-context")
     if seconds < minimum:
-        return Fail(f"{seconds:.1f} s < {minimum} s minimum for {region}; measured on the {basis}", file=src,
-                    path=path, observed=round(seconds, 3), expected=f">= {minimum}")
-    return Pass(f"{seconds:.1f} s >= {minimum} s for {region}; measured on the {basis}")
+        return Fail(f"{seconds:.1f} s < {minimum} s minimum for {region}; measured on the {basis}{note}", file=src,
+                    path=path, observed=round(seconds, 3), expected=f">= {minimum}", fix=_longer(rf))
+    return Pass(f"{seconds:.1f} s >= {minimum} s for {region}; measured on the {basis}{note}")
+
+
+def _longer(rf) -> str:
+    """How to run longer, in the words of the config's own client format."""
+    c = config(rf)
+    fmt = config_format(c.data) if c is not None else None
+    if fmt is not None and fmt.name == "older":
+        return "Rerun the point for longer: min_duration_ms above the minimum and n_samples_to_issue large enough."
+    if fmt is not None and fmt.name == "newer":
+        cap = f", without settings.runtime.{fmt.cap_key}" if fmt.cap_key else ""
+        return ("Rerun the point for longer: n_samples_to_issue large enough (whole dataset passes) to last the "
+                f"minimum at this throughput{cap} (this client format has no minimum duration for a concurrency run).")
+    return "Rerun the point for longer: n_samples_to_issue large enough (whole dataset passes) to last the minimum."
 
 
 @rule(id="run-folder-sample-count", title="Full dataset passes", clause="R§6.4", severity="flag", scope="run-folder", needs=("result_summary", "policy:models", "maybe:accuracy", "maybe:config", "maybe:point_yaml"))

@@ -79,8 +79,9 @@ def ending(rf, external=()) -> Ending:
     e = Ending()
     s = summary(rf)
     if s is not None and s.get("state") == "interrupted":
+        done = s.get("complete")
         e.evidence.append("result_summary.json state interrupted, complete "
-                          f"{str(s.get('complete')).lower() if isinstance(s.get('complete'), bool) else s.get('complete')!r}")
+                          + (str(done).lower() if isinstance(done, bool) else repr(done)))
     snap = rf.files.get("final_snapshot")
     if snap is not None and snap.ok and snap.get("state") == "interrupted" and s is None:
         e.evidence.append("metrics/final_snapshot.json state interrupted")

@@ -38,7 +38,8 @@ _CUT_SHORT = {"truncated-last-line", "tracking-never-stopped"}
 
 
 @rule(id="run-folder-events-log", title="events.jsonl is a whole, ordered log", clause="R§6.3.2",
-      severity="flag", scope="run-folder", needs=("policy:run_folder",))
+      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config",
+                                                  "maybe:final_snapshot", "maybe:result_summary"))
 def run_folder_events_log(rf, ctx):
     """events.jsonl decodes line by line, in order, with known event types and an intact last line.
 
@@ -122,6 +123,11 @@ def _perf_audit(rf, ctx, compare: bool = False):
     if summary(rf) is None:
         return None, Skip(f"input missing or not loaded: {rf.files['result_summary'].rel}", reason="missing-input")
     a = rf.events_audit
+    if not compare and not a.has_tracking:
+        return None, Skip("events.jsonl has no performance phase (no start_performance_tracking): nothing was "
+                          "measured to audit" + (" (the run was interrupted before it)" if
+                                                 summary(rf).get("state") == "interrupted" else ""),
+                          reason="not-applicable")
     if compare and summary(rf).get("state") == "interrupted":
         return None, Skip("the run was interrupted: result_summary.json holds the client's best-effort partial values, "
                           "which are not compared with events.jsonl (see run-folder-complete)", reason="interrupted-run")

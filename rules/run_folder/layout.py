@@ -134,7 +134,8 @@ def run_folder_files(rf, ctx):
     if missing:
         return Fail(f"missing: {', '.join(missing)}", file=rf.rel, observed=missing, expected="present")
     refused = _runs_create(rf)
-    if refused is not None:
+    marked = summary(rf) is not None and summary(rf).get("state") == "interrupted"
+    if refused is not None and not marked:  # an interrupted run's refusal is said on run-folder-complete's line
         return refused
     audit = list(pol.audit_files)
     unaudited = [f for f in audit if _state(rf, f) == "missing"]
@@ -333,7 +334,7 @@ def run_folder_concurrency_target(rf, ctx):
 
 
 @rule(id="run-folder-complete", title="The run finished without dropping requests", clause="R§6.4, R§9.1",
-      severity="reject-points", scope="run-folder", needs=("result_summary", "policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:final_snapshot"))
+      severity="reject-points", scope="run-folder", needs=("result_summary", "policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:final_snapshot", "maybe:point_yaml"))
 def run_folder_complete(rf, ctx):
     """The run finished: `complete` true, `state` complete, and every issued request completed.
 
@@ -358,7 +359,9 @@ def run_folder_complete(rf, ctx):
     state, complete = d.get("state"), d.get("complete")
     if state == "interrupted":
         end = ending(rf, ctx.policy.get("run_folder").external_scorers)
-        return Fail(f"{end.describe()}; written by {client_version(rf)}: the point is not usable", file=lf,
+        refused = _runs_create(rf)
+        also = f"; {refused.message}" if refused is not None else ""
+        return Fail(f"{end.describe()}; written by {client_version(rf)}: the point is not usable{also}", file=lf,
                     path=("state",), observed=state, expected="complete",
                     fix="Rerun the point to completion (an interrupted run cannot be submitted).")
     if state != "complete":

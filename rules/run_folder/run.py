@@ -11,12 +11,19 @@ from rules.shared.run_checks import passes_problem, seeds_outcome, streaming_val
 from checker.load.models.client_config import config_format
 from rules.run_folder.context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound, is_int,
                                       load_pattern, point, run_kind, seed_set, summary)
+from rules.run_folder.ending import ending
 from rules.run_folder.steady import detector_file, detector_reading, run_minimum
 
 
-def _perf_only(rf):
+def _perf_only(rf, finished: bool = True):
+    """A SKIP for an accuracy-only run; with ``finished``, also for an interrupted one (what it ran is not the
+    point's run: its length and count are consequences of the interrupt run-folder-complete reports)."""
     if run_kind(rf) == "accuracy-only":
         return Skip("accuracy-only run: no performance phase", reason="not-applicable")
+    s = summary(rf)
+    if finished and s is not None and s.get("state") == "interrupted":  # one finding for the interrupt: run-folder-complete's
+        return Skip("the run was interrupted (see run-folder-complete): what it ran is not the point's run",
+                    reason="interrupted-run")
     return None
 
 
@@ -150,7 +157,7 @@ def run_folder_streaming(rf, ctx):
     Why: TTFT and TPOT are only measurable on streamed responses.
     How to fix: Set model_params.streaming: on and rerun.
     """
-    skip = _perf_only(rf)
+    skip = _perf_only(rf, finished=False)
     if skip:
         return skip
     lf = rf.files["config"]
@@ -190,7 +197,7 @@ def run_folder_seeds(rf, ctx):
     return seeds_outcome(lf, set_id, where, ctx)
 
 
-@rule(id="run-folder-warmup", title="Warmup at most 24 h and excluded", clause="R§6.3", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:final_snapshot", "maybe:point_yaml"))
+@rule(id="run-folder-warmup", title="Warmup at most 24 h and excluded", clause="R§6.3", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:final_snapshot", "maybe:point_yaml", "maybe:result_summary"))
 def run_folder_warmup(rf, ctx):
     """Warmup lasted at most 24 h and none of it is counted in the metrics.
 
@@ -213,10 +220,10 @@ def run_folder_warmup(rf, ctx):
         snap = rf.files.get("final_snapshot")
         counters = _counters(snap)
         total, tracked = counters.get("total_samples_issued"), counters.get("tracked_samples_issued")
-        cut = audit.cut_in_tracking or snap.get("state") == "interrupted" if snap is not None and snap.ok else False
+        cut = audit.cut_in_tracking or ending(rf, pol.external_scorers).interrupted
         note = "; the snapshot's counters are not compared: " + (
             f"events.jsonl stops at line {audit.lines} with performance tracking on" if audit.cut_in_tracking else
-            "an interrupted run's snapshot") if cut else ""
+            "the run was interrupted") if cut else ""
         if is_int(total) and is_int(tracked) and not cut:
             want = audit.issued + audit.warmup_issued + audit.post_issued
             if tracked != audit.issued or total != want:

@@ -53,7 +53,7 @@ def steady_state_detector(rf, ctx):
                     fix="Keep the steady_state.json the detector wrote for this run's events.jsonl (or run it again).")
     r = detector_reading(rf, ctx)
     region, _minimum = run_minimum(rf, ctx)
-    where = f" for {region}" if region else ""
+    where = f" for {region}" if region and r.status in ("windowable", "insufficient_duration") else ""
     said = f"the detector's window ({r.window_words()})" if r.passes is not None else "the detector"
     words = f"{said} {r.why}{where}: status {r.status or 'unknown'}, verdict {r.verdict}"
     p = point(rf)

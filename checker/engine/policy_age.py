@@ -8,6 +8,7 @@ cohort). The seed-set rules word the same facts (``rules.shared.seed_values.stal
 from __future__ import annotations
 
 import datetime as _dt
+import os
 from typing import Any, Optional
 
 from checker.domain import cohort_ids as cohorts
@@ -56,7 +57,11 @@ def policy_age(policy, today: _dt.date) -> dict:
     """The edition, what it was taken from, and per registry: source, taken date, age in days, contents."""
     taken = dict(policy.provenance.get("taken_from") or {})
     registries = policy.provenance.get("registries") or {}
-    out: dict[str, Any] = {"edition": policy.edition, "version": policy.version, "directory": policy.directory,
+    from checker.engine.policy import default_policy_dir
+
+    bundled = os.path.realpath(policy.directory) == os.path.realpath(default_policy_dir())
+    where = f"bundled rules/policy/{policy.edition}" if bundled else policy.directory
+    out: dict[str, Any] = {"edition": policy.edition, "version": policy.version, "directory": where,
                            "taken_from": taken, "today": today.isoformat(), "registries": []}
     for name, option, env in REGISTRIES:
         row: dict[str, Any] = {"name": name, "option": option, "env": env}

@@ -25,7 +25,7 @@ _SPAN_TOL = 0.01
 def steady_state_detector(rf, ctx):
     """What the detector's steady_state.json in the run folder makes of the run, in R§4.4's words.
 
-    What it checks: the detector's plateau (steady_state.window, counted after its --warmup
+    What it checks: the detector's plateau (steady_state.window, counted after its warmup
     super-passes) as super-passes of the whole tracked run, its issue-time span rebuilt from
     events.jsonl (first to last issue of the window's samples), and from them the status (windowable:
     at least 4 super-passes spanning the R§6.2 minimum of the run's region; insufficient_duration:

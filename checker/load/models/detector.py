@@ -57,7 +57,7 @@ class DetectorOutput(FileModel):
 
     n_super_passes: Optional[int] = Field(None, description="super-passes in the tracked run, warmup ones included")
     superpass_size: Optional[int] = Field(None, description="samples per super-pass (one dataset pass by default)")
-    warmup: Optional[int] = Field(None, description="leading super-passes the detector dropped (--warmup)")
+    warmup: Optional[int] = Field(None, description="leading super-passes the detector dropped (its warmup option)")
     n_post_warmup: Optional[int] = Field(None, description="super-passes after the dropped ones")
     gated_metrics: Optional[list[Optional[str]]] = Field(
         None, description="the metrics whose trend gates the plateau (ttft_p50, ttft_p95, tpot_p50, tpot_p95)")

@@ -41,6 +41,7 @@ class Reading(msgspec.Struct):
     states: dict = msgspec.field(default_factory=dict)  # gated metric -> Plateau
     anomaly: Optional[dict] = None  # {detected, change_point_super_pass, delta_pct} on a level shift
     why: str = ""  # the status in words
+    problem: str = ""  # why the output cannot describe this run (then nothing else is to be trusted)
 
     @property
     def passes(self) -> Optional[int]:
@@ -87,7 +88,18 @@ def read(model: Any, issued: Optional[int], span_of: Optional[Callable[[int, int
     r.reason = getattr(ss, "reason", None) if ss is not None else "no steady_state block"
     window = getattr(ss, "window", None) if ss is not None else None
     r.found = bool(ss is not None and ss.found is True and window is not None and _int(window.sp_lo)
-                   and _int(window.sp_hi) and window.sp_hi > window.sp_lo)
+                   and _int(window.sp_hi) and 0 <= window.sp_lo < window.sp_hi)
+    if ss is not None and ss.found is True and not r.found:
+        lo, hi = (getattr(window, "sp_lo", None), getattr(window, "sp_hi", None)) if window is not None else (None, None)
+        r.problem = f"it found a plateau but gives no window of super-passes (sp_lo {lo!r}, sp_hi {hi!r})"
+    elif r.size is None:
+        r.problem = f"its superpass_size is {size!r}: its super-passes cannot be placed in the run"
+    elif r.found and _int(issued) and (warm + window.sp_hi) * r.size > issued:
+        r.problem = (f"its window ends at tracked sample {(warm + window.sp_hi) * r.size}, beyond the {issued} this run "
+                     "issued")
+    if r.problem:
+        r.found, r.status, r.why = False, None, r.problem
+        return r
     if r.found:
         r.start, r.end = warm + window.sp_lo, warm + window.sp_hi - 1
         r.n_samples = window.n_samples if _int(window.n_samples) else None

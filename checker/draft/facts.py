@@ -108,10 +108,9 @@ def draft_entries(rf, audit, ctx: Context) -> list[Entry]:
     out.append(_equivalence(cfg))
     if not agentic and not offline:
         detector = rf.files.get("steady_state_json")
-        if detector is not None and detector.ok and detector.model is not None and detector.model.steady_state:
-            out.append(from_detector(detector.model, summary, audit, c, ctx))
-        else:
-            out += from_passes(summary, audit, size, ctx)
+        drafted = from_detector(detector.model, summary, audit, c, ctx) if (
+            detector is not None and detector.ok and detector.model is not None and detector.model.steady_state) else None
+        out += [drafted] if drafted is not None else from_passes(summary, audit, size, ctx)
     return _apply_template(out, ctx.template)
 
 

@@ -36,9 +36,10 @@ def _minimum_s(c, ctx: Context) -> float | None:
     return pol.min_duration_s.ultra_low if c <= pol.ultra_low_max_concurrency else pol.min_duration_s.other
 
 
-def from_detector(model, summary: dict, audit, c, ctx: Context) -> Entry:
+def from_detector(model, summary: dict, audit, c, ctx: Context) -> Entry | None:
     """The steady_state block from the detector's steady_state.json, in R§4.4's words (``checker.domain.steady_state``):
-    the window over the tracked run, its issue-time span from events.jsonl, the status and the verdict."""
+    the window over the tracked run, its issue-time span from events.jsonl, the status and the verdict; None when
+    the file cannot describe this run (the check says why)."""
     from checker.domain.steady_state import read
 
     ok = audit is not None and audit.error is None
@@ -46,6 +47,8 @@ def from_detector(model, summary: dict, audit, c, ctx: Context) -> Entry:
     minimum = _minimum_s(c, ctx)
     r = read(model, issued, audit.issue_span_ns if ok else None, minimum,
              ctx.policy.get("run_rules").steady_state.min_super_passes)
+    if r.problem:
+        return None
     kids = []
     if r.status is not None:
         kids.append(value("status", r.status, f"R§4.4: the detector's window {r.why}"))

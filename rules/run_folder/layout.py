@@ -143,7 +143,8 @@ def run_folder_files(rf, ctx):
     unread = [f for f in present if f == "report.txt" or (f == "events.jsonl" and rf.events_audit is None)]
     unusable = [f"{f}: {_state(rf, f)[4:]}" for f in unread if _state(rf, f).startswith("bad:")]
     unusable += [f"{os.path.relpath(lf.rel, rf.rel)} does not parse: {lf.error.message}"
-                 for lf in rf.files.values() if lf.error is not None and lf.error.code == "parse-error"]
+                 for lf in rf.files.values() if lf.error is not None and lf.error.code == "parse-error"
+                 and lf.kind != "steady_state_json"]  # the detector's optional output: steady-state-detector's
     if unusable:  # the loaded files' other refusals are file-unreadable's, the logs' their audits'
         return Fail("; ".join(unusable), file=rf.rel, observed=unusable, expected="readable files of the client's kinds")
     scored = scored_datasets(rf, pol.external_scorers)

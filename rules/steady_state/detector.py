@@ -52,6 +52,10 @@ def steady_state_detector(rf, ctx):
                     expected="the detector's JSON with its steady_state block",
                     fix="Keep the steady_state.json the detector wrote for this run's events.jsonl (or run it again).")
     r = detector_reading(rf, ctx)
+    if r.problem:
+        return Fail(f"steady_state.json does not describe this run: {r.problem}", file=lf, path=("steady_state",),
+                    observed=r.problem, expected="the detector's output for this folder's events.jsonl",
+                    fix="Run the steady-state detector again over this folder's events.jsonl.")
     region, _minimum = run_minimum(rf, ctx)
     where = f" for {region}" if region and r.status in ("windowable", "insufficient_duration") else ""
     said = f"the detector's window ({r.window_words()})" if r.passes is not None else "the detector"

@@ -118,3 +118,28 @@ def test_a_windowable_detector_window_is_the_duration_basis(folders):
     assert "super-passes 0-4: 5 x 1000 = 5000 samples" in by["steady-state-detector"].message
     assert by["run-folder-duration"].status.value == "PASS"
     assert "steady-state window (steady_state.json, issue time)" in by["run-folder-duration"].message
+
+
+def test_preflight_speaks_each_configs_own_format(tmp_path):
+    """The two real config.yaml files as plans: the newer one is never told about min_duration_ms (it has none and
+    its client refuses it); the older one is, at the key it has, with a fix that client accepts."""
+    import shutil
+
+    from checker.engine.pipeline import run_check
+
+    for name in ("main_conc_allchunks_both", "pr409_conc_warmup_both"):
+        shutil.copy(os.path.join(FIXTURES, "client-drift", name, "config.yaml"), tmp_path / f"{name}.yaml")
+    report = run_check([str(tmp_path / f"{n}.yaml") for n in ("main_conc_allchunks_both", "pr409_conc_warmup_both")],
+                       options={**OPTIONS, "max_concurrency": 64})
+    by = {(f.rule_id, f.subject.label()): f for f in report.findings}
+    newer = [f for (rid, subj), f in by.items() if subj.startswith("pr409") and rid.startswith("preflight-")]
+    for f in newer:
+        said = f"{f.message} {f.fix or ''}"
+        assert "min_duration_ms" not in said and "max_duration_ms 0" not in said, (f.rule_id, said)
+    d = by[("preflight-duration", "pr409_conc_warmup_both.yaml")]
+    assert d.status.value == "SKIP" and "no minimum duration to plan" in d.message
+    s = by[("preflight-sample-count", "pr409_conc_warmup_both.yaml")]
+    assert s.status.value == "FAIL" and "n_samples_to_issue" in s.message
+    old = by[("preflight-duration", "main_conc_allchunks_both.yaml")]
+    assert old.status.value == "FAIL" and old.severity.value == "warn" and old.location.line == 28
+    assert "min_duration_ms 600000 is within 10%" in old.message and "min_duration_ms" in old.fix

@@ -133,8 +133,8 @@ def _ms(value) -> float | None:
 def preflight_duration(plan, ctx):
     """What the config fixes of the run's length reaches its region's minimum; no cap cuts the run.
 
-    What it checks, in the config's own format (config.yaml's keys tell the client's older format,
-    settings.drain, from the newer one, settings.timeouts): older format: settings.runtime.min_duration_ms
+    What it checks: in the config's own format (config.yaml's keys tell the client's older format,
+    settings.drain, from the newer one, settings.timeouts). Older format: settings.runtime.min_duration_ms
     (the client's default 600,000 when absent) against the R§6.2 minimum the run-folder rules apply (600 s
     at concurrency <= 32, 1,200 s above and for the Offline run; 2,400 s above 32 for an agentic
     benchmark): below it FAILs; within the policy margin above it is a warning, since the minimum is judged

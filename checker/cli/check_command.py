@@ -295,8 +295,9 @@ def _is_dir_output(out: str) -> bool:
 
 def _check_assembly(paths, point_file, assemble, write_bundle) -> None:
     """--assemble contradicts --point (each run folder carries its own point.yaml); OUT must be writable."""
-    if assemble and point_file:
-        raise InputError("--assemble and --point contradict each other: an assembled run folder uses its own point.yaml")
+    if (assemble or write_bundle) and point_file:
+        which = "--assemble" if assemble else "--write-bundle (which assembles the run folders)"
+        raise InputError(f"{which} and --point contradict each other: an assembled run folder uses its own point.yaml")
     if write_bundle:
         if assemble is False:
             raise InputError("--write-bundle needs the run folders assembled: drop --no-assemble")
@@ -315,8 +316,8 @@ def _tell_bundle(report, write_bundle) -> None:
         return
     section = report.sections.get("bundle")
     if section is None or not section.get("written"):
-        warn(f"warning: --write-bundle {write_bundle}: the inputs were not assembled (no run folders "
-             "carrying point.yaml and system_desc.json); nothing written")
+        warn(f"warning: --write-bundle {write_bundle}: the inputs were not assembled (no run folders among them, or "
+             "the bundle view could not be staged); nothing written")
     else:
         warn(f"wrote the assembled bundle to {section['written']} ({len(section['points'])} point(s))")
 

@@ -33,6 +33,7 @@ RUN_FOLDER_FILES = {
     "performance/result_summary.json": "result_summary",
     "accuracy/accuracy_results.json": "accuracy",
     "metrics/final_snapshot.json": "final_snapshot",
+    "steady_state.json": "steady_state_json",
     "point.yaml": "point_yaml",
     "system_desc.json": "system_desc",
     "system_power.json": "power",
@@ -40,7 +41,7 @@ RUN_FOLDER_FILES = {
 }
 #: entries the client writes that are not loaded above: their state is recorded for run-folder-files
 #: (events.jsonl is also audited, unless --no-events)
-UNREAD_ENTRIES = ("report.txt", "events.jsonl", "sample_idx_map.json")
+UNREAD_ENTRIES = ("report.txt", "events.jsonl", "sample_idx_map.json", "run_meta.json")
 
 #: where a point's file sits inside a run folder written by the client
 RUN_FOLDER_SOURCES = {

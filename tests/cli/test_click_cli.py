@@ -47,7 +47,7 @@ def _params(argv: list[str], env: dict | None = None) -> dict:
                                        ("explain", ["explain", "--help"]), ("regions", ["regions", "--help"]),
                                        ("draft", ["draft", "--help"])])
 def test_help_texts_are_unchanged(name, args):
-    """tests/cli/help/ holds each command's help as the click-plus-fast-parser CLI printed it (commit 3e3f5cb; main.txt since gains lsp, mcp and schema)."""
+    """tests/cli/help/ holds each command's help as the click-plus-fast-parser CLI printed it (commit 3e3f5cb; main.txt since gains lsp, mcp, schema and policy)."""
     p = _cli(args)
     assert p.returncode == 0 and p.stderr == ""
     with open(os.path.join(HELP, f"{name}.txt"), encoding="utf-8") as fh:

@@ -98,7 +98,16 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
                    "(default: $DASK_SCHEDULER_ADDRESS, else local:<jobs>). Implies --executor dask.")
 def command(**values) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
-    sys.exit(check(**values))
+    from checker.cli.interrupt import Interrupted, signals_end_the_run
+
+    with signals_end_the_run():  # SIGINT/SIGTERM: a prompt stop, workers taken down, exit 130/143
+        try:
+            code = check(**values)
+        except Interrupted as exc:
+            from checker.cli.interrupt import stopped
+
+            code = stopped(exc)
+    sys.exit(code)
 
 
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
@@ -112,6 +121,9 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     mode = _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle)
     if mode == "diff" and not formats and not outputs:
         pairs = []  # the diff is standard output's
+    from checker.cli import interrupt
+
+    interrupt.OUTPUTS[:] = pairs  # what an interrupt would leave unwritten
     for fmt, out in pairs:
         if out != "-" and _is_dir_output(out) and fmt != "html":
             raise InputError(f"{out!r} is a directory: only --format html writes a folder (index + one page per submission)")

@@ -28,8 +28,11 @@ import sys
 
 import msgspec
 
+from checker.cli import folder
+from checker.core import scratch
 from checker.cli.targets import (append_file, commit, discard, in_place, stage_file, write_file,  # noqa: F401
                                  write_special)
+from checker.core.writing import wait_writable, write_all
 
 #: formats whose submitter strings all sit inside JSON strings
 JSON_FORMATS = frozenset({"json", "sarif"})
@@ -96,6 +99,7 @@ class Emitted(msgspec.Struct):
 
     written: list = msgspec.field(default_factory=list)  # (format, path)
     problems: list = msgspec.field(default_factory=list)  # one line each, naming the format and the path
+    in_place: str | None = None  # the target written in place right now (an interrupt leaves it cut short)
 
     @property
     def ok(self) -> bool:
@@ -109,26 +113,53 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def write_stdout(fmt: str, text: str) -> None:
-    """Write one rendered output to standard output; raise OSError when it is closed or fails."""
+def write_stdout(fmt: str, text) -> None:
+    """Write one rendered output (a str, or an iterable of str pieces, written as they come) to standard
+    output, every byte: through its descriptor, continuing short writes and waiting on a non-blocking one
+    (``targets.write_all``). Raise OSError when it is closed or fails (a reader gone: BrokenPipeError)."""
     stream = sys.stdout
     if stream is None:
         raise OSError(0, "standard output is closed")
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    pieces = (text,) if isinstance(text, str) else text
     try:
-        stream.flush()
-        buffer = getattr(stream, "buffer", None)
-        if buffer is None:  # a text-only stream (a test harness): it takes str
-            data = encode_output(fmt, text, getattr(stream, "encoding", None) or "utf-8")
-            stream.write(data.decode(getattr(stream, "encoding", None) or "utf-8", "replace"))
+        fd = _fileno(stream)
+        _flush(stream, fd)
+        if fd is None:  # a text-only stream (a test harness): it takes str
+            for piece in pieces:
+                stream.write(encode_output(fmt, piece, encoding).decode(encoding, "replace"))
+            stream.flush()
         else:
-            buffer.write(encode_output(fmt, text, getattr(stream, "encoding", None) or "utf-8"))
-            buffer.flush()
-        stream.flush()
+            write_all(fd, (encode_output(fmt, piece, encoding) for piece in pieces))
     except ValueError as exc:  # "I/O operation on closed file"
         raise OSError(0, f"standard output is closed ({exc})") from None
     except OSError:
         _silence_stdout()
         raise
+
+
+def _fileno(stream) -> int | None:
+    """The stream's descriptor, None for a stream that has none (io.StringIO, a test's capture)."""
+    import io
+
+    try:
+        return stream.fileno()
+    except io.UnsupportedOperation:
+        return None
+    except AttributeError:
+        return None
+
+
+def _flush(stream, fd: int | None) -> None:
+    """Flush what the stream holds before writing under it; a non-blocking descriptor is waited on."""
+    while True:
+        try:
+            stream.flush()
+            return
+        except BlockingIOError:
+            if fd is None:
+                raise
+            wait_writable(fd)
 
 
 def _silence_stdout() -> None:
@@ -142,11 +173,15 @@ def _silence_stdout() -> None:
 
 
 def _render(fmt: str, report, options: dict):
-    """The rendered text: a str, or for JSON an iterator of pieces (streamed, see json_report)."""
+    """The rendered text: a str, or for JSON and SARIF an iterator of pieces (streamed: see json_report)."""
     if fmt == "json":
         from checker.render.json_report import render_chunks
 
         return render_chunks(report)
+    if fmt == "sarif":
+        from checker.render.sarif import render_chunks as sarif_chunks
+
+        return sarif_chunks(report)
     from checker.render import render
 
     return render(fmt, report, **options)
@@ -180,13 +215,21 @@ CARRIES_EXIT = frozenset({"json", "html"})
 
 
 class _Staged(msgspec.Struct):
-    """One output rendered into temporary files beside its targets, renamed over them at the end."""
+    """One output rendered into a temporary file (or folder) beside its target, renamed over it at the end."""
 
     fmt: str
     out: str  # the target (a file, or the folder of a cohort's HTML pages)
-    files: list  # [(temporary file, target)]
+    files: list  # [(temporary file or folder, target)]
     seen: int  # output problems known when it was rendered
-    whole: bool = True  # every file of it was staged (a cohort folder may lose one page)
+    folder: bool = False  # a cohort's HTML folder, swapped whole (checker.cli.folder)
+
+    def commit(self) -> None:
+        for pair in self.files:
+            (folder.commit if self.folder else commit)(pair)
+
+    def discard(self) -> None:
+        for pair in self.files:
+            (folder.discard if self.folder else discard)(pair)
 
 
 def emit(report, pairs: list[tuple[str, str]], options: dict, is_dir_output) -> Emitted:
@@ -196,12 +239,28 @@ def emit(report, pairs: list[tuple[str, str]], options: dict, is_dir_output) -> 
     report carrying the exit code is written knowing every problem met before it. Files are rendered into
     temporary files first; targets written in place (standard output, a device, a FIFO) follow, those
     carrying the exit code last; staged files rendered before a later problem are rendered again; then
-    every staged file is renamed over its target."""
-    from checker.render import resolve_auto
-
+    every staged file is renamed over its target. An interrupt (a KeyboardInterrupt: checker.cli.interrupt)
+    removes every staged file, so each target not yet renamed over keeps its old content, and carries what
+    was written (``written``) and what was being written in place (``cut_short``) when it came."""
     done = Emitted()
     report.output_problems = done.problems
     staged: list[_Staged] = []
+    try:
+        _emit(report, pairs, options, is_dir_output, done, staged)
+    except KeyboardInterrupt as exc:
+        for one in staged:
+            one.discard()
+        if hasattr(exc, "written"):
+            exc.written = list(done.written)
+            exc.cut_short = done.in_place
+        raise
+    _step_summary(report, done)
+    return done
+
+
+def _emit(report, pairs, options: dict, is_dir_output, done: Emitted, staged: list) -> None:
+    from checker.render import resolve_auto
+
     direct: list[tuple[str, str]] = []
     for fmt, out in pairs:
         fmt = resolve_auto() if fmt == "auto" else fmt
@@ -223,17 +282,20 @@ def emit(report, pairs: list[tuple[str, str]], options: dict, is_dir_output) -> 
         if not stale:
             break
         for one in stale:
-            staged[staged.index(one)] = _restage(report, one, options, done, is_dir_output)
-    for one in staged:
+            i = staged.index(one)
+            staged.pop(i)
+            one.discard()
+            again = _stage(report, one.fmt, one.out, options, done, is_dir_output)
+            if again is not None:
+                staged.insert(i, again)
+    while staged:
+        one = staged[0]
         try:
-            for pair in one.files:
-                commit(pair)
-            if one.whole:
-                done.written.append((one.fmt, one.out))
+            one.commit()
+            done.written.append((one.fmt, one.out))
         except OSError as exc:
             _problem(done, f"cannot write the {one.fmt} report to {one.out}: {_describe(exc)}")
-    _step_summary(report, done)
-    return done
+        staged.pop(0)
 
 
 def _problem(done: Emitted, line: str) -> None:
@@ -241,18 +303,12 @@ def _problem(done: Emitted, line: str) -> None:
         done.problems.append(line)
 
 
-def _restage(report, one: _Staged, options: dict, done: Emitted, is_dir_output) -> _Staged:
-    for pair in one.files:
-        discard(pair)
-    again = _stage(report, one.fmt, one.out, options, done, is_dir_output)
-    return again if again is not None else _Staged(one.fmt, one.out, [], len(done.problems))
-
-
 def _stage(report, fmt: str, out: str, options: dict, done: Emitted, is_dir_output) -> _Staged | None:
     """Render one output into temporary files beside its target(s); None when nothing could be staged."""
     if fmt == "html" and is_dir_output(out):
         return _stage_cohort(report, out, done)
     opts = {**options, "tty": False}
+    _swept(scratch.sweep(os.path.dirname(os.path.realpath(out)) or ".", os.path.basename(os.path.realpath(out))))
     try:
         try:
             pair = stage_file(out, _encoded(fmt, _render(fmt, report, opts)))
@@ -272,34 +328,59 @@ def _stage(report, fmt: str, out: str, options: dict, done: Emitted, is_dir_outp
 
 
 def _write_direct(report, fmt: str, out: str, options: dict, done: Emitted) -> None:
-    """An output written where it is (standard output, a device, a FIFO): rendered now, then written."""
+    """An output written where it is (standard output, a device, a FIFO): streamed as it is rendered, the
+    first piece (for JSON: everything before the findings) rendered before any byte goes out."""
     where = "standard output" if out == "-" else out
     if out == "-" and sys.stdout is None:  # the process started with fd 1 closed
         _problem(done, f"cannot write the {fmt} report to standard output: it is closed")
         return
     opts = dict(options) if out == "-" else {**options, "tty": False}
+    failed: list = []
     try:
         try:
             text = _render(fmt, report, opts)
-            text = text if isinstance(text, str) else "".join(text)  # whole before the first byte goes out
+            if not isinstance(text, str):
+                pieces = iter(text)
+                text = _guarded(next(pieces, ""), pieces, failed)
         except Exception as exc:  # noqa: BLE001
             _problem(done, f"internal error: the {fmt} report for {where} could not be rendered ({_describe(exc)})")
             if fmt != "json":
                 return
             text = _render_json_fallback(report)
+        done.in_place = out
         if out == "-":
-            if text:
-                write_stdout(fmt, text)
+            write_stdout(fmt, text)
         else:
-            write_special(out, encode_output(fmt, text), truncate=stat.S_ISREG(os.stat(out).st_mode))
+            write_special(out, _encoded(fmt, text), truncate=stat.S_ISREG(os.stat(out).st_mode))
+        done.in_place = None
+        if failed:  # a renderer that failed after its first piece went out (a bug): the output is cut short
+            _problem(done, f"internal error: the {fmt} report for {where} is incomplete: it could not be rendered "
+                           f"to the end ({_describe(failed[0])})")
+        elif out != "-":
             done.written.append((fmt, out))
     except OSError as exc:
+        done.in_place = None
         _problem(done, f"cannot write the {fmt} report to {where}: {_describe(exc)}")
     except Exception:  # noqa: BLE001  (the JSON fallback failed too: its problem is already recorded)
-        pass
+        done.in_place = None
+
+
+def _guarded(first: str, rest, failed: list):
+    """``first`` then the pieces of ``rest`` until one cannot be rendered (recorded in ``failed``)."""
+    yield first
+    while True:
+        try:
+            piece = next(rest)
+        except StopIteration:
+            return
+        except Exception as exc:  # noqa: BLE001  (recorded; the writer stops there)
+            failed.append(exc)
+            return
+        yield piece
 
 
 def _stage_cohort(report, outdir: str, done: Emitted) -> _Staged | None:
+    """A cohort's HTML folder built whole beside ``outdir`` (checker.cli.folder), swapped in at the end."""
     from checker.render.cohort_html import render_cohort
 
     try:
@@ -308,19 +389,18 @@ def _stage_cohort(report, outdir: str, done: Emitted) -> _Staged | None:
         _problem(done, f"internal error: the cohort HTML for {outdir} could not be rendered ({_describe(exc)})")
         return None
     try:
-        os.makedirs(outdir, exist_ok=True)
+        pair, removed = folder.stage(outdir, {name: encode_output("html", files[name]) for name in
+                                              ["index.html"] + sorted(n for n in files if n != "index.html")})
     except OSError as exc:
-        _problem(done, f"cannot create the HTML folder {outdir}: {_describe(exc)}")
+        _problem(done, f"cannot write the html report to {outdir}: {_describe(exc)}")
         return None
-    pairs, whole = [], True
-    for name in ["index.html"] + sorted(n for n in files if n != "index.html"):
-        path = os.path.join(outdir, name)
-        try:
-            pairs.append(stage_file(path, encode_output("html", files[name])))
-        except OSError as exc:
-            whole = False
-            _problem(done, f"cannot write the html report to {path}: {_describe(exc)}")
-    return _Staged("html", outdir, pairs, len(done.problems), whole)
+    _swept(removed)
+    return _Staged("html", outdir, [pair], len(done.problems), folder=True)
+
+
+def _swept(paths: list[str]) -> None:
+    for path in paths:
+        _warn(f"removed {path}: a temporary file of endpoints-checker left by an interrupted run")
 
 
 def _step_summary(report, done: Emitted) -> None:
@@ -345,10 +425,16 @@ def _warn(line: str) -> None:
     stream = sys.stderr
     if stream is None:
         return
+    encoding = getattr(stream, "encoding", None) or "utf-8"
     try:
-        stream.write(encode_output("text", line + "\n", getattr(stream, "encoding", None))
-                     .decode(getattr(stream, "encoding", None) or "utf-8", "replace"))
-        stream.flush()
+        data = encode_output("text", line + "\n", encoding)
+        fd = _fileno(stream)
+        if fd is None:
+            stream.write(data.decode(encoding, "replace"))
+            stream.flush()
+        else:  # every byte, also on a non-blocking stderr
+            _flush(stream, fd)
+            write_all(fd, data)
     except (OSError, ValueError, LookupError):
         pass
 

@@ -54,9 +54,11 @@ def _fix(f) -> dict:
 
 
 def render(report, **_options) -> str:
-    rules = sorted(complete_rules(report.rules), key=lambda r: r.id)
-    index = {r.id: i for i, r in enumerate(rules)}
-    results = []
+    return "".join(render_chunks(report))
+
+
+def _results(report, index: dict):
+    """The SARIF result of each FAIL (and each waived finding), in the report's order."""
     for f in report.findings:
         waived = is_waived(f)
         if f.status is not Status.FAIL and not waived:
@@ -86,8 +88,53 @@ def render(report, **_options) -> str:
             result["fixes"] = [_fix(f)]
         if waived:
             result["suppressions"] = [{"kind": "external", "justification": f.message}]
-        results.append(result)
-    log = {
+        yield result
+
+
+#: results encoded per ``json.dumps`` call, and characters of them per yielded piece
+BATCH = 256
+CHUNK = 1 << 20
+_SLOT = "@@results@@"
+#: the results list's depth in the log (runs[0].results): its items are indented by eight spaces
+_ITEM_INDENT = "\n" + " " * 6
+
+
+def render_chunks(report):
+    """The log as consecutive pieces of text, the results encoded a batch at a time and spliced in: the
+    same bytes as one ``json.dumps(log, indent=2, ensure_ascii=False)`` (an indented value is its own
+    rendering with every later line indented by its depth), never every result at once in memory."""
+    rules = sorted(complete_rules(report.rules), key=lambda r: r.id)
+    index = {r.id: i for i, r in enumerate(rules)}
+    head = json.dumps(_log(report, rules, _SLOT), indent=2, ensure_ascii=False) + "\n"
+    slot = f'"results": "{_SLOT}"'
+    cut = head.index(slot) + len('"results": ')
+    yield head[:cut]
+    out: list[str] = []
+    size, sep, batch = 0, "[\n        ", []
+    for result in _results(report, index):
+        batch.append(result)
+        if len(batch) == BATCH:
+            text = _batch(batch)
+            out += (sep, text)
+            sep, batch, size = ",\n        ", [], size + len(text)
+            if size >= CHUNK:
+                yield "".join(out)
+                out, size = [], 0
+    if batch:
+        out += (sep, _batch(batch))
+        sep = ","
+    out.append("[]" if sep.startswith("[") else "\n      ]")
+    yield "".join(out)
+    yield head[cut + len(slot) - len('"results": '):]
+
+
+def _batch(results: list) -> str:
+    """Consecutive results as they sit in the log's results list (items joined by a comma and a newline)."""
+    return json.dumps(results, indent=2, ensure_ascii=False)[4:-2].replace("\n", _ITEM_INDENT)
+
+
+def _log(report, rules: list, results) -> dict:
+    return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [{
@@ -105,4 +152,3 @@ def render(report, **_options) -> str:
                            "rules_verdict": report.rules_verdict, "week0": report.week0},
         }],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

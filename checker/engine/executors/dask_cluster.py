@@ -71,6 +71,19 @@ class Setup(WorkerPlugin):
         self.fn(self.arg)
 
 
+class QuietOnCtrlC(WorkerPlugin):
+    """``local:N`` workers ignore SIGINT: a terminal's Ctrl-C reaches the whole process group, and the run
+    (``checker.cli.interrupt``) closes the cluster itself; otherwise each worker prints a traceback."""
+
+    def setup(self, worker) -> None:
+        import signal
+
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the worker process's main thread: it keeps its own handling
+            pass
+
+
 def run_task(fn, item, report_start):
     """What a worker runs for one unit: ``fn(item)``, an exception as the unit's ``(False, why)``.
 
@@ -180,6 +193,7 @@ class DaskExecutor(Executor):
                 config.__exit__(None, None, None)
                 raise
             self.client = Client(self.cluster, set_as_default=False)
+            self.client.register_plugin(QuietOnCtrlC(), name="endpoints-quiet-on-ctrl-c")
         else:
             try:
                 self.client = Client(value, timeout=CONNECT_TIMEOUT, set_as_default=False)

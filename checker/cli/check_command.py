@@ -127,6 +127,12 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     for fmt, out in pairs:
         if out != "-" and _is_dir_output(out) and fmt != "html":
             raise InputError(f"{out!r} is a directory: only --format html writes a folder (index + one page per submission)")
+        if out != "-" and _is_dir_output(out):
+            from checker.cli.folder import problem
+
+            why = problem(out)  # the folder is replaced whole: never one holding anything but report pages
+            if why:
+                raise InputError(f"cannot write the HTML folder {out}: {why}")
         if out != "-":
             parent = os.path.dirname(os.path.abspath(out))
             if not os.path.isdir(parent):
@@ -163,6 +169,9 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         fixing.tell(report, diff_text, _text_on_stdout(pairs))
     _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
     _tell_bundle(report, write_bundle)
+    from checker.cli.fixing import tell_leftovers
+
+    tell_leftovers(report)
     if report.input_error and report.package is not None:
         from checker.cli.output import warn
 

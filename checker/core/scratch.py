@@ -150,8 +150,10 @@ def stale(path: str) -> bool:
             return False  # a run still writing it
         import time
 
-        young = time.time() - st.st_mtime < FRESH_SECONDS
-        return not (young and (stat.S_ISDIR(st.st_mode) or st.st_size == 0))
+        if time.time() - st.st_mtime >= FRESH_SECONDS:
+            return True
+        empty = not os.listdir(path) if stat.S_ISDIR(st.st_mode) else st.st_size == 0
+        return not empty  # written into, so it was locked first: its writer is gone
     finally:
         os.close(fd)
 

@@ -17,14 +17,12 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-import sys
 
 from checker.core import scratch
 from checker.core.writing import write_all
 
 RENAME_EXCHANGE = 2  # linux/fs.h
 AT_FDCWD = -100
-_renameat2 = None
 
 
 def problem(outdir: str) -> str | None:
@@ -126,28 +124,19 @@ def _swap_aside(tmp: str, real: str) -> str:
 
 def _exchange(a: str, b: str) -> bool:
     """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where that is not available."""
-    global _renameat2
-    if _renameat2 is None:
-        _renameat2 = False
-        if sys.platform.startswith("linux"):
-            try:
-                import ctypes
-
-                fn = ctypes.CDLL(None, use_errno=True).renameat2
-                fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-                fn.restype = ctypes.c_int
-                _renameat2 = fn
-            except (OSError, AttributeError, ImportError):
-                _renameat2 = False
-    if not _renameat2:
-        return False
     import ctypes
     import errno
 
-    if _renameat2(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
+    from checker.core.libc import function
+
+    fn = function("renameat2", ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                  ctypes.c_uint)
+    if fn is None:
+        return False
+    if fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
         return True
     err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, getattr(errno, "ENOTSUP", errno.EINVAL), errno.EOPNOTSUPP):
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, getattr(errno, "ENOTSUP", errno.EOPNOTSUPP)):
         return False
     raise OSError(err, os.strerror(err))
 

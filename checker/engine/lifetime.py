@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -36,6 +35,7 @@ ORPHANED_EXIT = 70
 #: how long a killed worker is waited for, so it is reaped and not left a zombie (seconds)
 REAP_SECONDS = 2.0
 
+#: tests set it to False to act as a system without the parent-death signal
 _prctl_fn = None
 
 
@@ -43,17 +43,12 @@ def _prctl():
     """libc's prctl (Linux), resolved once in the parent: a child between fork and exec loads nothing."""
     global _prctl_fn
     if _prctl_fn is None:
-        _prctl_fn = False
-        if sys.platform.startswith("linux"):
-            try:
-                import ctypes
+        import ctypes
 
-                fn = ctypes.CDLL(None, use_errno=True).prctl
-                fn.restype = ctypes.c_int
-                fn.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-                _prctl_fn = fn
-            except (OSError, AttributeError, ImportError):
-                _prctl_fn = False
+        from checker.core.libc import function
+
+        _prctl_fn = function("prctl", ctypes.c_int, ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                             ctypes.c_ulong) or False
     return _prctl_fn or None
 
 

@@ -30,9 +30,8 @@ def start(args, stdout=subprocess.DEVNULL, **kw) -> subprocess.Popen:
                             cwd=REPO, env=env, **kw)
 
 
-def children(pid: int) -> list[int]:
-    """Live (not zombie) child processes of ``pid``."""
-    out = []
+def _processes():
+    """(pid, state, parent pid, session id) of every process, from /proc."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -41,25 +40,17 @@ def children(pid: int) -> list[int]:
                 fields = fh.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            out.append(int(entry))
-    return out
+        yield int(entry), fields[0], int(fields[1]), int(fields[3])
+
+
+def children(pid: int) -> list[int]:
+    """Live (not zombie) child processes of ``pid``."""
+    return [p for p, state, ppid, _sid in _processes() if ppid == pid and state != "Z"]
 
 
 def alive_in_session(sid: int) -> list[int]:
     """Processes of session ``sid`` still running (zombies excluded)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == sid and fields[0] != "Z":
-            out.append(int(entry))
-    return out
+    return [p for p, state, _ppid, s in _processes() if s == sid and state != "Z"]
 
 
 def wait_for(predicate, proc: subprocess.Popen, timeout: float = 60.0, every: float = 0.0005):

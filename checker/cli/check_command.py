@@ -123,7 +123,7 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         pairs = []  # the diff is standard output's
     from checker.cli import interrupt
 
-    interrupt.OUTPUTS[:] = pairs  # what an interrupt would leave unwritten
+    interrupt.begin(pairs)  # what an interrupt would leave unwritten
     for fmt, out in pairs:
         if out != "-" and _is_dir_output(out) and fmt != "html":
             raise InputError(f"{out!r} is a directory: only --format html writes a folder (index + one page per submission)")
@@ -357,6 +357,9 @@ def _emit(report, pairs, text_options: dict) -> None:
     from checker.cli.output import emit, warn
 
     done = emit(report, pairs, text_options, _is_dir_output)
+    from checker.cli import interrupt
+
+    interrupt.delivered()
     for fmt, out in done.written:
         warn(f"wrote {out} ({fmt})")
     text_on_stdout = _text_on_stdout(pairs)

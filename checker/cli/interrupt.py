@@ -15,8 +15,20 @@ import threading
 from contextlib import contextmanager
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
-#: the (format, target) pairs of the run in progress: what an interrupt leaves unwritten
+#: the (format, target) pairs of the run in progress (``begin``), and whether they were all delivered already
 OUTPUTS: list = []
+DELIVERED: list = []
+
+
+def begin(pairs: list) -> None:
+    """The run's outputs, named by the line an interrupt prints."""
+    OUTPUTS[:] = pairs
+    DELIVERED[:] = []
+
+
+def delivered() -> None:
+    """Every output was written (or failed and said so): a signal from here on leaves nothing unwritten."""
+    DELIVERED[:] = [True]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -80,6 +92,8 @@ def stopped(exc: Interrupted) -> int:
 
 def describe(exc: Interrupted, pairs: list[tuple[str, str]]) -> str:
     """The one line: which signal, what was written before it, what was not (and is as it was)."""
+    if DELIVERED:
+        return f"interrupted by {exc.name} after the reports were written"
     written = {out for _fmt, out in exc.written}
     done = [f"{_where(out)} ({fmt})" for fmt, out in exc.written]
     missing = [f"{_where(out)} ({fmt}{', cut short' if out == exc.cut_short else ''})"

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from faultproc import (CURVE, FIXTURES, VALID, alive_in_session, children, cohort, finish, kill_session,
-                       spoil_for_fix, start, temporaries, wait_for, written_temporaries)
+from faultproc import (CURVE, FIXTURES, VALID, alive_in_session, children, cohort, finish, handles_sigterm,
+                       kill_session, spoil_for_fix, start, temporaries, wait_for, written_temporaries)
 
 CORPUS = os.path.join(FIXTURES, "official-corpus")
 #: seconds from the signal to the exit, on a loaded machine (the machine's own run takes a tenth of a second)
@@ -120,7 +120,8 @@ def test_sigkill_to_the_parent_takes_the_workers_down(tmp_path):
 def test_a_serial_run_stops_at_once_too(tmp_path):
     proc, report = _cohort_run(tmp_path, "1")
     try:
-        time.sleep(1.0)
+        assert wait_for(lambda: handles_sigterm(proc.pid), proc)
+        time.sleep(0.5)
         assert proc.poll() is None
         os.kill(proc.pid, signal.SIGINT)
         rc, err, took = finish(proc)

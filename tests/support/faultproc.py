@@ -130,3 +130,14 @@ def written_temporaries(root, suffix: str) -> list[str]:
         except OSError:  # gone meanwhile
             pass
     return found
+
+
+def handles_sigterm(pid: int) -> bool:
+    """Has ``pid`` installed its own SIGTERM handler (Python catches SIGINT from the start, SIGTERM only when
+    told): the check has started, past the interpreter's start-up and the command line's parsing."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            caught = [ln.split()[1] for ln in fh if ln.startswith("SigCgt:")]
+    except OSError:
+        return False
+    return bool(caught) and bool(int(caught[0], 16) & (1 << (signal.SIGTERM - 1)))

@@ -86,11 +86,11 @@ def stopped(exc: Interrupted) -> int:
     from checker.core import scratch
 
     scratch.remove_all()
-    warn(f"error: {describe(exc, OUTPUTS)}")
+    warn(f"error: {unwritten_line(exc, OUTPUTS)}")
     return exc.exit_code
 
 
-def describe(exc: Interrupted, pairs: list[tuple[str, str]]) -> str:
+def unwritten_line(exc: Interrupted, pairs: list[tuple[str, str]]) -> str:
     """The one line: which signal, what was written before it, what was not (and is as it was)."""
     if DELIVERED:
         return f"interrupted by {exc.name} after the reports were written"

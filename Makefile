@@ -71,6 +71,8 @@ bench: $(STAMP)
 	$(PY) bench/html_bench.py
 	$(PY) bench/run.py
 	$(PY) bench/cohort_bench.py
+	$(PY) bench/report_memory_bench.py
+	$(PY) bench/faults_bench.py
 	$(PY) bench/events_bench.py
 	$(PY) bench/dask_bench.py
 	$(PY) bench/mcp_bench.py

@@ -129,7 +129,16 @@ WAIVER_EXPIRY_WARNING_DAYS = 14
 def command(**values) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
     values.update(resolve_settings(click.get_current_context(), values).values)
-    sys.exit(check(**values))
+    from checker.cli.interrupt import Interrupted, signals_end_the_run
+
+    with signals_end_the_run():  # SIGINT/SIGTERM: a prompt stop, workers taken down, exit 130/143
+        try:
+            code = check(**values)
+        except Interrupted as exc:
+            from checker.cli.interrupt import stopped
+
+            code = stopped(exc)
+    sys.exit(code)
 
 
 def resolve_settings(ctx: click.Context, values: dict):
@@ -162,9 +171,18 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     mode = _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle)
     if mode == "diff" and not formats and not outputs:
         pairs = []  # the diff is standard output's
+    from checker.cli import interrupt
+
+    interrupt.begin(pairs)  # what an interrupt would leave unwritten
     for fmt, out in pairs:
         if out != "-" and _is_dir_output(out) and fmt != "html":
             raise InputError(f"{out!r} is a directory: only --format html writes a folder (index + one page per submission)")
+        if out != "-" and _is_dir_output(out):
+            from checker.cli.folder import problem
+
+            why = problem(out)  # the folder is replaced whole: never one holding anything but report pages
+            if why:
+                raise InputError(f"cannot write the HTML folder {out}: {why}")
         if out != "-":
             parent = os.path.dirname(os.path.abspath(out))
             if not os.path.isdir(parent):
@@ -206,6 +224,9 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics,
                           "junit_warnings": junit_warnings})
     _tell_bundle(report, write_bundle)
+    from checker.cli.fixing import tell_leftovers
+
+    tell_leftovers(report)
     if report.input_error and report.package is not None:
         from checker.cli.output import warn
 
@@ -420,6 +441,9 @@ def _emit(report, pairs, text_options: dict) -> None:
     from checker.cli.output import emit, warn
 
     done = emit(report, pairs, text_options, _is_dir_output)
+    from checker.cli import interrupt
+
+    interrupt.delivered()
     for fmt, out in done.written:
         warn(f"wrote {out} ({fmt})")
     text_on_stdout = _text_on_stdout(pairs)

@@ -138,6 +138,8 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
         node.name = unit.label
         pkg.run_folders.append(node)
         digest = base_digest(unit)
+    if opts.leftovers:  # temporary files of an interrupted --fix: the parent names them (checker.cli)
+        digest["leftovers"] = list(opts.leftovers)
     ctx = Context(package=pkg, policy=policy, options=dict(settings.options))
     if pkg.run_folders:  # the events audit runs in this worker: no nested pool, no second progress bar
         from checker.engine.run_folders import prepare_run_folders

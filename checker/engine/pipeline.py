@@ -16,6 +16,7 @@ from checker.load import mirror
 from checker.load.discovery import discover
 from checker.load.layout import Options
 from checker.core.findings import Finding, Status, Subject
+from checker.core.spool import TextSpool
 from checker.engine.policy import load_policy
 from checker.engine.catalogue import rules_for, select_matches
 from checker.engine.report import Report
@@ -169,10 +170,13 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
 
     executor = executor or LocalExecutor(jobs)
     bar = Progress(len(units), "checking submissions", enabled=progress)
+    spool = TextSpool() if settings.prerender else None  # the units' encoded findings wait on disk
 
     def audited(_i, ok, res):
         if ok:
             bar.add_bytes(res.bytes_read)
+            if spool is not None and res.block is not None:
+                res.block = spool.add(res.block)
 
     try:
         results = executor.run_units(co.check_unit, [(u, settings) for u in units], names=[u.rel for u in units],

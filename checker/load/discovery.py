@@ -30,7 +30,7 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
     options = options or Options()
     pkg = Package(
         paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[],
-        assemblies=[], plan=None, refused=[],
+        assemblies=[], plan=None, refused=[], leftovers=options.leftovers,
     )
     planned: list = []
     for path in paths:

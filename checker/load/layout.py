@@ -72,6 +72,9 @@ class Options:
         self.budget = None  # a carried.Budget, set by load_submission for each submission
         #: values the files of the unit being loaded may still hold (reset per submission and run folder)
         self.values = LoadBudget()
+        #: temporary files of an interrupted ``check --fix`` found in a point (checker.core.scratch: never
+        #: package entries), by absolute path
+        self.leftovers: list[str] = []
 
 
 def junk_reason(name: str) -> str | None:

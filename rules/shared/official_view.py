@@ -1,0 +1,138 @@
+"""The submission as the Week-0 check (endpoints-submission-cli 1.5.3.0) reads it, file by file.
+
+Each accessor gives what the official gets from one file: whether its reader can read it (its
+``json.loads`` refuses a byte-order mark; PyYAML reads YAML 1.1, ``rules.shared.yaml11``), the model
+its schema validates it into (``rules.shared.official_schema``, lax pydantic) and each schema problem
+with its rule id, data path, words and fix. Memoised on the package node, so the Week-0 predicates of
+every family share one validation per file. Pure: no I/O.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from rules.shared import official_schema, yaml11
+from rules.shared.official_checks import dotted, spell  # noqa: F401  (the predicates' words)
+
+
+class Read(msgspec.Struct):
+    """One file as the official reads it."""
+
+    lf: Any = None  # the LoadedFile, None when there is no file
+    data: Any = None  # the document as the official's reader gets it (None when unreadable or absent)
+    unreadable: str = ""  # why its reader refuses the file ("" when it reads it)
+    model: Any = None  # the validated model, None when absent, unreadable or invalid
+    problems: list = msgspec.field(default_factory=list)  # [(rule, path, why, fix)]
+
+    @property
+    def present(self) -> bool:
+        return self.lf is not None and self.lf.exists
+
+
+def _schemas(policy):
+    return policy.get("week0_schemas")
+
+
+#: a file the official reads but we cannot see: a key written twice (its readers keep the last value; ours
+#: refuses the file), so no Week-0 predicate judges it
+UNSEEN = "unseen"
+
+
+def read(lf) -> tuple[Any, str]:
+    """(document, "") or (None, why the official's reader refuses it), or (None, UNSEEN). YAML is read the
+    PyYAML way."""
+    if lf is None or not lf.exists:
+        return None, "missing"
+    if lf.is_json and lf.bom:
+        return None, "it starts with a byte-order mark, which the automated check's JSON reader refuses"
+    if lf.error is not None and lf.error.code == "duplicate-key":
+        return None, UNSEEN
+    if lf.error is not None:
+        return None, f"it cannot be parsed ({lf.error.message})"
+    return (lf.data if lf.is_json else yaml11.view(lf)), ""
+
+
+def validate(lf, policy, kind: str) -> Read:
+    """Read ``lf`` and validate it as the official's ``kind`` model."""
+    data, why = read(lf)
+    out = Read(lf=lf if lf is not None and lf.exists else None, data=data,
+               unreadable="" if why in ("missing", UNSEEN) else why)
+    if out.lf is None or why:
+        return out
+    if kind == "point_yaml" and not isinstance(data, dict):
+        out.unreadable = f"it is not a YAML mapping (it holds {yaml11_type(data)})"
+        return out
+    out.model, out.problems = official_schema.validated(_schemas(policy), kind, data)
+    return out
+
+
+def yaml11_type(data) -> str:
+    return {type(None): "nothing", list: "a list", str: "text"}.get(type(data), type(data).__name__)
+
+
+def point_config(point, policy) -> Read:
+    """point.yaml as the official's PointConfig."""
+    return point.cached("week0:point_yaml", lambda: validate(point.files.get("point_yaml"), policy, "point_yaml"))
+
+
+def summary(point, policy) -> Read:
+    """result_summary.json as the official's PointSummary."""
+    return point.cached("week0:result_summary",
+                        lambda: validate(point.files.get("result_summary"), policy, "result_summary"))
+
+
+def system_desc(point, policy) -> Read:
+    """A point's system_desc.json, validated (the official validates only the curve's first readable one)."""
+    return point.cached("week0:system_desc", lambda: validate(point.files.get("system_desc"), policy, "system_desc"))
+
+
+def curve_desc(curve, policy):
+    """(the point whose system_desc.json the official validates, its Read) or (None, None): the first
+    point, in r<N> order, whose file parses as a JSON object."""
+    for point in curve.points:
+        lf = point.files.get("system_desc")
+        data, why = read(lf)
+        if why == UNSEEN:
+            return None, None  # the official validates a file we cannot see
+        if not why and isinstance(data, dict):
+            return point, system_desc(point, policy)
+    return None, None
+
+
+def accuracy(point, policy) -> Read:
+    """accuracy_results.json as the official's AccuracyResult (the client's list read as a mapping)."""
+    return point.cached("week0:accuracy", lambda: validate(point.files.get("accuracy"), policy, "accuracy"))
+
+
+def power(system, policy) -> Read:
+    """system_power.json as the official's SystemPower."""
+    return system.cached("week0:power", lambda: validate(system.power, policy, "power"))
+
+
+def concurrency(point, policy) -> int | None:
+    """The concurrency the official counts a point at: its validated point.yaml's, else the raw field when
+    it is a positive int, else r<N>'s N."""
+    cfg = point_config(point, policy)
+    if cfg.model is not None:
+        return cfg.model.concurrency
+    raw = cfg.data.get("concurrency") if isinstance(cfg.data, dict) else None
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0:
+        return raw
+    return point.dir_concurrency
+
+
+def hit(rule: str, subject, why: str, lf=None, path: tuple = (), fix: str = ""):
+    """A Week-0 Hit located at the file the user edits (``lf``: its LoadedFile, or a display path)."""
+    from checker.core.week0 import Hit
+
+    rel = lf if isinstance(lf, str) else (lf.rel if lf is not None else "")
+    return Hit(rule, subject, why, file=rel, path=tuple(path), fix=fix)
+
+
+def file_hits(rule_of_file: str, subject, r: Read, what: str) -> list:
+    """The Hits of one Read: its reader's refusal, or each schema problem (``what`` names the file)."""
+    if r.unreadable:
+        return [hit(rule_of_file, subject, f"{what}: {r.unreadable}", r.lf,
+                    fix=f"write {what} as plain UTF-8 {'JSON' if r.lf.is_json else 'YAML'} the automated check can read")]
+    return [hit(rule, subject, f"{what}: {why}", r.lf, path, fix) for rule, path, why, fix in r.problems]

@@ -62,4 +62,4 @@ def decide(sub, policy, fails: list = ()) -> Week0:
 
 
 #: official id -> test of our same-trigger FAIL: does the official reject there too?
-REFINE = {**accuracy_w0.REFINE, **structure_w0.REFINE, **system_w0.REFINE}
+REFINE = {**accuracy_w0.REFINE, **structure_w0.REFINE, **system_w0.REFINE, **power_w0.REFINE}

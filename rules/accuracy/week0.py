@@ -39,11 +39,14 @@ def swebench_fraction(sub, policy) -> list[Hit]:
         for point in curve.points:
             lf = point.files.get("accuracy")
             entries = lf.data.get("accuracy_scores") if lf is not None and lf.ok and isinstance(lf.data, dict) else None
-            for e in entries if isinstance(entries, list) else []:
+            for i, e in enumerate(entries if isinstance(entries, list) else []):
                 score = e.get("score") if isinstance(e, dict) else None
                 if isinstance(e, dict) and e.get("dataset_name") in names and isinstance(score, (int, float)) \
                         and not isinstance(score, bool) and not 0 <= score <= 1:
-                    hits.append(Hit("agentic-accuracy-swebench", curve.subject, f"score {score} is not a fraction"))
+                    hits.append(ov.hit("agentic-accuracy-swebench", curve.subject, f"accuracy_results.json: "
+                                       f"{e['dataset_name']} score {ov.spell(score)} is not a fraction from 0 to 1; the "
+                                       "automated check never reads a percentage", lf, ("accuracy_scores", i, "score"),
+                                       f"write the score as a fraction: {score / 100 if score > 1 else score}"))
                     return hits
     return hits
 

@@ -1,8 +1,8 @@
 """Week-0 predicates of the official's region and Offline declarations (endpoints-submission-cli 1.5.3.0).
 
 region-declared and offline-declared check a validated point.yaml's words only (absent is fine).
-region-basis is an ERROR only when the curve's C_max is known and no point has a concurrency the
-official can count (an unknown C_max is a WARNING that skips the region rules).
+(region-basis never errs on a package: its ERROR needs a curve with no concurrency to count, and every
+r<N> directory counts as N; week0.yaml never_error.)
 """
 from __future__ import annotations
 
@@ -41,23 +41,7 @@ def c_max(curve, policy) -> int | None:
     return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0 else None
 
 
-def region_basis(sub, policy) -> list:
-    hits = []
-    for curve in sub.curves():
-        if not curve.points or c_max(curve, policy) is None:
-            continue
-        counted = [p for p in curve.points
-                   if ov.point_config(p, policy).model is not None or ov.concurrency(p, policy) is not None]
-        if not counted:
-            first = curve.points[0]
-            hits.append(ov.hit("region-basis", curve.subject, "no point of the curve has a concurrency the automated "
-                               "check can read (point.yaml or the r<N> name)", first.files.get("point_yaml"),
-                               ("concurrency",), "write each point's concurrency in its point.yaml"))
-    return hits
-
-
 PREDICATES = [
     (frozenset({"region-declared"}), region_declared),
     (frozenset({"offline-declared"}), offline_declared),
-    (frozenset({"region-basis"}), region_basis),
 ]

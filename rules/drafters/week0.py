@@ -30,9 +30,11 @@ def approved_drafter(sub, policy) -> list:
         for point, r in models:
             spec = r.model.speculative_decoding
             if spec and not any(_matches(e, spec) for e in mine):
-                hits.append(ov.hit("approved-drafter", point.subject, "point.yaml speculative_decoding matches no "
-                                   f"approved drafter of {benchmark} (by weight_checksum, or target_checksum and "
-                                   "configuration)", r.lf, ("speculative_decoding",),
+                named = ", ".join(f"{k} {ov.spell(spec[k])}" for k in ("weight_checksum", "target_checksum")
+                                  if k in spec) or "no checksum"
+                hits.append(ov.hit("approved-drafter", point.subject, f"point.yaml speculative_decoding ({named}) "
+                                   f"matches no approved drafter of {benchmark} (by weight_checksum, or "
+                                   "target_checksum and configuration)", r.lf, ("speculative_decoding",),
                                    "use an approved drafter and copy its checksum from the approved list"))
     return hits
 

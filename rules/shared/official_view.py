@@ -8,6 +8,7 @@ every family share one validation per file. Pure: no I/O.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import msgspec
@@ -50,7 +51,23 @@ def read(lf) -> tuple[Any, str]:
         return None, UNSEEN
     if lf.error is not None:
         return None, f"it cannot be parsed ({lf.error.message})"
-    return (lf.data if lf.is_json else yaml11.view(lf)), ""
+    data = as_written(lf)
+    return (data if lf.is_json else yaml11.view(lf, data)), ""
+
+
+def as_written(lf) -> Any:
+    """``lf.data`` with every loose spelling our loader read as its value put back as written (``"8"`` for a
+    count stays text here): the official reads what the file holds."""
+    notes = [s for s in lf.spellings if s.path and s.written is not None]
+    if not notes:
+        return lf.data
+    data = copy.deepcopy(lf.data)
+    for note in notes:
+        cur = data
+        for step in note.path[:-1]:
+            cur = cur[step]
+        cur[note.path[-1]] = note.written
+    return data
 
 
 def validate(lf, policy, kind: str) -> Read:

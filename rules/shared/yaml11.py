@@ -87,8 +87,8 @@ def _float(text: str) -> float:
     return sign * float(v)
 
 
-def view(lf) -> Any:
-    """``lf.data`` as PyYAML reads the file (a copy where any scalar differs; the same object otherwise)."""
+def view(lf, data: Any = None) -> Any:
+    """``data`` (default ``lf.data``) as PyYAML reads the file ``lf``: a copy, every plain scalar re-read."""
     quoted = lf.quoted or set()
     numbers = lf.text is not None and _NUMERIC_DIFF.search(lf.text) is not None
 
@@ -104,7 +104,7 @@ def view(lf) -> Any:
             return resolve(token) if token is not None else value
         return value
 
-    return walk(lf.data, ())
+    return walk(lf.data if data is None else data, ())
 
 
 def _token(lf, path) -> str | None:

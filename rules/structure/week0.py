@@ -72,7 +72,9 @@ def _pyfloat(v) -> bool:
 
 def src_readme(sub, table) -> list[Hit]:
     """Every src/<impl>/ holds a README.md, its name matched in any case."""
-    return [Hit("src-readme", Subject(sub.name, entry=f"src/{name}"), "no README.md")
+    return [ov.hit("src-readme", Subject(sub.name, entry=f"src/{name}"), f"src/{name}/ holds no README.md; the automated "
+                   "check wants one in every implementation directory", f"{sub.rel}/src/{name}/README.md",
+                   fix=f"add src/{name}/README.md (how to build the system and reproduce a point)")
             for name, state in sub.src_impls if state == "missing"]
 
 
@@ -83,7 +85,9 @@ def required_dir(sub, table) -> list[Hit]:
         problem = sub.dir_problems.get(name)
         if state in ("missing", "not-dir") or (state == "error" and (problem is None
                                                                      or problem.code != "symlink-escape")):
-            hits.append(Hit("required-dir", sub.subject, f"{name}/ is not a directory"))
+            hits.append(ov.hit("required-dir", sub.subject, f"{name}/ is {state if state != 'error' else 'unreadable'}; "
+                               "the automated check wants a directory there", f"{sub.rel}/{name}/",
+                               fix=f"add the {name}/ directory at the submission root"))
     return hits
 
 
@@ -93,7 +97,12 @@ def config_file_present(sub, table) -> list[Hit]:
     for point in sub.points():
         lf = point.files.get("config")
         if lf is None or not lf.exists or lf.error is not None or not isinstance(lf.data, dict):
-            hits.append(Hit("config-file-present", point.subject, "config.yaml missing or not a mapping"))
+            why = ("is missing" if lf is None or not lf.exists else f"cannot be parsed ({lf.error.message})"
+                   if lf.error is not None else f"holds {ov.yaml11_type(lf.data)}, not a mapping")
+            hits.append(ov.hit("config-file-present", point.subject, f"{point.name}/config.yaml {why}; the automated "
+                               "check wants the client's config.yaml, a YAML mapping, in every point directory",
+                               lf if lf is not None and lf.exists else f"{point.rel}/config.yaml",
+                               fix=f"copy the run's config.yaml into {point.name}/"))
     return hits
 
 
@@ -106,9 +115,12 @@ def junk_systems(sub, table) -> list[Hit]:
         parts = rel.split("/")
         if len(parts) == 2 and parts[0] == "results" and "." not in parts[1].lstrip("."):
             s = Subject(sub.name, parts[1])
-            hits.append(Hit("benchmark-model-dir", s, "no model directory"))
+            fix = f"remove {rel}/ from the package (every directory under results/ is a system to the automated check)"
+            hits.append(ov.hit("benchmark-model-dir", s, f"{rel}/ holds no model directory; the automated check takes it "
+                               "for a system", f"{sub.rel}/{rel}/", fix=fix))
             if _division(sub) == "standardized":
-                hits.append(Hit("power-descriptor", s, "no system_power.json"))
+                hits.append(ov.hit("power-descriptor", s, f"{rel}/ has no system_power.json; the automated check takes "
+                                   "it for a Standardized system", f"{sub.rel}/{rel}/", fix=fix))
     return hits
 
 

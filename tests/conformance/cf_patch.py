@@ -8,7 +8,8 @@ they do). Every op is one ``{kind: arg}`` mapping; ``file`` arguments may hold p
 ({system}, {curve}, {model}, {point}) and shell globs (``{curve}/*/point.yaml`` patches every
 point; a glob that matches nothing is an error, so a variant can never silently patch nothing).
 
-  set:     {file, path: [k, 0, ...], value}      # path [] replaces the whole document
+  set:     {file, path: [k, 0, ...], value}      # path [] replaces the whole document; if_parent: true
+                                                 # skips the files without the path's parent
   delete:  {file, path}
   merge:   {file, path, value}                   # dict.update at path
   write:   {file, text | json | yaml | bytes_hex}
@@ -19,7 +20,8 @@ point; a glob that matches nothing is an error, so a variant can never silently 
   set_entries: {file, list: [k, ...], where: {k: v}, set: {k: v}}   # every matching list entry
   drop_entries: {file, list: [k, ...], where: {k: v}}                # remove every matching entry
   symlink: {link, target}                        # target as written (absolute or relative)
-  call:    {fn, args}                            # a named function of DERIVED below
+  call:    {fn, args}                            # a named function of DERIVED below (set_plain: a YAML
+                                                 # value written unquoted, e.g. yes)
 """
 from __future__ import annotations
 
@@ -113,6 +115,14 @@ def set_in(data: Any, path: list, value: Any) -> Any:
     else:
         parent[path[-1]] = value
     return data
+
+
+def _has(data: Any, path: list) -> bool:
+    try:
+        get_in(data, path)
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
 
 
 def get_in(data: Any, path: list) -> Any:
@@ -272,7 +282,43 @@ def _hostile(root: str, names: dict[str, str], file: str, kind: str) -> None:
         put(path, text)
 
 
+def _set_plain(root: str, names: dict[str, str], file: str, path: list, text: str) -> None:
+    """Set the value at ``path`` of each YAML file to ``text`` written as a plain scalar (unquoted), e.g. ``yes``,
+    which YAML 1.1 (PyYAML) reads as a boolean and YAML 1.2 as text."""
+    marker = "PLAIN-VALUE-MARKER"
+    for target in targets(root, file, names):
+        data = load(target)
+        if not _has(data, path[:-1]):
+            continue
+        data = set_in(data, path, marker)
+        dumped = yaml.safe_dump(data, sort_keys=False, width=110, allow_unicode=True)
+        assert dumped.count(marker) == 1, target
+        put(target, dumped.replace(marker, text))
+
+
+def _respell(root: str, names: dict[str, str], file: str, path: list, how: str, default: Any = None) -> None:
+    """Respell the value at ``path`` of each file loosely, keeping its meaning: ``quote`` a number as text,
+    ``case`` a word in the other case, ``one`` a boolean as 1/0, ``yaml11`` a boolean as plain yes/no.
+    A file without the value gets ``default`` so spelled."""
+    for target in targets(root, file, names):
+        data = load(target)
+        if not _has(data, path[:-1]):
+            continue
+        try:
+            value = get_in(data, path)
+        except (KeyError, IndexError, TypeError):
+            value = default
+        if how == "yaml11":
+            _set_plain(root, names, os.path.relpath(target, root), path, "yes" if value else "no")
+            continue
+        new = {"quote": lambda v: str(v), "one": lambda v: 1 if v else 0,
+               "case": lambda v: v.lower() if v.upper() == v else v.upper()}[how](value)
+        save(target, set_in(data, path, new))
+
+
 DERIVED: dict[str, Callable[..., None]] = {
+    "set_plain": _set_plain,
+    "respell": _respell,
     "hostile": _hostile,
     "fix_utilization": _fix_utilization,
     "shorten_run": _shorten_run,
@@ -290,8 +336,13 @@ def apply(root: str, op: dict) -> None:
     (kind, arg), = op.items()
     names = placeholders(root) if os.path.isdir(os.path.join(root, "results")) else {}
     if kind in ("set", "delete", "merge"):
+        done = 0
         for path in targets(root, arg["file"], names):
             data = load(path)
+            if arg.get("if_parent") and (not _has(data, arg["path"][:-1])
+                                         or (kind == "delete" and not _has(data, arg["path"]))):
+                continue  # a file without the parent (e.g. no steady_state at the Offline point) is left alone
+            done += 1
             if kind == "set":
                 data = set_in(data, arg["path"], arg["value"])
             elif kind == "merge":
@@ -299,6 +350,8 @@ def apply(root: str, op: dict) -> None:
             else:
                 del _parent(data, arg["path"])[arg["path"][-1]]
             save(path, data)
+        if not done:
+            raise ValueError(f"{kind}: no file holds {arg['path'][:-1]}")
     elif kind in ("set_entries", "drop_entries"):
         hits = 0
         for path in targets(root, arg["file"], names):

@@ -164,6 +164,10 @@ class Compiled:
             typ = Optional[base] if optional(tree) else base
         if extras:
             typ = Annotated[typ, *extras]
+        if isinstance(default, (dict, list)):  # a mutable default: a fresh one each time, a model's validated
+            model, value = self.models.get(tree[1]) if tree[0] == "name" else None, default
+            return typ, Field(default_factory=(lambda: model.model_validate(value)) if model is not None
+                              else (lambda: type(value)(value)))
         return typ, default
 
     def model(self, name: str) -> type:

@@ -316,8 +316,26 @@ def _respell(root: str, names: dict[str, str], file: str, path: list, how: str, 
         save(target, set_in(data, path, new))
 
 
+def _accuracy_as_mapping(root: str, names: dict[str, str]) -> None:
+    """Write each accuracy_results.json's accuracy_scores list as a mapping by dataset_name."""
+    for target in targets(root, "{curve}/*/accuracy_results.json", names):
+        doc = load(target)
+        doc["accuracy_scores"] = {e["dataset_name"]: e for e in doc["accuracy_scores"]}
+        save(target, doc)
+
+
+def _accuracy_duplicate_entry(root: str, names: dict[str, str]) -> None:
+    """List the first accuracy entry of r1's accuracy_results.json twice."""
+    for target in targets(root, "{curve}/r1/accuracy_results.json", names):
+        doc = load(target)
+        doc["accuracy_scores"].append(dict(doc["accuracy_scores"][0]))
+        save(target, doc)
+
+
 DERIVED: dict[str, Callable[..., None]] = {
     "set_plain": _set_plain,
+    "accuracy_as_mapping": _accuracy_as_mapping,
+    "accuracy_duplicate_entry": _accuracy_duplicate_entry,
     "respell": _respell,
     "hostile": _hostile,
     "fix_utilization": _fix_utilization,

@@ -20,6 +20,7 @@ from rules.structure import week0 as structure_w0
 from rules.system_description import week0 as system_w0
 from rules.drafters import week0 as drafters_w0
 from rules.power import week0 as power_w0
+from rules.shared import official_view
 
 #: [(official rule ids modelled whole, predicate(submission, policy) -> [Hit])], every family's
 PREDICATES = [*structure_w0.PREDICATES, *parsing_w0.PREDICATES, *steady_state_w0.PREDICATES,
@@ -29,6 +30,13 @@ PREDICATES = [*structure_w0.PREDICATES, *parsing_w0.PREDICATES, *steady_state_w0
 
 def decide(sub, policy, fails: list = ()) -> Week0:
     """The official's verdict on one submission. ``fails``: our FAIL findings in it (for same_trigger)."""
+    try:
+        return _decide(sub, policy, fails)
+    finally:
+        official_view.forget(sub)
+
+
+def _decide(sub, policy, fails) -> Week0:
     table = policy.get("week0")
     crash = structure_w0.crash(sub, policy)
     if crash:

@@ -13,18 +13,22 @@ from rules.shared import official_view as ov
 SP = "system_power.json"
 
 
-def _division(system, policy) -> str | None:
-    """The division of the system's first readable system_desc.json, by path (*/r*/ sorted as text)."""
+def first_desc(system) -> dict | None:
+    """The system's first readable system_desc.json as the official finds it: by path (<model>/r<N>/ sorted
+    as text), not by concurrency."""
     found = []
     for curve in system.curves:
         for point in curve.points:
             data, why = ov.read(point.files.get("system_desc"))
             if not why and isinstance(data, dict):
                 found.append((f"{curve.name}/{point.name}", data))
-    for _path, data in sorted(found, key=lambda t: t[0]):
-        division = data.get("division")
-        return division.strip().lower() if isinstance(division, str) else None
-    return None
+    return min(found, key=lambda t: t[0])[1] if found else None
+
+
+def _division(system, policy) -> str | None:
+    """The division (lower case) of the system's first readable system_desc.json."""
+    division = (first_desc(system) or {}).get("division")
+    return division.strip().lower() if isinstance(division, str) else None
 
 
 def power_descriptor(sub, policy) -> list:
@@ -49,14 +53,8 @@ def _int(v) -> bool:
 def _system_accelerators(system, policy) -> dict:
     """Accelerators per node per system_node_ensemble_id, from the system's first readable system_desc.json
     (by path): the sum of the integer accelerators_per_node of a node type's accelerator_info (or the node)."""
-    found = []
-    for curve in system.curves:
-        for point in curve.points:
-            data, why = ov.read(point.files.get("system_desc"))
-            if not why and isinstance(data, dict):
-                found.append((f"{curve.name}/{point.name}", data))
     out: dict = {}
-    for _path, data in sorted(found, key=lambda t: t[0])[:1]:
+    for data in [first_desc(system)] if first_desc(system) is not None else []:
         for node in data.get("node_types") or []:
             if not isinstance(node, dict):
                 continue

@@ -153,3 +153,14 @@ def file_hits(rule_of_file: str, subject, r: Read, what: str) -> list:
         return [hit(rule_of_file, subject, f"{what}: {r.unreadable}", r.lf,
                     fix=f"write {what} as plain UTF-8 {'JSON' if r.lf.is_json else 'YAML'} the automated check can read")]
     return [hit(rule, subject, f"{what}: {why}", r.lf, path, fix) for rule, path, why, fix in r.problems]
+
+
+def forget(sub) -> None:
+    """Drop this view's memos from the package nodes (they hold pydantic models of classes built at run time,
+    which a cohort worker could not send back): called once the prediction is made."""
+    for system in sub.systems:
+        system._cache.pop("week0:power", None)
+        for curve in system.curves:
+            for point in curve.points:
+                for key in [k for k in point._cache if k.startswith("week0:")]:
+                    del point._cache[key]

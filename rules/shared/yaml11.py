@@ -62,12 +62,7 @@ def _int(text: str) -> int:
         return sign * int(v[2:], 16)
     if v[0] == "0":
         return sign * int(v, 8)
-    if ":" in v:
-        total = 0
-        for part in v.split(":"):
-            total = total * 60 + int(part)
-        return sign * total
-    return sign * int(v)
+    return sign * (_base60(v, int) if ":" in v else int(v))
 
 
 def _float(text: str) -> float:
@@ -79,12 +74,15 @@ def _float(text: str) -> float:
         return sign * float("inf")
     if v == ".nan":
         return float("nan")
-    if ":" in v:
-        total = 0.0
-        for part in v.split(":"):
-            total = total * 60 + float(part)
-        return sign * total
-    return sign * float(v)
+    return sign * (_base60(v, float) if ":" in v else float(v))
+
+
+def _base60(text: str, cast):
+    """A sexagesimal number (1:30 is 90), each part read by ``cast``."""
+    total = cast(0)
+    for part in text.split(":"):
+        total = total * 60 + cast(part)
+    return total
 
 
 def view(lf, data: Any = None) -> Any:

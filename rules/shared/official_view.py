@@ -139,6 +139,54 @@ def concurrency(point, policy) -> int | None:
     return point.dir_concurrency
 
 
+def c_max(curve, policy) -> int | None:
+    """The curve's C_max as the official reads it: its validated system description's, else the raw field of
+    the first readable one when it is a positive int."""
+    _point, desc = curve_desc(curve, policy)
+    if desc is None:
+        return None
+    if desc.model is not None:
+        return desc.model.max_supported_concurrency
+    raw = desc.data.get("max_supported_concurrency")
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0 else None
+
+
+def c_min_override(curve, policy) -> tuple[int | None, list]:
+    """(the declared c_min_override, []) or (None, [(point, why)]): every copy declares it or none, each a JSON
+    integer in range, one value, and (where C_max is known) the concurrency of a fixed-concurrency point."""
+    low, high = policy.get("week0_schemas").params["c_min_override_range"]
+    reads = [(p, read(p.files.get("system_desc"))) for p in curve.points]
+    if any(why == UNSEEN for _p, (_d, why) in reads):
+        return None, []
+    docs = [(p, d if isinstance(d, dict) else None) for p, (d, _w) in reads]
+    if not any(d is not None and "c_min_override" in d for _p, d in docs):
+        return None, []
+    values, problems = set(), []
+    for point, d in docs:
+        v = d.get("c_min_override") if d is not None else None
+        if d is None or "c_min_override" not in d:
+            problems.append((point, f"{point.name}/system_desc.json does not declare c_min_override while another "
+                                    "point does"))
+        elif type(v) is not int or not low <= v <= high:
+            problems.append((point, f"system_desc.json c_min_override is {spell(v)}; the automated check wants a "
+                                    f"whole number from {low} to {high}"))
+        else:
+            values.add(v)
+    if len(values) > 1:
+        problems.append((curve.points[0], f"the points declare c_min_override {sorted(values)}; the automated check "
+                                          "wants one value"))
+    if problems:
+        return None, problems
+    (value,) = values
+    if c_max(curve, policy) is not None:
+        fixed = {concurrency(p, policy) for p in curve.points
+                 if getattr(point_config(p, policy).model, "offline", None) != "dedicated"}
+        if value not in fixed:
+            return None, [(curve.points[0], f"c_min_override is {value} but no fixed-concurrency point runs at "
+                                            f"concurrency {value}")]
+    return value, []
+
+
 def hit(rule: str, subject, why: str, lf=None, path: tuple = (), fix: str = ""):
     """A Week-0 Hit located at the file the user edits (``lf``: its LoadedFile, or a display path)."""
     from checker.core.week0 import Hit

@@ -66,37 +66,9 @@ def consistency(sub, policy) -> list:
 
 
 def c_min_override(sub, policy) -> list:
-    from rules.curve.week0 import c_max
-
-    low, high = policy.get("week0_schemas").params["c_min_override_range"]
     hits = []
     for curve in sub.curves():
-        reads = [(p, ov.read(p.files.get("system_desc"))) for p in curve.points]
-        if any(why == ov.UNSEEN for _p, (_d, why) in reads):
-            continue
-        docs = [(p, d if isinstance(d, dict) else None) for p, (d, _w) in reads]
-        if not any(d is not None and "c_min_override" in d for _p, d in docs):
-            continue
-        values, problems = set(), []
-        for point, d in docs:
-            v = d.get("c_min_override") if d is not None else None
-            if d is None or "c_min_override" not in d:
-                problems.append((point, f"{point.name}/{SD} does not declare c_min_override while another point does"))
-            elif type(v) is not int or not low <= v <= high:
-                problems.append((point, f"{SD} c_min_override is {ov.spell(v)}; the automated check wants a whole "
-                                        f"number from {low} to {high}"))
-            else:
-                values.add(v)
-        if len(values) > 1:
-            problems.append((curve.points[0], f"the points declare c_min_override {sorted(values)}; the automated "
-                                              "check wants one value"))
-        if not problems and c_max(curve, policy) is not None:
-            (value,) = values
-            fixed = {ov.concurrency(p, policy) for p in curve.points
-                     if getattr(ov.point_config(p, policy).model, "offline", None) != "dedicated"}
-            if value not in fixed:
-                problems.append((curve.points[0], f"c_min_override is {value} but no fixed-concurrency point runs at "
-                                                  f"concurrency {value}"))
+        _value, problems = ov.c_min_override(curve, policy)
         hits += [ov.hit("c-min-override", p.subject, why, p.files.get("system_desc") or f"{p.rel}/{SD}",
                         ("c_min_override",), "declare the same c_min_override (a point's concurrency, 1..32) in every "
                         f"{SD}, or in none") for p, why in problems]

@@ -20,8 +20,8 @@ point; a glob that matches nothing is an error, so a variant can never silently 
   set_entries: {file, list: [k, ...], where: {k: v}, set: {k: v}}   # every matching list entry
   drop_entries: {file, list: [k, ...], where: {k: v}}                # remove every matching entry
   symlink: {link, target}                        # target as written (absolute or relative)
-  call:    {fn, args}                            # a named function of DERIVED below (set_plain: a YAML
-                                                 # value written unquoted, e.g. yes)
+  call:    {fn, args}                            # a named function of DERIVED below (cf_spell.py adds the
+                                                 # loose spellings: set_plain, respell)
 """
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def set_in(data: Any, path: list, value: Any) -> Any:
     return data
 
 
-def _has(data: Any, path: list) -> bool:
+def has(data: Any, path: list) -> bool:
     try:
         get_in(data, path)
     except (KeyError, IndexError, TypeError):
@@ -282,61 +282,7 @@ def _hostile(root: str, names: dict[str, str], file: str, kind: str) -> None:
         put(path, text)
 
 
-def _set_plain(root: str, names: dict[str, str], file: str, path: list, text: str) -> None:
-    """Set the value at ``path`` of each YAML file to ``text`` written as a plain scalar (unquoted), e.g. ``yes``,
-    which YAML 1.1 (PyYAML) reads as a boolean and YAML 1.2 as text."""
-    marker = "PLAIN-VALUE-MARKER"
-    for target in targets(root, file, names):
-        data = load(target)
-        if not _has(data, path[:-1]):
-            continue
-        data = set_in(data, path, marker)
-        dumped = yaml.safe_dump(data, sort_keys=False, width=110, allow_unicode=True)
-        assert dumped.count(marker) == 1, target
-        put(target, dumped.replace(marker, text))
-
-
-def _respell(root: str, names: dict[str, str], file: str, path: list, how: str, default: Any = None) -> None:
-    """Respell the value at ``path`` of each file loosely, keeping its meaning: ``quote`` a number as text,
-    ``case`` a word in the other case, ``one`` a boolean as 1/0, ``yaml11`` a boolean as plain yes/no.
-    A file without the value gets ``default`` so spelled."""
-    for target in targets(root, file, names):
-        data = load(target)
-        if not _has(data, path[:-1]):
-            continue
-        try:
-            value = get_in(data, path)
-        except (KeyError, IndexError, TypeError):
-            value = default
-        if how == "yaml11":
-            _set_plain(root, names, os.path.relpath(target, root), path, "yes" if value else "no")
-            continue
-        new = {"quote": lambda v: str(v), "one": lambda v: 1 if v else 0,
-               "case": lambda v: v.lower() if v.upper() == v else v.upper()}[how](value)
-        save(target, set_in(data, path, new))
-
-
-def _accuracy_as_mapping(root: str, names: dict[str, str]) -> None:
-    """Write each accuracy_results.json's accuracy_scores list as a mapping by dataset_name."""
-    for target in targets(root, "{curve}/*/accuracy_results.json", names):
-        doc = load(target)
-        doc["accuracy_scores"] = {e["dataset_name"]: e for e in doc["accuracy_scores"]}
-        save(target, doc)
-
-
-def _accuracy_duplicate_entry(root: str, names: dict[str, str]) -> None:
-    """List the first accuracy entry of r1's accuracy_results.json twice."""
-    for target in targets(root, "{curve}/r1/accuracy_results.json", names):
-        doc = load(target)
-        doc["accuracy_scores"].append(dict(doc["accuracy_scores"][0]))
-        save(target, doc)
-
-
 DERIVED: dict[str, Callable[..., None]] = {
-    "set_plain": _set_plain,
-    "accuracy_as_mapping": _accuracy_as_mapping,
-    "accuracy_duplicate_entry": _accuracy_duplicate_entry,
-    "respell": _respell,
     "hostile": _hostile,
     "fix_utilization": _fix_utilization,
     "shorten_run": _shorten_run,
@@ -357,8 +303,8 @@ def apply(root: str, op: dict) -> None:
         done = 0
         for path in targets(root, arg["file"], names):
             data = load(path)
-            if arg.get("if_parent") and (not _has(data, arg["path"][:-1])
-                                         or (kind == "delete" and not _has(data, arg["path"]))):
+            if arg.get("if_parent") and (not has(data, arg["path"][:-1])
+                                         or (kind == "delete" and not has(data, arg["path"]))):
                 continue  # a file without the parent (e.g. no steady_state at the Offline point) is left alone
             done += 1
             if kind == "set":

@@ -18,6 +18,7 @@ import yaml
 import cf_bases
 import cf_offtests
 import cf_patch
+import cf_spell  # noqa: F401  (registers the loose-spelling patch functions)
 import cf_sweep
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -26,9 +26,10 @@ FAMILIES = (
     "preflight",
     "cohort",
     "waivers",
+    "week0",
 )
 
 #: policy files read by several families: name -> "module:Model"
 SHARED_POLICIES = {"models": "rules.shared.models_policy:ModelsPolicy",
-                   # the Week-0 prediction's table (read by rules/week0.py, no rule)
+                   # the Week-0 prediction's table (read by rules/week0/predict.py, no rule)
                    "week0": "rules.shared.lax:Week0Policy"}

@@ -10,6 +10,9 @@ import sys
 import click
 
 from checker.cli.usage import InputError, complete_rules
+from checker.core.gate import DEFAULT_FAIL_ON, FAIL_ON_VALUES
+from checker.core.week0 import MODES as WEEK0_MODES
+from checker.engine.official import OFFICIAL_PYTHON_ENV, WEEK0_ENV
 
 # A check is a short process that allocates many small objects (parse events, model instances,
 # findings): the default GC threshold (700) runs collections thousands of times for nothing and costs
@@ -22,6 +25,22 @@ MAX_JOBS = 256  # --jobs
 MAX_TIMEOUT = 1_000_000  # --timeout, seconds (about 11.6 days; SIGALRM takes a C int)
 
 FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github")
+
+
+def _fail_on_value(ctx, param, values) -> str:
+    """--fail-on's values (comma-separated and/or repeated) as the gate's one canonical text."""
+    from checker.core.gate import FailOnError, parse_fail_on
+
+    try:
+        return parse_fail_on(values)
+    except FailOnError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+def _complete_fail_on(ctx, param, incomplete: str):
+    head, _, last = incomplete.rpartition(",")
+    prefix = head + "," if head else ""
+    return [click.shell_completion.CompletionItem(prefix + v) for v in FAIL_ON_VALUES if v.startswith(last)]
 
 
 @click.command("check")
@@ -38,9 +57,18 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Leave out entries whose name or path end matches GLOB (e.g. r8_old, 'docs/drafts/*'). "
                    "Repeatable. .git, CI files and a README above the submission roots are always left out.")
-@click.option("--fail-on", "fail_on", type=click.Choice(("reject", "flag", "warn", "never")), default="flag",
-              show_default=True,
-              help="Lowest severity that makes the exit code 1 (reject = errors, flag, warn = warnings).")
+@click.option("--fail-on", "fail_on", multiple=True, default=(DEFAULT_FAIL_ON,), show_default=True,
+              metavar="[" + "|".join(FAIL_ON_VALUES) + "]", callback=_fail_on_value, shell_complete=_complete_fail_on,
+              help="What makes the exit code 1: the lowest severity (reject = errors, flag, warn = warnings), week0 "
+                   "(the Week-0 automated check would reject) or never; several, comma-separated or repeated, trip "
+                   "when any does (e.g. flag,week0).")
+@click.option("--week0", "week0", type=click.Choice(WEEK0_MODES), envvar=WEEK0_ENV, show_envvar=True,
+              help="Who gives the Week-0 verdict: the official checker run here where it is installed, else a "
+                   "prediction (auto, the default), always the prediction (model), or the official, an error "
+                   "without it (official).")
+@click.option("--official-python", "official_python", metavar="PYTHON", envvar=OFFICIAL_PYTHON_ENV, show_envvar=True,
+              help="The python of a virtual environment holding the official checker (endpoints-submission-cli), "
+                   "when this one cannot import it.")
 @click.option("--fix", "fix", is_flag=True,
               help="Apply every fix whose right value is certain (marked [*]), then check again and report what "
                    "remains. Only hand-written files (point.yaml, system_desc.json) are edited; docs/fixes.md.")
@@ -104,7 +132,7 @@ def command(**values) -> None:
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
           assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor,
-          scheduler, fix=False, diff=False) -> int:
+          scheduler, fix=False, diff=False, week0=None, official_python=None) -> int:
     """The check with click's values (the options of ``command``); return the exit code."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
@@ -131,7 +159,8 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         return _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
                     jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
                     today=today, timeout=timeout, assemble=assemble, write_bundle=bundle,
-                    executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler)
+                    executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler,
+                    week0=week0, official_python=official_python)
 
     diff_text = None
     try:
@@ -280,9 +309,10 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
         raise InputError(str(exc)) from None
     except ValueError as exc:
         from checker.engine.baseline import BaselineError
+        from checker.engine.official import OfficialUnavailable
         from checker.engine.waivers import WaiverError
 
-        if isinstance(exc, (WaiverError, BaselineError)):
+        if isinstance(exc, (WaiverError, BaselineError, OfficialUnavailable)):
             raise InputError(str(exc)) from exc
         raise
 

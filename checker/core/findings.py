@@ -11,6 +11,8 @@ from typing import Any
 
 import msgspec
 
+from checker.core.gate import FAIL_ON_RANK  # noqa: F401 - the --fail-on thresholds, re-exported
+
 
 class Status(str, Enum):
     PASS = "PASS"
@@ -33,8 +35,6 @@ class Severity(str, Enum):
 
 _RANK = {Severity.REJECT: 4, Severity.REJECT_POINTS: 3, Severity.FLAG: 2, Severity.WARN: 1}
 
-#: --fail-on threshold name -> minimum severity rank that fails the run.
-FAIL_ON_RANK = {"reject": 3, "flag": 2, "warn": 1, "never": 99}
 
 SEVERITY_ORDER = [s.value for s in Severity]
 

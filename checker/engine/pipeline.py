@@ -16,7 +16,8 @@ from typing import Any
 from checker.load import mirror
 from checker.load.discovery import discover
 from checker.load.layout import Options
-from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Status, Subject
+from checker.core.findings import SEVERITY_ORDER, Finding, Status, Subject
+from checker.core.gate import gates_week0, severity_rank
 from checker.engine.policy import load_policy
 from checker.engine.catalogue import rules_for, select_matches
 from checker.engine.report import Report
@@ -52,10 +53,17 @@ def check(paths: list[str], config: RunConfig) -> Report:
 
         base = load_baseline(config.baseline)
     opts = dict(config.options)
+    from checker.engine.official import spec_for
+
+    official = spec_for(config)  # --week0 official without the official: a usage error (a ValueError) first
+    if official is not None:
+        from checker.engine.official.client import child_for
+
+        child_for(official)  # it imports the official while we discover and load
     executor = make_executor(config)  # an unusable executor is a usage error before any work
     try:
         pkg, ctx, findings, cohort_state, bundle_section, encoded, predictions = _evaluate(paths, config, rules, policy, opts,
-                                                                              executor, select, ignore)
+                                                                              executor, select, ignore, official)
     finally:
         executor.close()
         if mirror.REDIRECTS or mirror._ROOTS:
@@ -93,7 +101,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     return report
 
 
-def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
+def _evaluate(paths, config, rules, policy, opts, executor, select, ignore, official=None):
     """Discover and evaluate: one package in-process, or a cohort of units on the executor."""
     max_bytes, exclude = config.max_bytes, config.exclude
     events = bool(opts.get("events", True))
@@ -111,12 +119,12 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     encoded: dict = {}  # id(first finding) -> (a unit's own findings, their worker-encoded JSON text)
     if not units:
         pkg, ctx, findings, bundle_section, predictions = _evaluate_one(paths, config, rules, policy, opts, executor,
-                                                                        select, ignore, assembling)
+                                                                        select, ignore, assembling, official)
         return pkg, ctx, findings, None, bundle_section, encoded, predictions
     ctx = Context(package=plan, policy=policy, options=opts)
     settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
-                               max_bytes, config.keep_packages, config.prerender_json, exclude)
+                               max_bytes, config.keep_packages, config.prerender_json, exclude, official)
     policy.load_all()  # once here, not once per forked worker
     co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
     findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
@@ -124,7 +132,7 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     return plan, ctx, findings, cohort_state, None, encoded, {}
 
 
-def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling):
+def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling, official=None):
     """One package (or the bundle its run folders become): every rule, in this process."""
     max_bytes, exclude = config.max_bytes, config.exclude
     pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True))))
@@ -135,15 +143,19 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
         from checker.engine import assemble
 
         staged = assemble.build_view(pkg, paths, max_bytes, exclude)
+    from checker.engine import week0
+
+    pending = None
     try:
+        pending = week0.begin(official, pkg.submissions, config.policy_overrides)  # runs beside our rules
         if pkg.run_folders:
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,
                                 executor=executor, timeout=config.timeout)
         findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore, sort=False)  # sorted in check()
-        from checker.engine.week0 import attach
-
-        # the Week-0 prediction (before findings are relocated); none when --select/--ignore run only some rules
-        predictions = {} if select or ignore else attach(pkg, ctx, findings)
+        # the Week-0 verdict and its explanations (before findings are relocated)
+        predictions, fed = week0.attach(pkg, ctx, findings, rules, select, ignore, pending)
+        findings += fed
+        pending = None
         if staged is not None:
             findings = staged.relocate(findings)
             staged.publish(pkg.submissions[0])
@@ -153,6 +165,8 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
                 written = config.write_bundle
             bundle_section = assemble.section(staged, written)
     finally:
+        if pending is not None:
+            pending.abandon()
         if staged is not None:
             staged.cleanup()
     return pkg, ctx, findings, bundle_section, predictions
@@ -236,13 +250,15 @@ class _Gate:
     """Per-unit verdicts with the report's own threshold and --fail-on-new gating."""
 
     def __init__(self, report: Report):
-        self.threshold = FAIL_ON_RANK[report.fail_on]
+        self.threshold = severity_rank(report.fail_on)
+        self.week0 = gates_week0(report.fail_on)  # a unit's Week-0 reject fails it too
         self.new_only = report.gate_new_only
         self.count_waived = report.count_waived
 
     def failing_of(self, findings):
-        return [f for f in findings if f.status is Status.FAIL and f.severity.rank >= self.threshold
-                and (not self.new_only or f.baseline == "new")]
+        return [f for f in findings if f.status is Status.FAIL
+                and ((f.severity.rank >= self.threshold and (not self.new_only or f.baseline == "new"))
+                     or (self.week0 and f.week0))]
 
 
 def _cohort_section(report: Report, units, digests) -> dict[str, Any]:

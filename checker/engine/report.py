@@ -8,7 +8,8 @@ from typing import Any
 import msgspec
 
 from checker.core.version import __version__
-from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Severity, Status, rules_verdict
+from checker.core.findings import SEVERITY_ORDER, Finding, Severity, Status, rules_verdict
+from checker.core.gate import gates_week0, severity_rank
 from checker.core.rule import Rule
 
 SCHEMA_VERSION = "1.0"
@@ -57,9 +58,12 @@ class Report(msgspec.Struct):
         return out
 
     def failing(self) -> list[Finding]:
-        threshold = FAIL_ON_RANK[self.fail_on]
-        return [f for f in self.findings if f.status is Status.FAIL and f.severity.rank >= threshold
-                and (not self.gate_new_only or f.baseline == "new")]
+        """The FAILs the gate trips on: at or above its severity (new ones only with --fail-on-new) and, with
+        ``week0`` in it, every FAIL the Week-0 automated check rejects on."""
+        threshold, week0 = severity_rank(self.fail_on), gates_week0(self.fail_on)
+        return [f for f in self.findings if f.status is Status.FAIL
+                and ((f.severity.rank >= threshold and (not self.gate_new_only or f.baseline == "new"))
+                     or (week0 and f.week0))]
 
     @property
     def week0(self) -> dict | None:
@@ -73,7 +77,7 @@ class Report(msgspec.Struct):
 
     @property
     def week0_reject(self) -> bool:
-        """Would the Week-0 automated check reject it (or some of its points)? From the prediction."""
+        """Would the Week-0 automated check reject it (or some of its points)? From summary.week0."""
         w = self.week0
         return w is not None and w["verdict"] != "accept"
 
@@ -84,14 +88,15 @@ class Report(msgspec.Struct):
 
     @property
     def verdict(self) -> str:
-        return "FAILED" if self.failing() else "PASSED"
+        """FAILED when the gate trips: a failing finding, or (``week0`` in it) a Week-0 reject."""
+        return "FAILED" if self.failing() or (gates_week0(self.fail_on) and self.week0_reject) else "PASSED"
 
     def exit_code(self) -> int:
         if self.input_error or self.output_problems:
             return 2
         if (self.sections.get("fix") or {}).get("not_fixed"):
             return 1  # check --fix could not write a file: never a silent success
-        return 1 if self.failing() else 0
+        return 1 if self.verdict == "FAILED" else 0
 
     def fixable(self) -> int:
         """FAIL findings that carry an automatic fix (check --fix applies them)."""

@@ -96,6 +96,14 @@ def _no_prediction(report) -> str:
     return "Week-0 automated check: nothing it checks (no submission)"
 
 
+def week0_who(week0: dict | None) -> str:
+    """'Week-0 automated check (endpoints-submission-cli 1.5.3.0)' where the official decided, else
+    'Week-0 automated check (predicted)': every human output says which."""
+    if week0 is not None and week0.get("source") == "official":
+        return f"Week-0 automated check ({week0.get('tool') or 'the official checker'})"
+    return "Week-0 automated check (predicted)"
+
+
 def week0_phrase(report) -> str:
     """What the Week-0 automated check (the official tool) would do, and where the rules differ, in words."""
     cohort = getattr(report, "sections", {}).get("cohort")
@@ -103,19 +111,21 @@ def week0_phrase(report) -> str:
         rows = [r for r in cohort["submissions"] if r.get("week0")]
         if not rows:
             return _no_prediction(report)
+        who = week0_who(report.week0)
         hit = [r["label"] for r in rows if r["week0"]["verdict"] != "accept"]
         if not hit:
-            return f"Week-0 automated check would accept every one of {len(rows)}"
-        return f"Week-0 automated check would REJECT {len(hit)} of {len(rows)}: {', '.join(hit)}"
+            return f"{who} would accept every one of {len(rows)}"
+        return f"{who} would REJECT {len(hit)} of {len(rows)}: {', '.join(hit)}"
     w = report.week0
     if w is None:
         return _no_prediction(report)
+    who = week0_who(w)
     if w["verdict"] == "accept":
-        out = "Week-0 automated check would accept."
+        out = f"{who} would accept."
     elif w["verdict"] == "reject-points":
-        out = f"Week-0 automated check would REJECT points: {', '.join(w['points'])} ({', '.join(w['rules'])})."
+        out = f"{who} would REJECT points: {', '.join(w['points'])} ({', '.join(w['rules'])})."
     else:
-        out = f"Week-0 automated check would REJECT the submission ({', '.join(w['rules'])})."
+        out = f"{who} would REJECT the submission ({', '.join(w['rules'])})."
     rejecting = _rejecting(report.findings)
     rules_only = [f for f in rejecting if f.week0 is False]
     if rules_only:
@@ -126,19 +136,27 @@ def week0_phrase(report) -> str:
                      if h.rule not in both]
     if official_only:
         out += (f" The rules do not reject for: {_where(official_only)} (the automated check rejects it all "
-                "the same).")
+                "the same: see the findings above).")
     return out
 
 
 def gate_phrase(report) -> str:
-    """'FAILED: 2 findings at or above --fail-on flag' / 'PASSED: nothing at or above --fail-on flag'."""
-    n = len(report.failing())
-    what = "new findings" if report.gate_new_only else "findings"
+    """'FAILED: 2 findings at or above --fail-on flag' / 'PASSED: nothing at or above --fail-on flag'; with
+    ``week0`` in the gate, also whether the Week-0 automated check would reject."""
+    from checker.core.gate import gates_week0, severity_rank
+
     if report.fail_on == "never":
         return f"{report.verdict}: --fail-on never (problems never fail the run)"
-    if n:
-        return f"{report.verdict}: {n} {what if n != 1 else what[:-1]} at or above --fail-on {report.fail_on}"
-    return f"{report.verdict}: nothing at or above --fail-on {report.fail_on}"
+    parts = []
+    if severity_rank(report.fail_on) < 99:
+        n = len([f for f in report.failing() if f.severity.rank >= severity_rank(report.fail_on)])
+        what = "new findings" if report.gate_new_only else "findings"
+        parts.append(f"{n} {what if n != 1 else what[:-1]} at or above --fail-on {report.fail_on.split(',')[0]}"
+                     if n else f"nothing at or above --fail-on {report.fail_on.split(',')[0]}")
+    if gates_week0(report.fail_on):
+        parts.append(f"the {week0_who(report.week0)} would {'REJECT' if report.week0_reject else 'accept'} "
+                     "(--fail-on week0)")
+    return f"{report.verdict}: {'; '.join(parts)}"
 
 
 def verdict_line(report) -> str:
@@ -193,19 +211,19 @@ def verdict(counts: dict, week0: dict | None) -> dict:
     if week0 is not None and week0["verdict"] != "accept":
         key, badge = "reject", "Would be rejected"
         what = f"points {', '.join(week0['points'])}" if week0["verdict"] == "reject-points" else "it"
-        why = f"the Week-0 automated check rejects {what} ({', '.join(week0['rules'])})"
+        why = f"the {week0_who(week0)} rejects {what} ({', '.join(week0['rules'])})"
         if not errors:
             why += "; the rules do not reject"
     elif errors:
         key, badge = "flag", "Accepted at Week 0, the rules reject"
-        why = (f"the Week-0 automated check accepts it; the rules reject: {plural(errors, 'error')} "
+        why = (f"the {week0_who(week0)} accepts it; the rules reject: {plural(errors, 'error')} "
                "(the automated check does not test this; reviewers can reject for it)")
     elif counts.get("flag"):
         key, badge = "flag", "Would be accepted"
-        why = f"the Week-0 automated check accepts it; {plural(counts['flag'], 'flag')} for a reviewer"
+        why = f"the {week0_who(week0)} accepts it; {plural(counts['flag'], 'flag')} for a reviewer"
     else:
         key, badge = ("warning" if counts.get("warning") else "pass"), "Would be accepted"
-        why = "the Week-0 automated check accepts it"
+        why = f"the {week0_who(week0)} accepts it"
     if counts.get("warning") and key != "reject":
         why += f", {plural(counts['warning'], 'warning')} (advice)"
     return {"key": key, "badge": badge, "why": why}

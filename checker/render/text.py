@@ -105,6 +105,8 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
     if f.observed is not None or f.expected is not None:
         out += _evidence("observed", f.observed, ind)
         out += _evidence("expected", f.expected, ind)
+    for words in (f.extra.get("official") or ()) if f.rule_id != "week0-check" or not f.expected else ():
+        out.append(f"{ind}the automated check says: {_c(str(words))}")
     if f.fix:
         out.append(f"{ind}fix: {_c(f.fix)}")
     if f.severity is Severity.REJECT_POINTS:

@@ -109,9 +109,16 @@ def config_summary(sub, table) -> list[Hit]:
                       and p.files["system_desc"].ok and isinstance(p.files["system_desc"].data, dict)), None)
         if first is None:
             continue
-        v = first.files["system_desc"].data.get("config_summary")
+        lf = first.files["system_desc"]
+        v = lf.data.get("config_summary")
         if v is not None and not isinstance(v, dict) and not (isinstance(v, str) and len(v) >= 4):
-            hits.append(Hit("system-description-valid", first.subject, "config_summary too short"))
+            held = f"config_summary {v!r} has {len(v)} characters" if isinstance(v, str) else \
+                f"config_summary is {type(v).__name__} {v!r}"[:120]
+            hits.append(Hit("system-description-valid", first.subject,
+                            f"{held}; the automated check wants an object or a string of 4 or more characters",
+                            lf.rel, ("config_summary",),
+                            "Spell config_summary out in 4 or more characters: the parallelism values above 1 and "
+                            "any notes (R§8.2), e.g. \"DP8 TP1\" or \"DP8, FP8 KV cache\"."))
     return hits
 
 

@@ -17,7 +17,11 @@ def build_command(env: dict) -> tuple[list[str], dict[str, str]]:
     paths = shlex.split(env.get("INPUT_PATH") or ".")
     out_dir = env.get("INPUT_OUTPUT_DIR") or "endpoints-checker-reports"
     formats = [f.strip().lower() for f in (env.get("INPUT_FORMATS") or "github").split(",") if f.strip()]
-    cmd = [sys.executable, "-m", "checker", "check", *paths, "--fail-on", env.get("INPUT_FAIL_ON") or "flag"]
+    from checker.core.gate import DEFAULT_FAIL_ON
+
+    cmd = [sys.executable, "-m", "checker", "check", *paths, "--fail-on", env.get("INPUT_FAIL_ON") or DEFAULT_FAIL_ON]
+    if env.get("INPUT_WEEK0"):
+        cmd += ["--week0", env["INPUT_WEEK0"]]
     if env.get("INPUT_POLICY"):
         cmd += ["--policy", env["INPUT_POLICY"]]
     outputs: dict[str, str] = {}

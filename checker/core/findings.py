@@ -104,8 +104,8 @@ class Finding(msgspec.Struct):
     extra: dict = msgspec.field(default_factory=dict)
     baseline: str | None = None  # --baseline: "new" | "unchanged" (FAIL findings only)
     edits: tuple = ()  # the automatic fix: TextEdits (checker.core.fixes), applied by check --fix
-    #: reject-level FAILs only: does the Week-0 automated check (the official tool) reject on this rule at
-    #: this subject? Set by the engine from the Week-0 prediction (checker.core.week0); None elsewhere
+    #: FAILs only: does the Week-0 automated check (the official tool) reject on this rule at this subject? Set
+    #: by the engine from the Week-0 verdict (checker.engine.week0); None elsewhere
     week0: bool | None = None
 
     def sort_key(self) -> tuple:

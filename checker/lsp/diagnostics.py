@@ -14,7 +14,8 @@ from typing import Any
 from lsprotocol import types
 
 from checker.core.version import __version__
-from checker.core.findings import FAIL_ON_RANK, Severity, Status
+from checker.core.findings import Severity, Status
+from checker.core.gate import gates_week0, severity_rank
 from checker.core.values import value_at
 from checker.lsp.positions import Text
 from checker.lsp.resolve import KINDS
@@ -33,10 +34,10 @@ def rule_url(family: str, rule_id: str, base: str = "") -> str:
     return f"{(base or DOCS_BASE).rstrip('/')}/{rule_page_ref(family, rule_id)}"
 
 
-def severity(level: Severity, fail_on: str) -> types.DiagnosticSeverity:
-    """At or above ``--fail-on``: Error (it fails the gate); below it a flag or reject is a Warning and a
-    warning Information."""
-    if level.rank >= FAIL_ON_RANK.get(fail_on, 2):
+def severity(level: Severity, fail_on: str, week0: bool | None = None) -> types.DiagnosticSeverity:
+    """At or above ``--fail-on`` (or, with ``week0`` in it, a finding the Week-0 check rejects on): Error (it
+    fails the gate); below it a flag or reject is a Warning and a warning Information."""
+    if level.rank >= severity_rank(fail_on) or (week0 and gates_week0(fail_on)):
         return types.DiagnosticSeverity.Error
     return types.DiagnosticSeverity.Information if level is Severity.WARN else types.DiagnosticSeverity.Warning
 
@@ -94,7 +95,7 @@ def map_report(report, texts: dict[str, str | None], trigger: str, fail_on: str,
             continue
         t = text_of(path)
         rng = t.finding_range(line, col)
-        diag = types.Diagnostic(range=rng, message=message(f, rename), severity=severity(f.severity, fail_on), code=f.rule_id,
+        diag = types.Diagnostic(range=rng, message=message(f, rename), severity=severity(f.severity, fail_on, f.week0), code=f.rule_id,
                                 code_description=types.CodeDescription(href=rule_url(f.family, f.rule_id, docs_base)),
                                 source=SOURCE, data={"rule": f.rule_id, "level": f.severity.value,
                                                      "fixable": bool(f.edits)})

@@ -6,8 +6,9 @@ from typing import Any
 
 import msgspec
 
+from checker.core.gate import FAIL_ON_VALUES as FAIL_ON, FailOnError, parse_fail_on  # noqa: F401 - defined once
+
 SECTION = "endpointsChecker"
-FAIL_ON = ("reject", "flag", "warn", "never")
 
 
 class Settings(msgspec.Struct, frozen=True):
@@ -41,8 +42,10 @@ class Settings(msgspec.Struct, frozen=True):
                            ("dataset_size", self.dataset_size)):
             if value is not None:
                 options[key] = value
+        # the Week-0 verdict is always the model's here: an editor waits on every keystroke (docs/editors.md)
         return RunConfig.of(select=self.select, ignore=self.ignore, fail_on=self.fail_on, policy_dir=self.policy_dir,
-                            policy_overrides=overrides, options=options, jobs=1, audit_jobs=1, keep_packages=True)
+                            policy_overrides=overrides, options=options, jobs=1, audit_jobs=1, keep_packages=True,
+                            week0="model")
 
 
 _NAMES = {"policy": "policy_dir", "policyDir": "policy_dir", "seedSets": "seed_sets",
@@ -87,7 +90,10 @@ def _valid(name: str, value: Any) -> Any:
     if name == "debounce_ms":
         return value if type(value) is int and 0 <= value <= 10_000 else None
     if name == "fail_on":
-        return value if value in FAIL_ON else None
+        try:
+            return parse_fail_on(value) if isinstance(value, (str, list, tuple)) else None
+        except FailOnError:
+            return None
     if name == "diagnostics":
         return value if value in ("push", "pull") else None
     if name == "rule_docs":

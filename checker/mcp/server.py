@@ -16,6 +16,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ListRootsResult, ToolAnnotations
 from pydantic import Field
 
+from checker.core.gate import FAIL_ON_HELP, fail_on_pattern
 from checker.core.version import __version__
 from checker.mcp import models, resources, tools
 from checker.mcp.roots import PathRefused, roots_of
@@ -29,8 +30,9 @@ INSTRUCTIONS = (
 
 LevelList = Annotated[list[models.Level] | None, Field(
     description="levels of the findings to list: error, flag, warning (the default: every problem), skipped, passed")]
-FailOn = Annotated[Literal["reject", "flag", "warn", "never"] | None, Field(
-    description="lowest severity of a FAIL that makes the verdict FAILED (default flag, as the command line)")]
+FailOn = Annotated[str | None, Field(
+    description=f"what makes the verdict FAILED, as the command line's --fail-on (default flag): {FAIL_ON_HELP}",
+    json_schema_extra={"pattern": fail_on_pattern()})]
 MaxConcurrency = Annotated[int | None, Field(ge=1, description="C_max of the curve, when system_desc.json does not tell it")]
 SeedSet = Annotated[str | None, Field(description="the seed set the run used (A, B, ... of the seed-set registry)")]
 DatasetSize = Annotated[int | None, Field(ge=1, description="the performance dataset's size, when the model does not tell it")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from checker.core.gate import FAIL_ON_VALUES as FAIL_ON  # noqa: F401 - the --fail-on values, defined once
 from checker.mcp import models
 from checker.mcp.adapter import run_check
 from checker.mcp.roots import PathRefused, guard
@@ -17,7 +18,6 @@ from checker.mcp.roots import PathRefused, guard
 #: the levels listed by default: the problems (a FAIL at any severity)
 PROBLEM_LEVELS = ("error", "flag", "warning")
 ALL_LEVELS = ("error", "flag", "warning", "skipped", "passed")
-FAIL_ON = ("reject", "flag", "warn", "never")
 
 
 class ToolUsage(ValueError):
@@ -102,10 +102,12 @@ def _rules_verdict(fails: dict[str, int]) -> str:
 
 
 def _fail_on(value: str | None) -> str:
-    value = value or "flag"
-    if value not in FAIL_ON:
-        raise ToolUsage(f"fail_on {value!r}: one of {', '.join(FAIL_ON)}")
-    return value
+    from checker.core.gate import DEFAULT_FAIL_ON, FailOnError, parse_fail_on
+
+    try:
+        return parse_fail_on(value or DEFAULT_FAIL_ON)
+    except FailOnError as exc:
+        raise ToolUsage(f"fail_on: {exc} (several comma-separated trip when any does)") from None
 
 
 def check_submission(roots: list[str], path: str, select: list[str] | None = None, ignore: list[str] | None = None,

@@ -154,6 +154,7 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
         "rows": rows,
         "verdicts": [(k, verdicts[k], VERDICT_WORDS[k]) for k in VERDICT_RANK if verdicts[k]],
         "week0_rejects": sum(1 for r in rows if r["week0_reject"]),
+        "week0_who": levels.week0_who(getattr(base, "week0", None)),
         "checked": {"name": os.path.basename(os.path.normpath(base.paths[0])) if base is not None and base.paths
                     else "cohort"},
         "charts": charts,

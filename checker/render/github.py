@@ -29,7 +29,8 @@ def annotation(f) -> str:
             if f.location.column:
                 props.append(f"col={f.location.column}")
     props.append(f"title={escape_property(f'{f.rule_id} ({f.severity.value}) {f.subject.label()}')}")
-    msg = f.message + (f"\nfix: {f.fix}" if f.fix else "")
+    said = "".join(f"\nthe automated check says: {w}" for w in (f.extra.get("official") or ()))
+    msg = f.message + said + (f"\nfix: {f.fix}" if f.fix else "")
     return f"::{cmd} {','.join(props)}::{escape_data(msg)}"
 
 

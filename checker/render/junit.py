@@ -20,11 +20,13 @@ def _suite_name(key) -> str:
 
 
 def _week0_properties(week0: dict | None) -> list[tuple[str, str]]:
-    """The Week-0 prediction as suite properties (tool, verdict, points, rules; nothing without a submission)."""
+    """The Week-0 verdict as suite properties (tool, verdict, points, rules, source: official or model, version;
+    nothing without a submission)."""
     if week0 is None:
         return []
     return [("week0_tool", week0["tool"]), ("week0_verdict", week0["verdict"]),
-            ("week0_points", ",".join(week0["points"])), ("week0_rules", ",".join(week0["rules"]))]
+            ("week0_points", ",".join(week0["points"])), ("week0_rules", ",".join(week0["rules"])),
+            ("week0_source", week0.get("source", "model")), ("week0_version", week0.get("version", ""))]
 
 
 def render(report, **_options) -> str:

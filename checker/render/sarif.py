@@ -82,6 +82,8 @@ def render(report, **_options) -> str:
             result["properties"]["fix"] = f.fix
         if f.week0 is not None:
             result["properties"]["week0"] = f.week0
+        if f.extra.get("official"):  # the official checker's own words for this ERROR
+            result["properties"]["official"] = list(f.extra["official"])
         if f.edits and f.status is Status.FAIL:
             result["fixes"] = [_fix(f)]
         if waived:

@@ -111,8 +111,9 @@ def test_check_submission_matches_the_cli(tmp_path):
 
     every, problems, quiet = run(body)
     assert every["verdict"] == "PASSED" and every["exit_code"] == 0 and every["rules_verdict"] == "accept"
-    # the official rejects the example's r1 (config_summary "DP8" is shorter than its schema's 4 characters)
-    assert every["week0"]["verdict"] == "reject-points" and every["week0"]["rules"] == ["system-description-valid"]
+    # the example is valid for the Week-0 automated check too (predicted here: tests/conftest.py, and said so)
+    assert every["week0"]["verdict"] == "accept" and every["week0"]["rules"] == []
+    assert every["week0"]["source"] == "model"
     assert every["findings"] == [_as_tool_finding(d) for d in _cli_findings(valid)]
     assert every["counts"]["by_status"]["FAIL"] == 0 and every["counts"]["total"] == len(every["findings"])
 

@@ -56,10 +56,6 @@ def check(paths: list[str], config: RunConfig) -> Report:
     from checker.engine.official import spec_for
 
     official = spec_for(config)  # --week0 official without the official: a usage error (a ValueError) first
-    if official is not None:
-        from checker.engine.official.client import child_for
-
-        child_for(official)  # it imports the official while we discover and load
     executor = make_executor(config)  # an unusable executor is a usage error before any work
     try:
         pkg, ctx, findings, cohort_state, bundle_section, encoded, predictions = _evaluate(paths, config, rules, policy, opts,
@@ -116,6 +112,10 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore, offi
         from checker.engine import cohort_units as co
 
         units = co.plan_units(plan)
+    if official is not None and plan.submissions and (not units or (config.jobs <= 1 and config.executor == "local")):
+        from checker.engine.official.client import child_for
+
+        child_for(official)  # this process checks them: it imports the official while we load and check
     encoded: dict = {}  # id(first finding) -> (a unit's own findings, their worker-encoded JSON text)
     if not units:
         pkg, ctx, findings, bundle_section, predictions = _evaluate_one(paths, config, rules, policy, opts, executor,

@@ -8,6 +8,7 @@ Week-0 reject never stands in the report without a line saying why, where and ho
 from __future__ import annotations
 
 from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.values import value_at
 
 #: the official "rule" of an answer with no report: what the automated check did instead
 _NO_REPORT = {"crash": "crashes", "timeout": "hangs", "memory": "runs out of memory"}
@@ -62,7 +63,7 @@ def week0_check(sub, ctx):
         extra = {"official_rule": official_rule, "source": w.source}
         if official:
             extra["official"] = said
-        observed = _value_at(lf, path)
+        observed = _scalar_at(lf, path)
         wants = _wants(plain.why if plain is not None else first.why) if observed is not None else None
         outs.append(Fail(message, file=lf if lf is not None else (first.file or None), path=tuple(path),
                          observed=observed if wants else None, expected=wants, fix=fix, subject=subject,
@@ -82,14 +83,7 @@ def _fix(official_rule: str, hit, lf) -> str:
             "wants), then check again.")
 
 
-def _value_at(lf, path) -> object:
-    """The value the file holds at ``path`` (None where it holds none: nothing to show)."""
-    if lf is None or not path:
-        return None
-    data = getattr(lf, "data", None)
-    for step in path:
-        try:
-            data = data[step]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data if isinstance(data, (str, int, float, bool)) else None
+def _scalar_at(lf, path) -> object:
+    """The scalar the file holds at ``path`` (None where it holds none: nothing to show)."""
+    v = value_at(getattr(lf, "data", None), tuple(path)) if lf is not None and path else None
+    return v if isinstance(v, (str, int, float, bool)) else None

@@ -67,8 +67,8 @@ def test_one_cause_across_points_reads_once(broken):
 def test_summary_in_words_and_week0_verdict(broken):
     lines = cli("check", broken).stdout.splitlines()
     assert lines[-3].startswith("8 errors (8 reject), 1 warning · ")
-    assert lines[-2].startswith("Week-0 automated check would REJECT the submission (seed-runtime-match, src-readme, "
-                                "system-description-valid).")
+    assert lines[-2].startswith("Week-0 automated check (predicted) would REJECT the submission (seed-runtime-match, "
+                                "src-readme).")
     assert lines[-1] == "FAILED: 8 findings at or above --fail-on flag"
 
 

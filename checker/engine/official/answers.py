@@ -15,6 +15,8 @@ from checker.core.week0 import Hit, Week0
 
 #: the official's field-located messages name the field as ``field `a.b.c```
 _FIELD = re.compile(r"field `([^`]+)`")
+#: a point directory's name (R§8.1)
+_POINT_DIR = re.compile(r"r[0-9]+")
 #: official "rule" ids of an answer without a report (the hit's rule; extra.official_rule of the finding)
 CRASH_RULES = {"crash": "crash", "timeout": "timeout", "memory": "memory"}
 _CRASH_FIX = {
@@ -77,10 +79,13 @@ def _hit(error: dict, sub, root: str, files: dict) -> Hit:
 
 
 def _subject(sub, parts: list[str]) -> Subject:
-    """results/<system>/<model>/<point>/... -> the deepest of point, curve, system; else the submission."""
+    """results/<system>/<model>/r<N>/... -> the deepest of point, curve, system; else the submission. A
+    directory below the model that is not named r<N> is no point (the ERROR is the curve's)."""
     if len(parts) >= 2 and parts[0] == "results":
         dirs = parts[1:-1] if _looks_like_file(parts[-1]) else parts[1:]
         system, model, point = (dirs[:3] + ["", "", ""])[:3]
+        if point and not _POINT_DIR.fullmatch(point):
+            point = ""
         if system:
             return Subject(sub.name, system, model, point)
     return sub.subject

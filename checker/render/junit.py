@@ -49,7 +49,8 @@ def render(report, **_options) -> str:
             counts["tests"] += 1
             if f.status is Status.FAIL:
                 where = f" at {f.location.short()}" if f.location else ""
-                body = (f"{f.message}{where}\nobserved: {spell(f.observed)}\nexpected: {spell(f.expected)}"
+                said = "".join(f"\nthe automated check says: {w}" for w in (f.extra.get("official") or ()))
+                body = (f"{f.message}{where}\nobserved: {spell(f.observed)}\nexpected: {spell(f.expected)}{said}"
                         f"\nfix: {f.fix or ''}")
                 if f.reason == "rule-error":
                     counts["errors"] += 1

@@ -85,6 +85,13 @@ def _where(fs) -> str:
     return "; ".join(parts)
 
 
+def official_words(f: Finding) -> tuple:
+    """The official checker's own words for the Week-0 ERROR(s) a FAIL of ours explains, which every human
+    output prints under the finding (a week0-check finding says them in its message already)."""
+    said = f.extra.get("official") if f.extra and f.rule_id != "week0-check" else None
+    return tuple(said) if said else ()
+
+
 def _rejecting(findings) -> list[Finding]:
     return [f for f in findings if f.status is Status.FAIL and f.severity in (Severity.REJECT, Severity.REJECT_POINTS)]
 

@@ -41,7 +41,8 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     from checker.core.version import __version__
     from checker.engine.report import TOOL_NAME
 
-    from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, problem_counts, week0_phrase
+    from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, official_words, problem_counts, \
+        week0_phrase
 
     c = report.counts()
     n = problem_counts(report.findings)
@@ -72,8 +73,9 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
               "| Level | Rule | Subject | Message | Location |", "|---|---|---|---|---|"]
     for f in fails[:max_rows]:
         loc = f.location.short() if f.location is not None else ""
+        said = "".join(f" (the automated check says: {w})" for w in official_words(f))
         lines.append(f"| {LEVEL_WORD[f.severity]} ({f.severity.value}) | `{f.rule_id}` | {_code(f.subject.label())} | "
-                     f"{md_escape(f.message)} | {_code(loc)} |")
+                     f"{md_escape(f.message + said)} | {_code(loc)} |")
     if len(fails) > max_rows:
         lines += ["", f"… and {len(fails) - max_rows} more problems (see the HTML or JSON report)."]
     return "\n".join(lines) + "\n"

@@ -14,8 +14,8 @@ import sys
 
 from checker.core.findings import Finding, Severity, Status
 from checker.render.as_written import printable as _c, spell_lines
-from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
-    week0_phrase
+from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, official_words, plural, \
+    verdict_line, week0_phrase
 
 __all__ = ["render", "render_plain", "verdict_line", "header_line", "problem_groups"]
 
@@ -105,7 +105,7 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
     if f.observed is not None or f.expected is not None:
         out += _evidence("observed", f.observed, ind)
         out += _evidence("expected", f.expected, ind)
-    for words in (f.extra.get("official") or ()) if f.rule_id != "week0-check" or not f.expected else ():
+    for words in official_words(f):
         out.append(f"{ind}the automated check says: {_c(str(words))}")
     if f.fix:
         out.append(f"{ind}fix: {_c(f.fix)}")

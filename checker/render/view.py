@@ -71,6 +71,7 @@ def finding_row(i: int, f: Finding) -> dict:
         "observed": _short(f.observed),
         "expected": _short(f.expected),
         "fix": f.fix if f.status is Status.FAIL else None,
+        "official": levels.official_words(f),
         "reason": f.reason,
         "key": (s.submission, s.system, s.model, s.point),
         "own_severity": f.severity.value != _default_severity(f.rule_id),

@@ -138,8 +138,13 @@ def test_an_error_we_also_report_is_said_once_with_the_officials_words(official,
     assert len(readme) == 1 and readme[0]["week0"] is True and readme[0]["extra"]["official"]
     assert not [f for f in fails if f["rule_id"] == "week0-check"]
     assert doc["summary"]["week0"]["rules"] == ["src-readme"] and doc["summary"]["week0"]["source"] == "official"
-    text = cli("check", pkg, *OFFICIAL).stdout
-    assert "the automated check says: " in text
+    out, _rc = _outputs(tmp_path, pkg, *OFFICIAL)
+    words = readme[0]["extra"]["official"][0]
+    for fmt in ("text", "markdown", "html", "junit", "github"):  # the official's words under our finding
+        assert "the automated check says: " in out[fmt] and words[:30].replace("_", "") in out[fmt].replace(
+            "\\", "").replace("_", ""), fmt
+    res = next(r for r in json.loads(out["sarif"])["runs"][0]["results"] if r["ruleId"] == "src-readme")
+    assert res["properties"]["official"] == [words]
 
 
 def test_library_api_and_mcp_take_the_officials_verdict(official, card_count, monkeypatch):

@@ -10,6 +10,8 @@ from typing import Any
 
 import msgspec
 
+from checker.engine.official import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+
 
 class RunConfig(msgspec.Struct, frozen=True):
     #: --select / --ignore: rule ids, family names or id prefixes
@@ -59,8 +61,8 @@ class RunConfig(msgspec.Struct, frozen=True):
     #: else this interpreter when it can import it)
     official_python: str | None = None
     #: the official's limits per submission: seconds, and MiB of address space
-    week0_timeout: float = 60.0
-    week0_memory_mb: int = 1024
+    week0_timeout: float = DEFAULT_TIMEOUT
+    week0_memory_mb: int = DEFAULT_MEMORY_MB
 
     @classmethod
     def of(cls, **kw: Any) -> "RunConfig":

@@ -64,20 +64,26 @@ class OfficialChild:
             for ident, req in self._queue:  # re-sent to a replacement child
                 self._write(req)
 
-    def close(self) -> None:
-        """Kill the child (it may be blocked inside the official) and reap it."""
+    def close(self, grace: float = 0.0) -> None:
+        """End the child and reap it: at once (it may be blocked inside the official), or, with ``grace``, by
+        closing its input and letting it exit for up to that many seconds first (an idle child at shutdown)."""
         with self._lock:
             proc, self.proc = self.proc, None
             if proc is None:
                 return
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
             for stream in (proc.stdin, proc.stdout):
                 try:
                     stream.close()
                 except OSError:
+                    pass
+            try:
+                proc.wait(timeout=grace) if grace > 0 and not self._queue else None
+            except subprocess.TimeoutExpired:
+                pass
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
                     pass
             try:
                 proc.wait(timeout=5)
@@ -237,8 +243,8 @@ def child_for(spec: Spec) -> OfficialChild:
 
 @atexit.register
 def close_all() -> None:
-    """Kill this process's children (atexit; a server's shutdown)."""
+    """End and reap this process's children (atexit, the console script's quick exit, a server's shutdown)."""
     for (pid, _s), child in list(_CHILDREN.items()):
         if pid == os.getpid():
-            child.close()
+            child.close(grace=1.0)
             del _CHILDREN[(pid, _s)]

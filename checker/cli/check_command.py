@@ -150,7 +150,7 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     if fail_on_new and not baseline:
         raise InputError("--fail-on-new needs --baseline FILE")
     _check_assembly(paths, point_file, assemble, write_bundle)
-    _start_official(week0, official_python, executor == "dask" or bool(scheduler))
+    _start_official(week0, official_python, paths, executor == "dask" or bool(scheduler))
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
     _check_values(_split(select), _split(ignore), seed_set, policy_dir, overrides)
     options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
@@ -191,17 +191,17 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     return report.exit_code()  # the one the reports carry: an output that failed is in report.output_problems
 
 
-def _start_official(week0, official_python, remote) -> None:
-    """Start the official checker's child first thing: it imports the official while this process imports
-    the engine and the rules and loads the package (the pipeline takes the same child). A Dask run's units
-    get theirs on the workers."""
+def _start_official(week0, official_python, paths, remote) -> None:
+    """Start the official checker's child first thing when PATH is one submission root: it imports the
+    official while this process imports the engine and the rules and loads the package (the pipeline takes
+    the same child). A cohort's units get theirs in the workers, which the pipeline decides."""
     from checker.engine.official import OfficialUnavailable, resolve
 
     try:
         spec = resolve(week0, official_python)
     except OfficialUnavailable as exc:
         raise InputError(str(exc)) from None
-    if spec is not None and not remote:
+    if spec is not None and not remote and len(paths) == 1 and os.path.isdir(os.path.join(paths[0], "results")):
         from checker.engine.official.client import child_for
 
         child_for(spec)

@@ -236,9 +236,21 @@ def child_for(spec: Spec) -> OfficialChild:
         for (pid, _s) in list(_CHILDREN):
             if pid != os.getpid():
                 del _CHILDREN[(pid, _s)]  # a parent's, inherited by fork: never signalled from here
+        if not any(pid == os.getpid() for pid, _s in _CHILDREN):
+            _reap_at_worker_exit()
         child = _CHILDREN[key] = OfficialChild(spec)
     child.start()
     return child
+
+
+def _reap_at_worker_exit() -> None:
+    """A worker process of a pool ends without running atexit: multiprocessing's own exit hook reaps the
+    child there (so it is never left behind, and its CPU time counts in the worker's)."""
+    import multiprocessing
+    import multiprocessing.util
+
+    if multiprocessing.parent_process() is not None:
+        multiprocessing.util.Finalize(None, close_all, exitpriority=10)
 
 
 @atexit.register

@@ -50,8 +50,7 @@ class OfficialChild:
         with self._lock:
             if self.proc is not None or self.failed:
                 return
-            env = {k: v for k, v in os.environ.items() if k in _KEEP_ENV}
-            env["PYTHONDONTWRITEBYTECODE"] = "1"
+            env = {k: v for k, v in os.environ.items() if k in _KEEP_ENV}  # bytecode cached as its CLI would
             memory = self.spec.memory_mb * 1024 * 1024 if self.spec.memory_mb > 0 else 0
             try:
                 self.proc = subprocess.Popen([self.spec.python, CHILD, str(memory)], stdin=subprocess.PIPE,

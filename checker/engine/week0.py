@@ -18,6 +18,8 @@ from checker.core.week0 import Feed, Hit, Week0
 #: official "rule" ids of an official answer without a report: never explained by one of our findings
 #: (the user needs the exception the official raised)
 _OWN_WORDS = ("crash", "timeout", "memory")
+#: the policy overrides the official reads too (its seed_sets_path and approved_drafters_path)
+_REGISTRIES = ("seed_sets", "approved_drafters")
 
 
 class Pending:
@@ -32,8 +34,9 @@ class Pending:
         from checker.engine.official.client import child_for
 
         self.child = child_for(spec)
+        registries = {k: v for k, v in (overrides or {}).items() if k in _REGISTRIES}
         for root in roots:
-            self.tickets[_key(root)] = self.child.submit(root, overrides)
+            self.tickets[_key(root)] = self.child.submit(root, registries)
 
     def answer(self, root: str) -> dict | None:
         ticket = self.tickets.pop(_key(root), None)

@@ -254,8 +254,9 @@ def _reap_at_worker_exit() -> None:
 
 @atexit.register
 def close_all() -> None:
-    """End and reap this process's children (atexit, the console script's quick exit, a server's shutdown)."""
+    """End and reap this process's children (atexit, the console script's quick exit, a server's shutdown):
+    an idle child is told to exit (its input closed) and given a moment, then killed."""
     for (pid, _s), child in list(_CHILDREN.items()):
         if pid == os.getpid():
-            child.close(grace=1.0)
+            child.close(grace=0.2)
             del _CHILDREN[(pid, _s)]

@@ -15,6 +15,9 @@ import sys
 
 
 def run() -> None:
+    from checker.cli import prestart
+
+    prestart.official(sys.argv)  # the official checker's child imports it while we import the rest
     from checker.core.models import without_plugins
 
     without_plugins()

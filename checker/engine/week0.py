@@ -34,9 +34,8 @@ class Pending:
         from checker.engine.official.client import child_for
 
         self.child = child_for(spec)
-        registries = {k: v for k, v in (overrides or {}).items() if k in _REGISTRIES}
         for root in roots:
-            self.tickets[_key(root)] = self.child.submit(root, registries)
+            self.tickets[_key(root)] = self.child.take(root, registries_of(overrides))
 
     def answer(self, root: str) -> dict | None:
         ticket = self.tickets.pop(_key(root), None)
@@ -47,6 +46,11 @@ class Pending:
         for ticket in self.tickets.values():
             self.child.abandon(ticket)
         self.tickets.clear()
+
+
+def registries_of(overrides: dict | None) -> dict:
+    """The policy overrides the official reads too: the seed-set registry and the approved-drafter list."""
+    return {k: v for k, v in (overrides or {}).items() if k in _REGISTRIES and v}
 
 
 def _key(root: str) -> str:

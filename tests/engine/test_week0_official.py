@@ -329,3 +329,24 @@ def test_each_unit_of_a_cohort_gets_the_officials_verdict(official, tmp_path, ho
     assert [f["subject"]["submission"] for f in w0] == ["globex/bad"]
     assert re.search(r"\(endpoints-submission-cli 1\.5\.3\.0\) would REJECT 1 of 2",
                      cli("check", str(root), "-q", "-j", "2", *OFFICIAL).stdout)
+
+
+def test_the_command_line_sends_the_submission_before_it_imports_the_engine(official, monkeypatch):
+    """checker.cli.prestart starts the child and sends it the one submission root first thing; the pipeline
+    collects that answer instead of sending the same request again (one request in all)."""
+    from checker.cli import prestart
+    from checker.engine.official import client, resolve
+    from checker.engine.pipeline import run_check
+
+    monkeypatch.setenv("ENDPOINTS_CHECKER_WEEK0", "auto")
+    client.close_all()
+    prestart.official(["endpoints-checker", "check", VALID, "-q"])
+    child = client.child_for(resolve(None))
+    assert len(child._early) == 1
+    report = run_check([VALID])
+    assert report.week0["source"] == "official" and report.week0["verdict"] == "accept"
+    assert child._early == {} and next(child._ids) == 2  # the early ticket was the only request
+    prestart.official(["endpoints-checker", "check", VALID, "--week0", "model"])  # left to check
+    prestart.official(["endpoints-checker", "explain", "week0-check"])
+    assert child._early == {} and next(child._ids) == 3
+    client.close_all()

@@ -43,6 +43,7 @@ class OfficialChild:
         self._started = 0.0  # when the current child was started
         self._ids = itertools.count(1)
         self._lock = threading.RLock()
+        self._early: dict[str, int] = {}  # request -> ticket of a submission sent before its check began
 
     # --- the process -------------------------------------------------------------------------------------
 
@@ -104,6 +105,18 @@ class OfficialChild:
             if self.proc is not None:
                 self._write(req)
             return ident
+
+    def submit_early(self, path: str, overrides: dict | None = None) -> None:
+        """Send a submission before its check begins (``checker.cli.prestart``: before the engine is even
+        imported); ``take`` then hands out this ticket instead of sending the same request again."""
+        with self._lock:
+            self._early[_request_key(path, overrides)] = self.submit(path, overrides)
+
+    def take(self, path: str, overrides: dict | None = None) -> int:
+        """The ticket of this request: the one sent early, else a new one."""
+        with self._lock:
+            ticket = self._early.pop(_request_key(path, overrides), None)
+            return ticket if ticket is not None else self.submit(path, overrides)
 
     def collect(self, ident: int) -> dict:
         """The answer for a ticket: the official's ERRORs, or its crash, hang or memory blow-up."""
@@ -221,6 +234,11 @@ class OfficialChild:
         for ident, _req in self._queue:
             self._answers[ident] = {"id": ident, **base}
         self._queue.clear()
+
+
+def _request_key(path: str, overrides: dict | None) -> str:
+    return json.dumps([os.path.abspath(path), sorted((k, os.path.abspath(v)) for k, v in (overrides or {}).items()
+                                                     if v)])
 
 
 #: one child per (process, spec): a forked worker never uses its parent's

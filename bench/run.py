@@ -13,8 +13,8 @@ Target (issue 24): the plain 32-point check takes at most 0.75x the official too
 CPU time (user + system of the process and its children) because the development machine is shared;
 wall time and the floor ratio are printed beside it. ``uptime`` is printed before and after.
 
-With the official checker inside (issue 34: ``--week0 official --official-python`` the official's own
-interpreter, its child process counted in our CPU time) the 32-point check takes at most 1.0x the official
+With the official checker inside (issue 34: ENDPOINTS_CHECKER_WEEK0=official and
+ENDPOINTS_CHECKER_OFFICIAL_PYTHON the official's own interpreter, its child process counted in our CPU time) the 32-point check takes at most 1.0x the official
 tool's own time; the plain rows run ``--week0 model``. What the official adds per submission is the
 difference of the two rows.
 """
@@ -132,7 +132,9 @@ def main() -> int:
         load = os.getloadavg()
         print("uptime before:", _uptime())
         rows = []
-        inside = ["--week0", "official", "--official-python", os.path.join(os.path.dirname(official), "python")] \
+        # the official named as a user names it once for all runs (the environment), so the console script starts it first
+        inside = ["env", "ENDPOINTS_CHECKER_WEEK0=official",
+                  f"ENDPOINTS_CHECKER_OFFICIAL_PYTHON={os.path.join(os.path.dirname(official), 'python')}"] \
             if official else []
         for label, path in pkgs.items():
             cmds = {"ours": ours + ["check", path, "-q", "--week0", "model"],
@@ -140,7 +142,7 @@ def main() -> int:
                     "floor": floor + [path]}
             if official:
                 cmds["official"] = [official, "check-submission", path, "-q"]
-                cmds["inside"] = ours + ["check", path, "-q", *inside]
+                cmds["inside"] = inside + ours + ["check", path, "-q"]
             t = time_cmds(cmds)
             rows.append((label, "text -q", t["ours"], t.get("official"), t["floor"]))
             rows.append((label, "-f json -o", t["json"], t.get("official"), t["floor"]))

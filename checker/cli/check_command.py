@@ -10,6 +10,9 @@ import sys
 import click
 
 from checker.cli.usage import CohortId, InputError, complete_rules
+from checker.core.gate import DEFAULT_FAIL_ON, FAIL_ON_VALUES
+from checker.core.week0 import MODES as WEEK0_MODES
+from checker.engine.official import OFFICIAL_PYTHON_ENV, WEEK0_ENV
 
 # A check is a short process that allocates many small objects (parse events, model instances,
 # findings): the default GC threshold (700) runs collections thousands of times for nothing and costs
@@ -27,6 +30,22 @@ JUNIT_WARNINGS = ("output", "skipped", "failure")
 MAX_WARN_DAYS = 3650  # --waiver-expiry-warning: ten years
 #: --waiver-expiry-warning's default (the engine's)
 WAIVER_EXPIRY_WARNING_DAYS = 14
+
+
+def _fail_on_value(ctx, param, values) -> str:
+    """--fail-on's values (comma-separated and/or repeated) as the gate's one canonical text."""
+    from checker.core.gate import FailOnError, parse_fail_on
+
+    try:
+        return parse_fail_on(values)
+    except FailOnError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+def _complete_fail_on(ctx, param, incomplete: str):
+    head, _, last = incomplete.rpartition(",")
+    prefix = head + "," if head else ""
+    return [click.shell_completion.CompletionItem(prefix + v) for v in FAIL_ON_VALUES if v.startswith(last)]
 
 
 @click.command("check")
@@ -49,9 +68,18 @@ WAIVER_EXPIRY_WARNING_DAYS = 14
               shell_complete=complete_rules,
               help="Skip these rules (ids, families, prefixes) at files matching GLOB, e.g. 'r8/point.yaml:seeds'. "
                    "Repeatable.")
-@click.option("--fail-on", "fail_on", type=click.Choice(("reject", "flag", "warn", "never")), default="flag",
-              show_default=True,
-              help="Lowest severity that makes the exit code 1 (reject = errors, flag, warn = warnings).")
+@click.option("--fail-on", "fail_on", multiple=True, default=(DEFAULT_FAIL_ON,), show_default=True,
+              metavar="[" + "|".join(FAIL_ON_VALUES) + "]", callback=_fail_on_value, shell_complete=_complete_fail_on,
+              help="What makes the exit code 1: the lowest severity (reject = errors, flag, warn = warnings), week0 "
+                   "(the Week-0 automated check would reject) or never; several, comma-separated or repeated, trip "
+                   "when any does (e.g. flag,week0).")
+@click.option("--week0", "week0", type=click.Choice(WEEK0_MODES), envvar=WEEK0_ENV, show_envvar=True,
+              help="Who gives the Week-0 verdict: the official checker run here where it is installed, else a "
+                   "prediction (auto, the default), always the prediction (model), or the official, an error "
+                   "without it (official).")
+@click.option("--official-python", "official_python", metavar="PYTHON", envvar=OFFICIAL_PYTHON_ENV, show_envvar=True,
+              help="The python of a virtual environment holding the official checker (endpoints-submission-cli), "
+                   "when this one cannot import it.")
 @click.option("--fix", "fix", is_flag=True,
               help="Apply every fix whose right value is certain (marked [*]), then check again and report what "
                    "remains. Only hand-written files (point.yaml, system_desc.json) are edited; docs/fixes.md.")
@@ -160,7 +188,8 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
           assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor,
           scheduler, fix=False, diff=False, write_baseline=None, waiver_expiry_warning=WAIVER_EXPIRY_WARNING_DAYS,
-          junit_warnings="output", docs_url=None, extend_exclude=(), per_path_ignores=()) -> int:
+          junit_warnings="output", docs_url=None, extend_exclude=(), per_path_ignores=(), week0=None,
+          official_python=None) -> int:
     """The check with click's values (the options of ``command``); return the exit code."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
@@ -190,6 +219,7 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     if fail_on_new and not baseline:
         raise InputError("--fail-on-new needs --baseline FILE")
     _check_assembly(paths, point_file, assemble, write_bundle)
+    _start_official(week0, official_python, paths, executor == "dask" or bool(scheduler))
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
     _check_values(_split(select), _split(ignore), seed_set, policy_dir, overrides)
     path_ignores = _path_ignores(per_path_ignores)
@@ -203,7 +233,8 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
                     waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
                     today=today, timeout=timeout, assemble=assemble, write_bundle=bundle,
                     executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler,
-                    waiver_expiry_warning=waiver_expiry_warning, docs_url=docs_url)
+                    waiver_expiry_warning=waiver_expiry_warning, docs_url=docs_url, week0=week0,
+                    official_python=official_python)
 
     diff_text = None
     try:
@@ -235,6 +266,22 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         for p, why in report.package.unusable_paths:
             warn(f"error: nothing to check at {p}: {why}")
     return report.exit_code()  # the one the reports carry: an output that failed is in report.output_problems
+
+
+def _start_official(week0, official_python, paths, remote) -> None:
+    """Start the official checker's child first thing when PATH is one submission root: it imports the
+    official while this process imports the engine and the rules and loads the package (the pipeline takes
+    the same child). A cohort's units get theirs in the workers, which the pipeline decides."""
+    from checker.engine.official import OfficialUnavailable, resolve
+
+    try:
+        spec = resolve(week0, official_python)
+    except OfficialUnavailable as exc:
+        raise InputError(str(exc)) from None
+    if spec is not None and not remote and len(paths) == 1 and os.path.isdir(os.path.join(paths[0], "results")):
+        from checker.engine.official.client import child_for
+
+        child_for(spec)
 
 
 def _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle) -> str | None:
@@ -393,9 +440,10 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
         raise InputError(str(exc)) from None
     except ValueError as exc:
         from checker.engine.baseline import BaselineError
+        from checker.engine.official import OfficialUnavailable
         from checker.engine.waivers import WaiverError
 
-        if isinstance(exc, (WaiverError, BaselineError)):
+        if isinstance(exc, (WaiverError, BaselineError, OfficialUnavailable)):
             raise InputError(str(exc)) from exc
         raise
 

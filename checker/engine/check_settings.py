@@ -138,6 +138,8 @@ class CheckSettings:
         value = items if param.multiple else items[0]
         try:
             out = param.type_cast_value(self._ctx, value)
+            if param.callback is not None:  # an option that reads its values itself (--fail-on's gate text)
+                out = param.callback(self._ctx, param, out)
         except click.BadParameter as exc:
             choices = getattr(param.type, "choices", None)
             why = exc.message.rstrip(".")

@@ -39,6 +39,7 @@ class UnitSettings(msgspec.Struct, frozen=True):
     keep_node: bool
     prerender: bool = False  # encode the unit's findings' JSON in the worker (the JSON report splices it in)
     exclude: tuple = ()  # --exclude globs (discovery)
+    official: Any = None  # checker.engine.official.Spec: the official checker each unit's Week-0 verdict comes from
 
     @property
     def key(self) -> tuple:
@@ -122,13 +123,25 @@ def check_unit(job: tuple) -> UnitResult:
 
 
 def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path: str) -> UnitResult:
-    from checker.load.run_folder_files import load_run_folder
-    from checker.load.submission import load_submission
     from checker.load.package_tree import Package
-    from checker.engine.evaluate import Context, run_rules
+    from checker.engine import week0
 
     pkg = Package(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],
                                   run_folders=[], junk=[])
+    pending = week0.Pending(settings.official if unit.kind == "submission" else None, [path],
+                            dict(settings.policy_overrides))  # the official checks it while we do
+    try:
+        return _check_unit_with(unit, settings, rules, policy, opts, path, pkg, pending)
+    finally:
+        pending.abandon()  # nothing left after a normal run; the child is freed after an interruption
+
+
+def _check_unit_with(unit: Unit, settings: UnitSettings, rules, policy, opts, path: str, pkg, pending) -> UnitResult:
+    from checker.load.run_folder_files import load_run_folder
+    from checker.load.submission import load_submission
+    from checker.engine.evaluate import Context, run_rules
+    from checker.engine import week0
+
     if unit.kind == "submission":
         node = load_submission(path, unit.rel, opts, org=unit.org, name=unit.label)
         pkg.submissions.append(node)
@@ -145,12 +158,12 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
         from checker.engine.run_folders import prepare_run_folders
 
         prepare_run_folders(pkg, ctx.options, settings.max_bytes, jobs=1, progress=False)
-    findings = run_rules(unit_rules(rules), pkg, ctx, select=list(settings.select) or None,
-                         ignore=list(settings.ignore) or None)
-    from checker.engine.week0 import attach
-
-    # before the worker pre-renders the findings' JSON; none when --select/--ignore run only some rules
-    predictions = {} if settings.select or settings.ignore else attach(pkg, ctx, findings)
+    select, ignore = list(settings.select) or None, list(settings.ignore) or None
+    findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
+    # before the worker pre-renders the findings' JSON
+    predictions, fed = week0.attach(pkg, ctx, findings, rules, select, ignore, pending)
+    if fed:
+        findings = sorted(findings + fed, key=Finding.sort_key)
     if unit.kind == "submission" and node.name in predictions:
         digest["week0"] = predictions[node.name].as_dict()
     block, size = None, 0

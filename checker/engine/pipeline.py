@@ -51,10 +51,13 @@ def check(paths: list[str], config: RunConfig) -> Report:
 
         base = load_baseline(config.baseline)
     opts = dict(config.options)
+    from checker.engine.official import spec_for
+
+    official = spec_for(config)  # --week0 official without the official: a usage error (a ValueError) first
     executor = make_executor(config)  # an unusable executor is a usage error before any work
     try:
         pkg, ctx, findings, cohort_state, bundle_section, encoded, predictions = _evaluate(paths, config, rules, policy, opts,
-                                                                              executor, select, ignore)
+                                                                              executor, select, ignore, official)
     finally:
         executor.close()
         if mirror.REDIRECTS or mirror._ROOTS:
@@ -98,7 +101,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     return report
 
 
-def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
+def _evaluate(paths, config, rules, policy, opts, executor, select, ignore, official=None):
     """Discover and evaluate: one package in-process, or a cohort of units on the executor."""
     max_bytes, exclude = config.max_bytes, config.exclude
     events = bool(opts.get("events", True))
@@ -113,15 +116,19 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
         from checker.engine import cohort_units as co
 
         units = co.plan_units(plan)
+    if official is not None and plan.submissions and (not units or (config.jobs <= 1 and config.executor == "local")):
+        from checker.engine.official.client import child_for
+
+        child_for(official)  # this process checks them: it imports the official while we load and check
     encoded: dict = {}  # id(first finding) -> (a unit's own findings, their worker-encoded JSON text)
     if not units:
         pkg, ctx, findings, bundle_section, predictions = _evaluate_one(paths, config, rules, policy, opts, executor,
-                                                                        select, ignore, assembling)
+                                                                        select, ignore, assembling, official)
         return pkg, ctx, findings, None, bundle_section, encoded, predictions
     ctx = Context(package=plan, policy=policy, options=opts)
     settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
-                               max_bytes, config.keep_packages, config.prerender_json, exclude)
+                               max_bytes, config.keep_packages, config.prerender_json, exclude, official)
     policy.load_all()  # once here, not once per forked worker
     co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
     findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
@@ -129,7 +136,7 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     return plan, ctx, findings, cohort_state, None, encoded, {}
 
 
-def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling):
+def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling, official=None):
     """One package (or the bundle its run folders become): every rule, in this process."""
     max_bytes, exclude = config.max_bytes, config.exclude
     pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True))))
@@ -140,15 +147,19 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
         from checker.engine import assemble
 
         staged = assemble.build_view(pkg, paths, max_bytes, exclude)
+    from checker.engine import week0
+
+    pending = None
     try:
+        pending = week0.begin(official, pkg.submissions, config.policy_overrides)  # runs beside our rules
         if pkg.run_folders:
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,
                                 executor=executor, timeout=config.timeout)
         findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore, sort=False)  # sorted in check()
-        from checker.engine.week0 import attach
-
-        # the Week-0 prediction (before findings are relocated); none when --select/--ignore run only some rules
-        predictions = {} if select or ignore else attach(pkg, ctx, findings)
+        # the Week-0 verdict and its explanations (before findings are relocated)
+        predictions, fed = week0.attach(pkg, ctx, findings, rules, select, ignore, pending)
+        findings += fed
+        pending = None
         if staged is not None:
             findings = staged.relocate(findings)
             staged.publish(pkg.submissions[0])
@@ -158,6 +169,8 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
                 written = config.write_bundle
             bundle_section = assemble.section(staged, written)
     finally:
+        if pending is not None:
+            pending.abandon()
         if staged is not None:
             staged.cleanup()
     return pkg, ctx, findings, bundle_section, predictions

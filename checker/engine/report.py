@@ -61,6 +61,8 @@ class Report(msgspec.Struct):
         return self.tally.counts.as_dict(with_waived=self.count_waived)
 
     def failing(self) -> list[Finding]:
+        """The FAILs the gate trips on: at or above its severity (new ones only with --fail-on-new) and, with
+        ``week0`` in it, every FAIL the Week-0 automated check rejects on (checker.engine.tally.gate_of)."""
         from checker.engine.tally import failing_findings
 
         return failing_findings(self.findings, self.fail_on, self.gate_new_only)

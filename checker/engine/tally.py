@@ -16,10 +16,11 @@ from typing import Any, Iterable
 
 import msgspec
 
-from checker.core.findings import FAIL_ON_RANK, Finding, Severity, Status, Subject
+from checker.core.findings import Finding, Severity, Status, Subject
+from checker.core.gate import gates_week0, severity_rank
 
 #: what one finding contributes to the counts, read in C
-_KEY = attrgetter("subject", "status", "severity", "reason", "baseline")
+_KEY = attrgetter("subject", "status", "severity", "reason", "baseline", "week0")
 _RULE_KEY = attrgetter("rule_id", "status", "severity", "reason")
 #: a rules or Week-0 verdict, least severe first
 DECISIONS = ("accept", "reject-points", "reject")
@@ -147,18 +148,22 @@ class PointVerdict(msgspec.Struct, frozen=True):
 
 
 def gate_of(fail_on: str, new_only: bool):
-    """The --fail-on predicate over (status, severity, baseline): the one definition of a failing finding."""
-    threshold = FAIL_ON_RANK[fail_on]
+    """The --fail-on predicate over (status, severity, baseline, week0): the one definition of a failing finding.
+    A FAIL at or above the gate's severity (only a new one with --fail-on-new) trips it; with ``week0`` in the
+    gate, so does every FAIL the Week-0 automated check rejects on (each Week-0 reject has one: a week0-check
+    FAIL, or ours that it explains)."""
+    threshold, week0 = severity_rank(fail_on), gates_week0(fail_on)
 
-    def failing(status, severity, baseline) -> bool:
-        return status is Status.FAIL and severity.rank >= threshold and (not new_only or baseline == "new")
+    def failing(status, severity, baseline, rejected=None) -> bool:
+        return status is Status.FAIL and ((severity.rank >= threshold and (not new_only or baseline == "new"))
+                                          or bool(week0 and rejected))
 
     return failing
 
 
 def failing_findings(findings: list[Finding], fail_on: str, new_only: bool) -> list[Finding]:
     failing = gate_of(fail_on, new_only)
-    return [f for f in findings if failing(f.status, f.severity, f.baseline)]
+    return [f for f in findings if failing(f.status, f.severity, f.baseline, f.week0)]
 
 
 class Unit(msgspec.Struct, frozen=True):
@@ -194,16 +199,21 @@ class Tally:
         total: Counter = Counter()
         n_failing = 0
         index = {(u.kind == "submission", u.label): u.label for u in units}
-        for (subject, status, severity, reason, baseline), n in self._by_key.items():
+        for (subject, status, severity, reason, baseline, week0), n in self._by_key.items():
             key = (status, severity, reason)
             total[key] += n
-            bad = n if failing(status, severity, baseline) else 0
+            bad = n if failing(status, severity, baseline, week0) else 0
             n_failing += bad
             label = index.get((True, subject.submission)) if subject.submission else (
                 index.get((False, subject.point)) if not subject.model else None)
             if label is not None:
                 by_unit[label][key] += n
                 fail_by_unit[label] += bad
+        if gates_week0(fail_on):  # a Week-0 reject trips the gate even where its finding was deselected
+            for u in units:
+                if u.week0 is not None and u.week0["verdict"] != "accept" and not fail_by_unit[u.label]:
+                    fail_by_unit[u.label] = 1
+                    n_failing += 1
         self.units: dict[str, Verdicts] = {
             u.label: Verdicts(u.label, u.kind, _fold(by_unit[u.label].items()), u.week0, fail_by_unit[u.label],
                               u.checked) for u in units}
@@ -263,7 +273,7 @@ class Tally:
     @cached_property
     def _under(self) -> dict[tuple, Counter]:
         out: dict[tuple, Counter] = {}
-        for (s, status, severity, reason, _b), n in self._by_key.items():
+        for (s, status, severity, reason, _b, _w), n in self._by_key.items():
             key = (status, severity, reason)
             parts = (s.submission, s.system, s.model, s.point)
             for depth in range(5):
@@ -278,7 +288,7 @@ class Tally:
         (..., point); a run folder's findings are under ("", "", "", its label)."""
         prefix = tuple(prefix)
         if prefix and not prefix[0]:  # a run folder: a point of no submission, system or model
-            return _fold(Counter({(st, sv, r): n for (s, st, sv, r, _b), n in self._by_key.items()
+            return _fold(Counter({(st, sv, r): n for (s, st, sv, r, _b, _w), n in self._by_key.items()
                                   if not s.submission and not s.model and s.point == prefix[-1]}).items())
         return _fold(self._under.get(prefix, Counter()).items())
 

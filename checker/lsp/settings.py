@@ -10,14 +10,16 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from checker.core.gate import FAIL_ON_VALUES as FAIL_ON, FailOnError, parse_fail_on  # noqa: F401 - defined once
+
 SECTION = "endpointsChecker"
-FAIL_ON = ("reject", "flag", "warn", "never")
 #: the settings that are ``check``'s own (by its parameter names), in the order they are given to a check
 CHECK_NAMES = ("policy_dir", "seed_sets", "approved_drafters", "fail_on", "select", "ignore", "seed_set",
                "max_concurrency", "dataset_size")
 #: what the server's checks are, whatever the file says: serial, in this process, writing nothing
+#: the Week-0 verdict is always the model's here: an editor waits on every keystroke (docs/editors.md)
 FIXED = {"jobs": 1, "audit_jobs": 1, "keep_packages": True, "progress": False, "executor": "local",
-         "scheduler": None, "write_bundle": None, "prerender_json": False}
+         "scheduler": None, "write_bundle": None, "prerender_json": False, "week0": "model"}
 #: the origin of the client's settings (``endpoints-checker config`` says "command line" for its own)
 ORIGIN = "editor settings"
 
@@ -131,7 +133,10 @@ def _valid(name: str, value: Any) -> Any:
     if name == "debounce_ms":
         return value if type(value) is int and 0 <= value <= 10_000 else None
     if name == "fail_on":
-        return value if value in FAIL_ON else None
+        try:
+            return parse_fail_on(value) if isinstance(value, (str, list, tuple)) else None
+        except FailOnError:
+            return None
     if name == "isolated":
         return value if isinstance(value, bool) else None
     if name == "diagnostics":

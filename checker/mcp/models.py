@@ -64,15 +64,16 @@ Verdict = Literal["accept", "reject-points", "reject"]
 
 
 class Week0Prediction(BaseModel):
-    """What the Week-0 automated check (the official tool) would decide, as the report predicts it."""
+    """What the Week-0 automated check (the official tool) would decide: its own verdict where it is installed
+    (source official), else predicted (source model)."""
 
-    tool: str = Field(description="the official tool whose decision is predicted")
+    tool: str = Field(description="the official tool whose decision this is")
     verdict: Verdict
     points: list[str] = Field(default_factory=list, description="with reject-points: the points it rejects")
     rules: list[str] = Field(default_factory=list, description="the rule ids behind the decision")
     source: Literal["official", "model"] = Field(
         "model", description="official: the installed official checker decided; model: predicted")
-    version: str | None = Field(None, description="the official checker's version, when it decided")
+    version: str = Field("", description="the official's version (run, or predicted)")
 
 
 class UnitVerdicts(BaseModel):

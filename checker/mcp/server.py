@@ -16,6 +16,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import ListRootsResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
+from checker.core.gate import FAIL_ON_HELP, fail_on_pattern
 from checker.core.version import __version__
 from checker.mcp import models, resources, tools
 from checker.mcp.arguments import argument_problem
@@ -30,9 +31,10 @@ INSTRUCTIONS = (
 
 LevelList = Annotated[list[models.Level] | None, Field(
     description="levels of the findings to list: error, flag, warning (the default: every problem), skipped, passed")]
-FailOn = Annotated[Literal["reject", "flag", "warn", "never"] | None, Field(
-    description="lowest severity of a FAIL that makes the verdict FAILED (default: the project's configuration "
-                "file's, else flag, as the command line)")]
+FailOn = Annotated[str | None, Field(
+    description=f"what makes the verdict FAILED, as the command line's --fail-on (default: the project's "
+                f"configuration file's, else flag): {FAIL_ON_HELP}",
+    json_schema_extra={"pattern": fail_on_pattern()})]
 MaxConcurrency = Annotated[int | None, Field(ge=1, description="C_max of the curve, when system_desc.json does not tell it")]
 SeedSet = Annotated[str | None, Field(description="the seed set the run used (A, B, ... of the seed-set registry)")]
 DatasetSize = Annotated[int | None, Field(ge=1, description="the performance dataset's size, when the model does not tell it")]
@@ -76,6 +78,8 @@ class _Server(MCPServer):
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
+            if isinstance(cause, ToolError) and not isinstance(exc, UnexpectedToolError):
+                raise ToolError(f"{name}: {cause}") from None  # our refusal in our words, not the SDK's wrapper
             if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
                 raise
             raise ToolError(argument_problem(name, self._tool_input_schema(name), arguments or {},

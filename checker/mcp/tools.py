@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from checker.core.gate import FAIL_ON_VALUES as FAIL_ON  # noqa: F401 - the --fail-on values, defined once
 from checker.mcp import models
 from checker.mcp.adapter import ConfigRefused, run_check
 from checker.mcp.roots import PathRefused, guard
@@ -17,7 +18,6 @@ from checker.mcp.roots import PathRefused, guard
 #: the levels listed by default: the problems (a FAIL at any severity)
 PROBLEM_LEVELS = ("error", "flag", "warning")
 ALL_LEVELS = ("error", "flag", "warning", "skipped", "passed")
-FAIL_ON = ("reject", "flag", "warn", "never")
 
 
 class ToolUsage(ValueError):
@@ -96,10 +96,16 @@ def result_of(report, levels: list[str] | None, max_findings: int | None = None)
 
 
 def _fail_on(value: str | None) -> str | None:
-    """A tool's fail_on (None: the configuration file's, else flag)."""
-    if value is not None and value not in FAIL_ON:
-        raise ToolUsage(f"fail_on {value!r}: one of {', '.join(FAIL_ON)}")
-    return value
+    """A tool's fail_on as the gate's canonical text (None: the configuration file's, else flag)."""
+    if value is None:
+        return None
+    from checker.core.gate import FAIL_ON_VALUES, FailOnError, parse_fail_on
+
+    try:
+        return parse_fail_on(value)
+    except FailOnError as exc:
+        raise ToolUsage(f"fail_on {value!r} is not allowed: it must be one or more of {', '.join(FAIL_ON_VALUES)}, "
+                        f"comma-separated (several trip when any does).") from None
 
 
 def _check(real: str, roots: list[str], **given: Any) -> dict[str, Any]:

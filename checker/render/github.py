@@ -29,12 +29,13 @@ def annotation(f) -> str:
             props.append(f"line={f.location.line}")
             if f.location.column:
                 props.append(f"col={f.location.column}")
-    from checker.render.levels import baseline_mark
+    from checker.render.levels import baseline_mark, official_words
 
     state = baseline_mark(f)
     title = f"{f.rule_id} ({f.severity.value}) {f.subject.label()}" + (f" [{state}]" if state else "")
     props.append(f"title={escape_property(title)}")
-    msg = f.message + (f"\nfix: {f.fix}" if f.fix else "")
+    said = "".join(f"\nthe automated check says: {w}" for w in official_words(f))
+    msg = f.message + said + (f"\nfix: {f.fix}" if f.fix else "")
     return f"::{cmd} {','.join(props)}::{escape_data(msg)}"
 
 

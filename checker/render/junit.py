@@ -13,7 +13,7 @@ from itertools import groupby
 
 from checker.core.findings import Status
 from checker.render.as_written import spell
-from checker.render.levels import baseline_mark
+from checker.render.levels import baseline_mark, official_words
 
 #: --junit-warnings: how a problem below the gate is written
 BELOW_GATE = ("output", "skipped", "failure")
@@ -40,16 +40,20 @@ def test_name(f) -> str:
 
 
 def _week0_properties(week0: dict | None) -> list[tuple[str, str]]:
-    """The Week-0 prediction as suite properties (tool, verdict, points, rules; nothing without a submission)."""
+    """The Week-0 verdict as suite properties (tool, verdict, points, rules, source: official or model, version;
+    nothing without a submission)."""
     if week0 is None:
         return []
     return [("week0_tool", week0["tool"]), ("week0_verdict", week0["verdict"]),
-            ("week0_points", ",".join(week0["points"])), ("week0_rules", ",".join(week0["rules"]))]
+            ("week0_points", ",".join(week0["points"])), ("week0_rules", ",".join(week0["rules"])),
+            ("week0_source", week0.get("source", "model")), ("week0_version", week0.get("version", ""))]
 
 
 def _body(f) -> str:
     where = f" at {f.location.short()}" if f.location else ""
-    text = f"{f.message}{where}\nobserved: {spell(f.observed)}\nexpected: {spell(f.expected)}\nfix: {f.fix or ''}"
+    said = "".join(f"\nthe automated check says: {w}" for w in official_words(f))
+    text = (f"{f.message}{where}\nobserved: {spell(f.observed)}\nexpected: {spell(f.expected)}{said}"
+            f"\nfix: {f.fix or ''}")
     state = baseline_mark(f)
     return text + (f"\nbaseline: {state}" if state else "")
 

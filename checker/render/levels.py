@@ -86,8 +86,12 @@ def predicted(*verdicts) -> bool:
 
 
 def week0_name(*verdicts) -> str:
-    """'Week-0 automated check', with '(predicted)' when the model decided any of these verdicts."""
-    return "Week-0 automated check (predicted)" if predicted(*verdicts) else "Week-0 automated check"
+    """'Week-0 automated check (predicted)' when the model decided any of these verdicts, else the official's own
+    name and version ('Week-0 automated check (endpoints-submission-cli 1.5.3.0)'): every output says which."""
+    decided = [v.week0 for v in verdicts if v.week0 is not None]
+    if predicted(*verdicts) or not decided:
+        return "Week-0 automated check (predicted)"
+    return week0_who(decided[0])
 
 
 def _where(fs) -> str:
@@ -106,6 +110,13 @@ def _where(fs) -> str:
     return "; ".join(parts)
 
 
+def official_words(f: Finding) -> tuple:
+    """The official checker's own words for the Week-0 ERROR(s) a FAIL of ours explains, which every human
+    output prints under the finding (a week0-check finding says them in its message already)."""
+    said = f.extra.get("official") if f.extra and f.rule_id != "week0-check" else None
+    return tuple(said) if said else ()
+
+
 def _rejecting(findings) -> list[Finding]:
     return [f for f in findings if f.status is Status.FAIL and f.severity in (Severity.REJECT, Severity.REJECT_POINTS)]
 
@@ -115,6 +126,14 @@ def _no_prediction(report) -> str:
     if report.tally.counts.deselected:
         return "Week-0 automated check: not predicted (--select/--ignore checked only some rules)"
     return "Week-0 automated check: nothing it checks (no submission)"
+
+
+def week0_who(week0: dict | None) -> str:
+    """'Week-0 automated check (endpoints-submission-cli 1.5.3.0)' where the official decided, else
+    'Week-0 automated check (predicted)': every human output says which."""
+    if week0 is not None and week0.get("source") == "official":
+        return f"Week-0 automated check ({week0.get('tool') or 'the official checker'})"
+    return "Week-0 automated check (predicted)"
 
 
 def week0_phrase(report) -> str:
@@ -149,19 +168,27 @@ def week0_phrase(report) -> str:
                      if h.rule not in both]
     if official_only:
         out += (f" The rules do not reject for: {_where(official_only)} (the automated check rejects it all "
-                "the same).")
+                "the same: see the findings above).")
     return out
 
 
 def gate_phrase(report) -> str:
-    """'FAILED: 2 findings at or above --fail-on flag' / 'PASSED: nothing at or above --fail-on flag'."""
-    n = report.tally.report.failing
-    what = "new findings" if report.gate_new_only else "findings"
+    """'FAILED: 2 findings at or above --fail-on flag' / 'PASSED: nothing at or above --fail-on flag'; with
+    ``week0`` in the gate, also whether the Week-0 automated check would reject."""
+    from checker.core.gate import gates_week0, severity_rank
+
     if report.fail_on == "never":
         return f"{report.verdict}: --fail-on never (problems never fail the run)"
-    if n:
-        return f"{report.verdict}: {n} {what if n != 1 else what[:-1]} at or above --fail-on {report.fail_on}"
-    return f"{report.verdict}: nothing at or above --fail-on {report.fail_on}"
+    parts = []
+    if severity_rank(report.fail_on) < 99:
+        n = len([f for f in report.failing() if f.severity.rank >= severity_rank(report.fail_on)])
+        what = "new findings" if report.gate_new_only else "findings"
+        parts.append(f"{n} {what if n != 1 else what[:-1]} at or above --fail-on {report.fail_on.split(',')[0]}"
+                     if n else f"nothing at or above --fail-on {report.fail_on.split(',')[0]}")
+    if gates_week0(report.fail_on):
+        parts.append(f"the {week0_who(report.week0)} would {'REJECT' if report.week0_reject else 'accept'} "
+                     "(--fail-on week0)")
+    return f"{report.verdict}: {'; '.join(parts)}"
 
 
 def baseline_phrase(report) -> str:

@@ -45,7 +45,7 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     from checker.engine.tally import worst_first
 
     from checker.render.levels import LEVEL_WORD, baseline_mark, baseline_phrase, checks_phrase, counts_phrase, \
-        week0_phrase
+        official_words, week0_phrase
 
     tally = report.tally
     c = tally.counts
@@ -80,8 +80,9 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
                   "|---|---|---|---|---|" + ("---|" if state else "")]
         for f in fails[:max_rows]:
             loc = f.location.short() if f.location is not None else ""
+            said = "".join(f" (the automated check says: {w})" for w in official_words(f))
             lines.append(f"| {LEVEL_WORD[f.severity]} ({f.severity.value}) | {_rule_link(f.family, f.rule_id, report)} | "
-                         f"{_code(f.subject.label())} | {md_escape(f.message)} | {_code(loc)} |"
+                         f"{_code(f.subject.label())} | {md_escape(f.message + said)} | {_code(loc)} |"
                          + (f" {md_escape(baseline_mark(f))} |" if state else ""))
         if len(fails) > max_rows:
             lines += ["", f"… and {len(fails) - max_rows} more problems (see the HTML or JSON report)."]

@@ -133,6 +133,8 @@ def _results(report, index: dict, where=None):
         state = _baseline_state(f)
         if state:
             result["baselineState"] = state
+        if f.extra.get("official"):  # the official checker's own words for this ERROR
+            result["properties"]["official"] = list(f.extra["official"])
         if f.edits and f.status is Status.FAIL:
             result["fixes"] = [_fix(f, where)]
         if waived:

@@ -15,7 +15,7 @@ import sys
 from checker.core.findings import Finding, Severity, Status
 from checker.render.as_written import printable as _c, spell_lines
 from checker.render.levels import LEVEL_WORD, baseline_mark, baseline_phrase, checks_phrase, counts_phrase, \
-    gate_phrase, plural, short_counts, unit_verdicts, verdict_line, week0_phrase
+    gate_phrase, official_words, plural, short_counts, unit_verdicts, verdict_line, week0_phrase
 
 __all__ = ["render", "render_plain", "verdict_line", "header_line", "problem_groups"]
 
@@ -108,6 +108,8 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
     if f.observed is not None or f.expected is not None:
         out += _evidence("observed", f.observed, ind)
         out += _evidence("expected", f.expected, ind)
+    for words in official_words(f):
+        out.append(f"{ind}the automated check says: {_c(str(words))}")
     if f.fix:
         out.append(f"{ind}fix: {_c(f.fix)}")
     if f.severity is Severity.REJECT_POINTS:

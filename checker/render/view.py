@@ -71,6 +71,7 @@ def finding_row(i: int, f: Finding) -> dict:
         "observed": _short(f.observed),
         "expected": _short(f.expected),
         "fix": f.fix if f.status is Status.FAIL else None,
+        "official": levels.official_words(f),
         "reason": f.reason,
         "baseline": levels.baseline_mark(f) if f.status is not Status.PASS else "",
         "key": (s.submission, s.system, s.model, s.point),

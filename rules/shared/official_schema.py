@@ -202,16 +202,22 @@ def _after_check(fn):
     return run
 
 
-_COMPILED: dict[int, tuple[SchemaPolicy, Compiled]] = {}
+#: the models built from a table's content (its JSON), most recent last: a policy reloaded per request (the MCP
+#: and language servers, check_request) reuses them instead of building new pydantic classes every time
+_COMPILED: dict[str, Compiled] = {}
+_KEEP = 4
 
 
 def compiled(table: SchemaPolicy) -> Compiled:
-    """The models of ``table``, built once (kept with the table object)."""
-    hit = _COMPILED.get(id(table))
-    if hit is None or hit[0] is not table:
-        hit = (table, Compiled(table))
-        _COMPILED[id(table)] = hit
-    return hit[1]
+    """The models of ``table``, built once per distinct content."""
+    key = table.model_dump_json()
+    hit = _COMPILED.pop(key, None)
+    if hit is None:
+        hit = Compiled(table)
+        while len(_COMPILED) >= _KEEP:
+            _COMPILED.pop(next(iter(_COMPILED)))
+    _COMPILED[key] = hit
+    return hit
 
 
 def problems(table: SchemaPolicy, kind: str, data: Any) -> list[tuple[str, tuple, str, str]]:

@@ -114,7 +114,10 @@ def test_shell_completion_offers_rule_ids_and_choices():
     assert "plain,power,seed-set-adoption" in offered
     levels = _cli([], {"_ENDPOINTS_CHECKER_COMPLETE": "bash_complete",
                        "COMP_WORDS": "endpoints-checker check fixtures/valid --fail-on ", "COMP_CWORD": "4"})
-    assert levels.stdout.split() == ["plain,reject", "plain,flag", "plain,warn", "plain,never"]
+    assert levels.stdout.split() == ["plain,reject", "plain,flag", "plain,warn", "plain,never", "plain,week0"]
+    several = _cli([], {"_ENDPOINTS_CHECKER_COMPLETE": "bash_complete",
+                        "COMP_WORDS": "endpoints-checker check fixtures/valid --fail-on flag,w", "COMP_CWORD": "4"})
+    assert several.stdout.split() == ["plain,flag,warn", "plain,flag,week0"]
 
 
 def test_an_interrupt_ends_as_click_ends_it():

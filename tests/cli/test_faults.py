@@ -73,8 +73,8 @@ def _all_gone(proc) -> bool:
     return True
 
 
-def _cohort_run(tmp_path, jobs: str, *extra):
-    path = cohort(tmp_path, 24)
+def _cohort_run(tmp_path, jobs: str, *extra, size: int = 24):
+    path = cohort(tmp_path, size)
     report = tmp_path / "report.json"
     report.write_text("OLD\n")
     proc = start(["check", path, "-f", "json", "-o", str(report), "-j", jobs, *extra])
@@ -130,12 +130,13 @@ def test_a_serial_run_stops_at_once_too(tmp_path):
     assert rc == 130 and took < PROMPT and err.startswith("error: interrupted by SIGINT")
 
 
-@pytest.mark.parametrize("when", [0.0, 3.0], ids=["cluster-starting", "checking"])
+@pytest.mark.parametrize("when", [0.0, 0.5], ids=["cluster-starting", "checking"])
 def test_ctrl_c_to_a_dask_run_stops_it_with_its_cluster(tmp_path, when):
     """The terminal's Ctrl-C reaches the whole process group: the workers of ``local:2`` stay quiet (no
     traceback each), also while they start, and the run stops with its cluster."""
     pytest.importorskip("distributed")
-    proc, report = _cohort_run(tmp_path, "2", "--executor", "dask", "--scheduler", "local:2")
+    # 24 submissions can be done 1 s after the workers start: enough of them that the run is still checking
+    proc, report = _cohort_run(tmp_path, "2", "--executor", "dask", "--scheduler", "local:2", size=80)
     try:
         # the cluster's worker processes are starting (their nannies live in the parent)
         assert wait_for(lambda: len(children(proc.pid)) >= 2, proc, every=0.01)

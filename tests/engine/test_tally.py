@@ -10,6 +10,8 @@ from checker.core.findings import Severity, Status, Subject
 
 SUMMARY_OK = [{"set": {"file": f"{{curve}}/{p}/system_desc.json", "path": ["config_summary"], "value": "DP8 TP1"}}
               for p in ("r1", "r4", "r8", "r32", "r64", "r256", "r1024", "r13368")]
+#: config_summary shorter than the official schema's 4 characters at r1: the Week-0 check rejects that point
+SUMMARY_SHORT = [{"set": {"file": "{curve}/r1/system_desc.json", "path": ["config_summary"], "value": "DP8"}}]
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +70,7 @@ def test_a_units_tally_is_the_units_own(tmp_path):
     """A cohort's page of one submission sees that submission's verdicts and findings, never the cohort's."""
     from checker.engine.pipeline import run_check
 
-    for label, patch in (("a/one", SUMMARY_OK), ("b/two", [])):
+    for label, patch in (("a/one", SUMMARY_OK), ("b/two", SUMMARY_SHORT)):
         materialise({"base": "valid", "name": label, "patch": patch}, str(tmp_path / "cohort"))
     report = run_check([str(tmp_path / "cohort")], jobs=1)
     t = report.tally

@@ -15,7 +15,7 @@ import pytest
 
 from checker.engine.policy import load_policy
 from checker.load.discovery import discover
-from rules import week0
+from rules.week0 import predict as week0
 from tests.conformance import cf_patch
 from tests.support import casefixtures
 

@@ -19,7 +19,7 @@ PYTEST := $(PY) -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadsc
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	PYTHONWARNINGS="ignore:Editable installation" $(PIP) install --quiet -e '.[test,lsp,dask,dask-test]'
+	PYTHONWARNINGS="ignore:Editable installation" $(PIP) install --quiet -e '.[test,lsp,dask,dask-test,week0]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -70,9 +70,10 @@ schemas: $(STAMP)
 golden: $(STAMP)
 	$(PY) tests/support/golden_update.py
 
-## fixtures: regenerate fixtures/valid, fixtures/runs and fixtures/plans from their generators
+## fixtures: regenerate fixtures/valid, fixtures/agentic, fixtures/runs and fixtures/plans from their generators
 fixtures: $(STAMP)
 	$(PY) fixtures/make_valid.py
+	$(PY) fixtures/make_agentic.py
 	$(PY) fixtures/make_runs.py
 
 ## bench: speed benchmarks (compares with the official checker when BENCH_OFFICIAL points at it)
@@ -80,6 +81,8 @@ bench: $(STAMP)
 	$(PY) bench/html_bench.py
 	$(PY) bench/run.py
 	$(PY) bench/cohort_bench.py
+	$(PY) bench/report_memory_bench.py
+	$(PY) bench/faults_bench.py
 	$(PY) bench/events_bench.py
 	$(PY) bench/dask_bench.py
 	$(PY) bench/mcp_bench.py

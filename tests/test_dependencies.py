@@ -17,7 +17,7 @@ from conftest import REPO
 pytestmark = pytest.mark.slow  # the whole module (a subprocess, a server, a browser or a large input)
 
 #: extras a run may need without them being run-time dependencies (the import is lazy, behind an option)
-OPTIONAL_EXTRAS = ("dask", "lsp", "mcp")
+OPTIONAL_EXTRAS = ("dask", "lsp", "mcp", "week0")
 
 
 def _name(requirement: str) -> str:

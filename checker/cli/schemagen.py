@@ -89,6 +89,7 @@ def _client_files() -> dict[str, dict]:
     result_summary.json is read with result_summary.schema.json's model and a results.json carrying
     accuracy_scores with accuracy_results.schema.json's, so neither has a schema of its own."""
     from checker.load.models.client_config import ClientConfig
+    from checker.load.models.detector import DetectorOutput
     from checker.load.models.final_snapshot import FinalSnapshot
 
     out = {}
@@ -96,7 +97,9 @@ def _client_files() -> dict[str, dict]:
             ("config.schema.json", ClientConfig, "config.yaml (the inference-endpoint client's resolved benchmark "
                                                  "configuration)"),
             ("final_snapshot.schema.json", FinalSnapshot, "metrics/final_snapshot.json (the client's final metrics "
-                                                          "snapshot)")):
+                                                          "snapshot)"),
+            ("steady_state.schema.json", DetectorOutput, "steady_state.json (the client's steady-state detector's "
+                                                         "output in a run folder)")):
         doc = _draft(model.model_json_schema())
         doc["title"] = title
         doc["description"] = (doc.get("description", "") + " Only the keys the checker reads are described; any "

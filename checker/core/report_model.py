@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from checker.core.gate import fail_on_pattern
+
 Severity = Literal["reject", "reject-points", "flag", "warn"]
 RULE_ID = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 PathItem = Union[str, int, float, bool, None]
@@ -60,8 +62,9 @@ class PolicyRef(_Part):
 
 
 class Week0(_Part):
-    """The Week-0 prediction: what the official automated check (endpoints-submission-cli 1.5.3.0) decides,
-    modelled on its own error conditions."""
+    """The Week-0 verdict: what the official automated check (endpoints-submission-cli) decides, from the
+    official checker itself where it is installed (source official), else predicted by a model of its own
+    error conditions (source model)."""
 
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
@@ -70,7 +73,11 @@ class Week0(_Part):
     points: list[str] = Field(description=(
         "reject-points: the points it rejects (system/model/r<N>, prefixed by the submission label in a cohort)."))
     rules: list[str] = Field(description=(
-        "The official rule ids whose ERRORs decide it (crash: the official stops with a traceback)."))
+        "The official rule ids whose ERRORs decide it (crash: the official stops with a traceback; timeout: it "
+        "never finishes; memory: it outgrows its memory cap)."))
+    source: Literal["official", "model"] = Field(description=(
+        "official: the installed official checker decided (every unit of a cohort); model: predicted."))
+    version: str = Field(description="The official's version: the one run, or the one the model predicts.")
 
 
 class Summary(_Part):
@@ -178,13 +185,16 @@ class Finding(_Part):
     evidence: Optional[Evidence] = Omitted(description="Observed and expected values of a FAIL.")
     fix: Optional[str] = Omitted(description="How to fix a FAIL.")
     reason: Optional[str] = Omitted(description="Why a SKIP could not evaluate.")
-    extra: Optional[dict[str, Any]] = Omitted(description="Rule-specific data (metrics, counts).")
+    extra: Optional[dict[str, Any]] = Omitted(description=(
+        "Rule-specific data (metrics, counts). ``official``: the official checker's own words for the ERROR(s) "
+        "this finding explains (when the official decided the Week-0 verdict); ``official_rule`` and ``source`` "
+        "on a week0-check finding: the official rule id it reports and who decided (official or model)."))
     baseline: Optional[Literal["new", "unchanged"]] = Omitted(description=(
         "With --baseline, on a FAIL or a waived finding: whether the baseline had it (unchanged) or not (new). A "
         "finding with parts is new when any of them is (extra.baseline then lists the new and unchanged parts)."))
     week0: Optional[bool] = Omitted(description=(
-        "Reject-level FAILs only: whether the Week-0 automated check (the official tool) rejects on this rule "
-        "at this subject."))
+        "FAILs only: whether the Week-0 automated check (the official tool) rejects on this rule at this subject "
+        "(on a week0-check finding: always true)."))
     edits: Optional[list[Edit]] = Omitted(min_length=1, description=(
         "The automatic fix (check --fix applies it): text edits whose right value is certain, in hand-written "
         "files only."))
@@ -356,7 +366,9 @@ class ReportModel(_Part):
     generated_at: str = Field(json_schema_extra={"format": "date-time"}, description="When the report was written "
                                                                                    "(UTC, ISO 8601).")
     paths: list[str] = Field(description="The paths checked, as given.")
-    fail_on: Literal["reject", "flag", "warn", "never"] = Field(description="The --fail-on gate.")
+    fail_on: str = Field(pattern=fail_on_pattern(), description=(
+        "The --fail-on gate: a severity (reject, flag, warn), week0 (the Week-0 automated check would reject), "
+        "a severity and week0 (e.g. flag,week0: either trips it), or never."))
     summary: Summary = Field(description="Counts, the verdict and the exit code.")
     rules: list[RuleEntry] = Field(description="The rules evaluated.")
     findings: list[Finding] = Field(description="Every finding, sorted by subject and rule.")

@@ -13,7 +13,7 @@ from itertools import groupby
 
 from checker.core.findings import Status
 from checker.render.as_written import spell
-from checker.render.levels import baseline_mark
+from checker.render.levels import baseline_mark, official_words
 
 #: --junit-warnings: how a problem below the gate is written
 BELOW_GATE = ("output", "skipped", "failure")
@@ -40,26 +40,22 @@ def test_name(f) -> str:
 
 
 def _week0_properties(week0: dict | None) -> list[tuple[str, str]]:
-    """The Week-0 prediction as suite properties (tool, verdict, points, rules; nothing without a submission)."""
+    """The Week-0 verdict as suite properties (tool, verdict, points, rules, source: official or model, version;
+    nothing without a submission)."""
     if week0 is None:
         return []
     return [("week0_tool", week0["tool"]), ("week0_verdict", week0["verdict"]),
-            ("week0_points", ",".join(week0["points"])), ("week0_rules", ",".join(week0["rules"]))]
+            ("week0_points", ",".join(week0["points"])), ("week0_rules", ",".join(week0["rules"])),
+            ("week0_source", week0.get("source", "model")), ("week0_version", week0.get("version", ""))]
 
 
 def _body(f) -> str:
     where = f" at {f.location.short()}" if f.location else ""
-    text = f"{f.message}{where}\nobserved: {spell(f.observed)}\nexpected: {spell(f.expected)}\nfix: {f.fix or ''}"
+    said = "".join(f"\nthe automated check says: {w}" for w in official_words(f))
+    text = (f"{f.message}{where}\nobserved: {spell(f.observed)}\nexpected: {spell(f.expected)}{said}"
+            f"\nfix: {f.fix or ''}")
     state = baseline_mark(f)
     return text + (f"\nbaseline: {state}" if state else "")
-
-
-def _unit_week0(report, unit: str) -> dict | None:
-    """The unit's own Week-0 prediction (a cohort's row, or the one submission's); None for the package."""
-    cohort = report.sections.get("cohort")
-    if cohort:
-        return next((r.get("week0") for r in cohort["submissions"] if r["label"] == unit), None)
-    return report.week0 if unit != "package" else None
 
 
 def render(report, junit_warnings: str = "output", **_options) -> str:
@@ -74,9 +70,10 @@ def render(report, junit_warnings: str = "output", **_options) -> str:
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="policy", value=f"{report.policy_edition} {report.policy_version}")
-        ET.SubElement(props, "property", name="rules_verdict", value=report.rules_verdict)
+        verdicts = report.tally.units.get(unit) or report.tally.report  # a submission's suite: its own verdicts
+        ET.SubElement(props, "property", name="rules_verdict", value=verdicts.rules)
         ET.SubElement(props, "property", name="fail_on", value=report.fail_on)
-        for name, value in _week0_properties(_unit_week0(report, unit)):
+        for name, value in _week0_properties(verdicts.week0):
             ET.SubElement(props, "property", name=name, value=value)
         for f in items:
             case = ET.SubElement(suite, "testcase", name=test_name(f), classname=unit, time="0")

@@ -42,15 +42,16 @@ def _code(value) -> str:
 def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     from checker.core.version import __version__
     from checker.engine.report import TOOL_NAME
+    from checker.engine.tally import worst_first
 
-    from checker.render.levels import (LEVEL_WORD, baseline_mark, baseline_phrase, checks_phrase, counts_phrase,
-                                       problem_counts, week0_phrase)
+    from checker.render.levels import LEVEL_WORD, baseline_mark, baseline_phrase, checks_phrase, counts_phrase, \
+        official_words, week0_phrase
 
-    c = report.counts()
-    n = problem_counts(report.findings)
+    tally = report.tally
+    c = tally.counts
     icon = "❌" if report.verdict == "FAILED" else "✅"
     week0 = md_escape(week0_phrase(report), limit=4000).replace("REJECT", "**REJECT**", 1)
-    counts = counts_phrase(report.findings)
+    counts = counts_phrase(c)
     lines = [
         f"## {icon} {TOOL_NAME}: {report.verdict}",
         "",
@@ -62,26 +63,26 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
         "",
         "| Errors (reject) | Errors (reject-points) | Flags | Warnings | Passed | Skipped |",
         "|---:|---:|---:|---:|---:|---:|",
-        f"| {n['reject']} | {n['reject-points']} | {n['flag']} | {n['warn']} | {c['by_status']['PASS']} | "
-        f"{c['by_status']['SKIP']} |",
+        f"| {c.reject} | {c.reject_points} | {c.flag} | {c.warn} | {c.passed} | {c.skipped} |",
         "",
     ]
     base = baseline_phrase(report)
     if base:
         lines[4:4] = [md_escape(base[:1].upper() + base[1:]) + " (problems; a finding listing several counts each)", ""]
-    fails = [f for f in report.findings if f.status is Status.FAIL]
-    fails.sort(key=lambda f: -f.severity.rank)  # stable: report order within a severity
+    lines += _cohort_table(report, max_rows)
+    fails = worst_first(f for f in report.findings if f.status is Status.FAIL)
     if not fails:
         lines.append("No problems.")
     else:
         state = bool(base)
-        lines += [f"### Problems ({len(fails)})", "",
+        lines += [f"### Problems ({c.failed})", "",
                   "| Level | Rule | Subject | Message | Location |" + (" Baseline |" if state else ""),
                   "|---|---|---|---|---|" + ("---|" if state else "")]
         for f in fails[:max_rows]:
             loc = f.location.short() if f.location is not None else ""
+            said = "".join(f" (the automated check says: {w})" for w in official_words(f))
             lines.append(f"| {LEVEL_WORD[f.severity]} ({f.severity.value}) | {_rule_link(f.family, f.rule_id, report)} | "
-                         f"{_code(f.subject.label())} | {md_escape(f.message)} | {_code(loc)} |"
+                         f"{_code(f.subject.label())} | {md_escape(f.message + said)} | {_code(loc)} |"
                          + (f" {md_escape(baseline_mark(f))} |" if state else ""))
         if len(fails) > max_rows:
             lines += ["", f"… and {len(fails) - max_rows} more problems (see the HTML or JSON report)."]
@@ -132,3 +133,22 @@ def _resolved_lines(report) -> list[str]:
     if base["counts"]["resolved"] > min(len(base["resolved"]), MAX_LISTED):
         out.append(f"- … and {base['counts']['resolved'] - min(len(base['resolved']), MAX_LISTED)} more")
     return out
+
+
+def _cohort_table(report, max_rows: int) -> list[str]:
+    """Cohort mode: one row per unit with its gate, problems, the rules' verdict and the Week-0 verdict."""
+    from checker.render.levels import DECISION_WORDS, predicted, short_counts
+
+    cohort = getattr(report, "sections", {}).get("cohort")
+    if not cohort:
+        return []
+    units = [report.tally.units[r["label"]] for r in cohort["submissions"]]
+    out = [f"### Submissions ({len(units)})", "", "| Verdict | Submission | Problems | Rules | Week-0 |",
+           "|---|---|---|---|---|"]
+    for v in units[:max_rows]:
+        week0 = "—" if v.week0 is None else (DECISION_WORDS[v.week0["verdict"]]
+                                             + (" (predicted)" if predicted(v) else ""))
+        out.append(f"| {v.gate} | {_code(v.label)} | {short_counts(v.counts)} | {DECISION_WORDS[v.rules]} | {week0} |")
+    if len(units) > max_rows:
+        out += ["", f"… and {len(units) - max_rows} more (see the HTML or JSON report)."]
+    return out + [""]

@@ -84,13 +84,22 @@ def _fix(f, where: Artifacts) -> dict:
                                 for file, reps in changes.items()]}
 
 
+def _units(report) -> dict:
+    """Cohort mode: each unit's verdicts as the engine's tally holds them (label -> gate, rules, Week-0)."""
+    if not getattr(report, "sections", {}).get("cohort"):
+        return {}
+    return {"units": {label: v.verdicts_dict() for label, v in sorted(report.tally.units.items())}}
+
+
 def render(report, **_options) -> str:
-    rules = sorted(complete_rules(report.rules), key=lambda r: r.id)
-    index = {r.id: i for i, r in enumerate(rules)}
-    docs_url = getattr(report, "docs_url", "")
-    where = Artifacts(report.paths)
+    return "".join(render_chunks(report))
+
+
+def _results(report, index: dict, where=None):
+    """The SARIF result of each FAIL (and each waived finding), in the report's order; ``where``: the
+    artifacts' root (by default the repository holding the report's paths)."""
+    where = where or Artifacts(report.paths)
     waivers = report.sections.get("waivers")
-    results = []
     for f in report.findings:
         waived = is_waived(f)
         if f.status is not Status.FAIL and not waived:
@@ -124,22 +133,72 @@ def render(report, **_options) -> str:
         state = _baseline_state(f)
         if state:
             result["baselineState"] = state
+        if f.extra.get("official"):  # the official checker's own words for this ERROR
+            result["properties"]["official"] = list(f.extra["official"])
         if f.edits and f.status is Status.FAIL:
             result["fixes"] = [_fix(f, where)]
         if waived:
             result["suppressions"] = [_suppression(f, waivers)]
-        results.append(result)
+        yield result
+
+
+#: results encoded per ``json.dumps`` call, and characters of them per yielded piece
+BATCH = 256
+CHUNK = 1 << 20
+_SLOT = "@@results@@"
+#: the results list's depth in the log (runs[0].results): its items are indented by eight spaces
+_ITEM_INDENT = "\n" + " " * 6
+
+
+def render_chunks(report):
+    """The log as consecutive pieces of text, the results encoded a batch at a time and spliced in: the
+    same bytes as one ``json.dumps(log, indent=2, ensure_ascii=False)`` (an indented value is its own
+    rendering with every later line indented by its depth), never every result at once in memory."""
+    rules = sorted(complete_rules(report.rules), key=lambda r: r.id)
+    index = {r.id: i for i, r in enumerate(rules)}
+    where = Artifacts(report.paths)
+    head = json.dumps(_log(report, rules, _SLOT, where), indent=2, ensure_ascii=False) + "\n"
+    slot = f'"results": "{_SLOT}"'
+    cut = head.index(slot) + len('"results": ')
+    yield head[:cut]
+    out: list[str] = []
+    size, sep, batch = 0, "[\n        ", []
+    for result in _results(report, index, where):
+        batch.append(result)
+        if len(batch) == BATCH:
+            text = _batch(batch)
+            out += (sep, text)
+            sep, batch, size = ",\n        ", [], size + len(text)
+            if size >= CHUNK:
+                yield "".join(out)
+                out, size = [], 0
+    if batch:
+        out += (sep, _batch(batch))
+        sep = ","
+    out.append("[]" if sep.startswith("[") else "\n      ]")
+    yield "".join(out)
+    yield head[cut + len(slot) - len('"results": '):]
+
+
+def _batch(results: list) -> str:
+    """Consecutive results as they sit in the log's results list (items joined by a comma and a newline)."""
+    return json.dumps(results, indent=2, ensure_ascii=False)[4:-2].replace("\n", _ITEM_INDENT)
+
+
+def _log(report, rules: list, results, where=None) -> dict:
+    where = where or Artifacts(report.paths)
+    docs_url = getattr(report, "docs_url", "")
     driver = {"name": "endpoints-checker", "version": __version__, "semanticVersion": __version__}
     info = index_url(docs_url)
     if info:
         driver["informationUri"] = info
     driver["rules"] = [_rule_descriptor(r, docs_url) for r in rules]
     props = {"policy": {"edition": report.policy_edition, "version": report.policy_version},
-             "rules_verdict": report.rules_verdict, "week0": report.week0}
+             "rules_verdict": report.rules_verdict, "week0": report.week0, **_units(report)}
     base = report.sections.get("baseline")
     if base:
         props["baseline"] = {"file": base["file"], "counts": base["counts"]}
-    log = {
+    return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [{
@@ -153,4 +212,3 @@ def render(report, **_options) -> str:
             "properties": props,
         }],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

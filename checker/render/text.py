@@ -15,7 +15,7 @@ import sys
 from checker.core.findings import Finding, Severity, Status
 from checker.render.as_written import printable as _c, spell_lines
 from checker.render.levels import LEVEL_WORD, baseline_mark, baseline_phrase, checks_phrase, counts_phrase, \
-    gate_phrase, plural, verdict_line, week0_phrase
+    gate_phrase, official_words, plural, short_counts, unit_verdicts, verdict_line, week0_phrase
 
 __all__ = ["render", "render_plain", "verdict_line", "header_line", "problem_groups"]
 
@@ -68,8 +68,9 @@ def _group_key(f: Finding) -> tuple:
 
 def problem_groups(findings) -> list[list[Finding]]:
     """FAIL findings, most severe first (report order within a level), grouped by cause."""
-    fails = [f for f in findings if f.status is Status.FAIL]
-    fails.sort(key=lambda f: -f.severity.rank)  # stable: report order within a severity
+    from checker.engine.tally import worst_first
+
+    fails = worst_first(f for f in findings if f.status is Status.FAIL)
     groups: dict[tuple, list[Finding]] = {}
     for f in fails:
         groups.setdefault(_group_key(f), []).append(f)
@@ -107,6 +108,8 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
     if f.observed is not None or f.expected is not None:
         out += _evidence("observed", f.observed, ind)
         out += _evidence("expected", f.expected, ind)
+    for words in official_words(f):
+        out.append(f"{ind}the automated check says: {_c(str(words))}")
     if f.fix:
         out.append(f"{ind}fix: {_c(f.fix)}")
     if f.severity is Severity.REJECT_POINTS:
@@ -136,10 +139,9 @@ def verbose_lines(report, paint: _Paint) -> list[str]:
 
 def statistics_lines(report) -> list[str]:
     """FAIL findings per rule, most frequent first."""
-    from collections import Counter
-
     titles = {r.id: r.title for r in report.rules}
-    n = Counter((f.rule_id, f.severity) for f in report.findings if f.status is Status.FAIL)
+    n = {(rid, Severity(sev)): k for rid, c in report.tally.by_rule.items() for sev, k in c.fail_by_severity().items()
+         if k}
     if not n:
         return ["statistics: no problems"]
     rows = sorted(n.items(), key=lambda kv: (-kv[1], kv[0][0]))
@@ -166,7 +168,7 @@ def resolved_lines(report) -> list[str]:
 
 
 def cohort_lines(report) -> list[str]:
-    """Cohort mode: one line per submission (verdict, label, problems in words)."""
+    """Cohort mode: one line per unit (gate verdict, label, problems in words, the rules' and Week-0 verdicts)."""
     cohort = getattr(report, "sections", {}).get("cohort")
     if not cohort:
         return []
@@ -175,17 +177,13 @@ def cohort_lines(report) -> list[str]:
     out = [f"cohort: {len(rows) - n_rf} submission(s)" + (f" and {n_rf} run folder(s)" if n_rf else "")]
     width = max(len(r["label"]) for r in rows)
     for r in rows:
-        sev = r["counts"]["fail_by_severity"]
-        errors = sev.get("reject", 0) + sev.get("reject-points", 0)
-        parts = [plural(errors, "error")] * bool(errors) + [plural(sev.get("flag", 0), "flag")] * bool(sev.get("flag"))
-        parts += [plural(sev.get("warn", 0), "warning")] * bool(sev.get("warn"))
-        extra = "" if r["checked"] else " · check did not complete"
-        out.append(_c(f"  {r['verdict']:<6}  {r['label']:<{width}}  {', '.join(parts) or 'no problems'}{extra}"))
+        v = report.tally.units[r["label"]]
+        extra = "" if v.checked else " · check did not complete"
+        out.append(_c(f"  {v.gate:<6}  {v.label:<{width}}  {short_counts(v.counts)} · {unit_verdicts(v)}{extra}"))
     return out
 
 
 def summary_lines(report, paint: _Paint) -> list[str]:
-    fails = [f for f in report.findings if f.status is Status.FAIL]
     where_ = ""
     cohort = getattr(report, "sections", {}).get("cohort")
     if cohort:
@@ -197,7 +195,7 @@ def summary_lines(report, paint: _Paint) -> list[str]:
     base = baseline_phrase(report)
     if base:
         gate += f" · {base}"
-    out = [f"{counts_phrase(fails)}{where_} · {checks_phrase(report)}"]
+    out = [f"{counts_phrase(report.tally.counts)}{where_} · {checks_phrase(report)}"]
     out += fix_lines(report)
     return out + [_c(week0_phrase(report)), paint(gate, report.verdict)]
 
@@ -215,7 +213,7 @@ def fix_lines(report) -> list[str]:
         if done["not_fixed"]:
             line += f"; {plural(done['not_fixed'], 'file')} not fixed (left as they were, see above)"
         out.append(_c(line))
-    n = report.fixable() if hasattr(report, "fixable") else 0
+    n = report.tally.fixable
     if n and not (done and done["mode"] == "diff"):
         out.append(f"[*] {n} fixable with --fix (--diff shows the changes first)")
     return out

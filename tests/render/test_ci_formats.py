@@ -1,5 +1,5 @@
 """CI outputs: SARIF (validated against the SARIF 2.1.0 schema), JUnit (against schemas/junit.xsd),
-GitHub workflow commands (escaping), auto format, step summary, pre-commit hook and the Action."""
+GitHub workflow commands (escaping), auto format, step summary and the pre-commit hook (the Action: tests/cli/test_action.py)."""
 from __future__ import annotations
 
 import json
@@ -265,24 +265,49 @@ def test_pre_commit_hook_entry_runs_like_pre_commit(failing_pkg, tmp_path):
     assert pattern.search("results/s/m/r8/point.yaml") and not pattern.search("notes.txt")
 
 
-def test_action_steps_run_locally(failing_pkg, tmp_path):
-    with open(os.path.join(REPO, "action.yml")) as fh:
-        action = yaml.safe_load(fh)
-    assert action["runs"]["using"] == "composite"
-    step = action["runs"]["steps"][-1]
-    assert step["run"].strip() == "python -m checker.cli.action"
-    out_dir = tmp_path / "reports"
-    gh_out = tmp_path / "github_output"
-    env = dict(os.environ, INPUT_PATH=str(failing_pkg), INPUT_FAIL_ON="flag", INPUT_FORMATS="github,sarif,json,junit",
-               INPUT_POLICY="", INPUT_OUTPUT_DIR=str(out_dir), GITHUB_OUTPUT=str(gh_out))
+#: a package the Week-0 automated check rejects for a reason the rules leave alone (R§8.2 sets no length)
+SHORT_SUMMARY = "DP8"
+
+
+@pytest.fixture(scope="module")
+def week0_only_pkg(tmp_path_factory):
+    root = tmp_path_factory.mktemp("week0") / "sub"
+    shutil.copytree(VALID, root)
+    path = root / CURVE / "r1" / "system_desc.json"
+    doc = json.loads(path.read_text())
+    doc["config_summary"] = SHORT_SUMMARY
+    path.write_text(json.dumps(doc, indent=2))
+    return root
+
+
+def test_pre_commit_week0_hook_gates_on_the_week0_verdict_alone(week0_only_pkg, tmp_path):
+    """The second hook is --fail-on week0: a Week-0 reject fails the commit, a flag or warning alone does not."""
+    with open(os.path.join(REPO, ".pre-commit-hooks.yaml")) as fh:
+        hook = {h["id"]: h for h in yaml.safe_load(fh)}["endpoints-checker-week0"]
+    assert hook["pass_filenames"] is False and any("endpoints-submission-cli" in d
+                                                   for d in hook["additional_dependencies"])
+    exe = shutil.which("endpoints-checker", path=os.path.dirname(sys.executable))
+    cmd = [exe] + shlex.split(hook["entry"])[1:] + list(hook.get("args", []))
+    assert subprocess.run(cmd, cwd=week0_only_pkg, capture_output=True).returncode == 1
+    flagged = tmp_path / "flagged"
+    shutil.copytree(VALID, flagged)
+    (flagged / CURVE / "r8" / "point.yaml").write_text(
+        (flagged / CURVE / "r8" / "point.yaml").read_text().replace("concurrency: 8\n", "concurrency: 9\n"))
+    ok = subprocess.run(cmd, cwd=flagged, capture_output=True, text=True)
+    assert ok.returncode == 0 and "flag" in ok.stdout  # problems listed, the gate is Week-0's alone
+
+
+@pytest.mark.parametrize("fail_on,code", [("week0", 1), ("reject", 0), ("reject,week0", 1), ("never", 0)])
+def test_action_fail_on_week0(week0_only_pkg, tmp_path, fail_on, code):
+    env = dict(os.environ, INPUT_PATH=str(week0_only_pkg), INPUT_FAIL_ON=fail_on, INPUT_FORMATS="github,json",
+               INPUT_WEEK0="model", INPUT_POLICY="", INPUT_OUTPUT_DIR=str(tmp_path / "reports"),
+               GITHUB_OUTPUT=str(tmp_path / "out"))
     env.pop("GITHUB_ACTIONS", None)
     p = subprocess.run([sys.executable, "-m", "checker.cli.action"], capture_output=True, text=True, env=env, cwd=REPO)
-    assert p.returncode == 1, p.stderr
-    assert p.stdout.startswith("::group::")
-    outputs = dict(line.split("=", 1) for line in gh_out.read_text().splitlines())
-    assert outputs["exit-code"] == "1"
-    for fmt in ("sarif", "json", "junit"):
-        assert os.path.exists(outputs[fmt]), fmt
-    _assert_valid_sarif(json.loads(open(outputs["sarif"]).read()))
-    declared = set(action["outputs"])
-    assert {"exit-code", "sarif", "json", "junit"} <= declared
+    assert p.returncode == code, p.stderr
+    doc = json.loads((tmp_path / "reports" / "endpoints-checker.json").read_text())
+    assert doc["fail_on"] == fail_on and doc["summary"]["week0"]["source"] == "model"
+    assert "week0-check" in p.stdout and "(predicted)" in p.stdout
+    with open(os.path.join(REPO, "action.yml")) as fh:
+        action = yaml.safe_load(fh)
+    assert "week0" in action["inputs"] and "week0" in action["inputs"]["fail-on"]["description"]

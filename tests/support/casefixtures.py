@@ -43,6 +43,8 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: the rule that echoes the Week-0 verdict's unexplained ERRORs (rules/week0/check.py)
+WEEK0_ECHO = "week0-check"
 FIXTURES = os.path.join(REPO, "fixtures")
 RULES_DIR = os.path.join(REPO, "rules")
 #: a case lives in its family: rules/<family>/cases/<rule-id>/<case>.yaml

@@ -54,7 +54,6 @@ def _base_docs() -> dict:
             continue
         with open(os.path.join(BASE_POINT, name), encoding="utf-8") as fh:
             docs[kind] = json.load(fh) if name.endswith(".json") else yaml.safe_load(fh)
-    docs["system_desc"]["config_summary"] = cf_bases.CONFIG_SUMMARY
     return docs
 
 

@@ -8,7 +8,7 @@ MISSING = ("the language server needs the optional [lsp] extra (pygls): "
 
 
 def run() -> int:
-    """Serve until the client exits; 2 (a usage error) when pygls is not installed."""
+    """Serve until the client exits: 0 after shutdown, 1 without; 2 (a usage error) when pygls is not installed."""
     try:
         import pygls  # noqa: F401
         import lsprotocol  # noqa: F401
@@ -17,5 +17,4 @@ def run() -> int:
         return 2
     from checker.lsp.server import serve
 
-    serve()
-    return 0
+    return serve()

@@ -76,7 +76,8 @@ def register(server, safe) -> None:
 def stats(ls) -> dict:
     """What the server holds and has done (tests, the benchmark, a curious user): checks run and dropped,
     open documents and units held, the process's resident memory, the parsed files kept between checks,
-    the handlers pygls still tracks (requests in flight; protocol.py keeps finished ones from piling up)."""
+    the handlers pygls still tracks (the requests in flight, this one included; protocol.py keeps finished
+    ones from piling up)."""
     rss = None
     try:
         with open("/proc/self/status", encoding="ascii") as fh:

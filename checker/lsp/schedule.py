@@ -6,8 +6,9 @@ long), but never later than ``max_wait`` (or the debounce, if longer) after the 
 diagnostics are not shown yet, less the unit's last check time: while the user keeps typing, a check of
 the latest buffers is published about every ``max_wait``. Each check snapshots the buffers when it
 starts (never an older queued copy), on the single worker thread. A check whose unit moved on while it ran is
-dropped (superseded) while the oldest edit not yet shown is younger than ``max_wait``: the newer edit's own
-check follows soon; past that it is published (one keystroke old) rather than leaving the user with nothing.
+dropped (superseded) when a check of the newer buffers can still be published within the max-wait of the
+oldest edit not yet shown; otherwise it is published (a keystroke or two old) rather than leaving the user
+with nothing.
 A running check is not interrupted (a 32-point package takes about 0.05-0.2 s).
 """
 from __future__ import annotations
@@ -117,8 +118,8 @@ class Scheduler:
             self.checks += 1
             if st.closed:
                 return
-            if st.gen != gen and loop.time() - st.unshown < self._wait(st):
-                self.superseded += 1  # a newer edit's check follows, soon enough
+            if st.gen != gen and loop.time() + st.cost < st.unshown + self._wait(st):
+                self.superseded += 1  # a check of the newer edit can still be shown within the max-wait
                 continue
             st.mapped, st.versions = result
             st.checked_gen = gen

@@ -28,21 +28,26 @@ _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\\r\n]|\\.){0,200}")')
 
 
 class Output:
-    """pygls' writer: every byte to the client, or ``lost`` once the client stopped reading."""
+    """pygls' writer: every byte of each message to the client, one message at a time (a check's worker
+    thread may log while the loop publishes), or ``lost`` once the client stopped reading."""
 
     def __init__(self, fd: int):
         self.fd = fd
         self.lost = False
+        self.on_lost = lambda: None
+        self._lock = threading.Lock()
 
     def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view and not self.lost:
-            try:
-                view = view[os.write(self.fd, view):]
-            except BlockingIOError:  # a non-blocking pipe that is full: wait until it drains
-                select.select([], [self.fd], [])
-            except OSError:  # EPIPE and the like: the client went away
-                self.lost = True
+        with self._lock:
+            view = memoryview(data)
+            while view and not self.lost:
+                try:
+                    view = view[os.write(self.fd, view):]
+                except BlockingIOError:  # a non-blocking pipe that is full: wait until it drains
+                    select.select([], [self.fd], [])
+                except OSError:  # EPIPE and the like: the client went away
+                    self.lost = True
+                    self.on_lost()
 
     def close(self) -> None:
         try:
@@ -67,6 +72,7 @@ async def _serve(server, in_fd: int, out: Output) -> int:
     loop = asyncio.get_running_loop()
     chunks: asyncio.Queue[bytes] = asyncio.Queue(maxsize=2)  # the reader waits: input is read as it is used
     threading.Thread(target=_read, args=(in_fd, loop, chunks), daemon=True, name="endpoints-checker-lsp-stdin").start()
+    out.on_lost = lambda: loop.call_soon_threadsafe(_wake, chunks)
     frames = Frames()
     while protocol.exit_code is None and not out.lost:
         chunk = await chunks.get()
@@ -82,6 +88,14 @@ async def _serve(server, in_fd: int, out: Output) -> int:
     if protocol.exit_code is not None:
         return protocol.exit_code
     return 0 if protocol.shut_down else 1  # the client went away without exit
+
+
+def _wake(chunks: asyncio.Queue) -> None:
+    """End the wait for input (the client stopped reading); a full queue is read, and the loop stops, anyway."""
+    try:
+        chunks.put_nowait(b"")
+    except asyncio.QueueFull:
+        pass
 
 
 def _read(fd: int, loop: asyncio.AbstractEventLoop, chunks: asyncio.Queue) -> None:

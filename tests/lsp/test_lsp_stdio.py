@@ -160,3 +160,12 @@ def test_memory_is_flat_over_6000_edits(server):
             samples[v - 1] = server.rss_kb()
     assert samples[6000] - samples[1000] < 3 * 1024, samples
     assert set(held.values()) == {1}, held  # the stats request itself, nothing else
+
+
+def test_a_client_that_stops_reading_ends_the_server(server):
+    """The client closes its end of the server's output but keeps the input open: the next answer finds
+    the pipe closed and the server ends (exit 1: no shutdown), instead of living on unheard."""
+    server.initialize()
+    server.proc.stdout.close()
+    server.send(STATS)
+    assert server.exit_code(timeout=30) == 1

@@ -36,10 +36,10 @@ def test_diagnostics_keep_coming_while_the_user_types(package, every):
             server.wait(lambda m: False, every)  # read what arrives meanwhile, for this long
         end = time.monotonic()
         while_typing = [t for t, v in server.publishes(u) if start < t <= end and v and v >= 2]
-        assert len(while_typing) >= 4, (while_typing, version)
+        assert len(while_typing) >= 3, (while_typing, version)
         marks = [start] + while_typing + [end]
         gaps = [b - a for a, b in zip(marks, marks[1:])]
-        assert max(gaps) < 1.5, gaps  # about 0.25 s on a quiet machine
+        assert max(gaps) < 2.0, gaps  # about 0.25 s; generous for a loaded machine (before: no publish at all)
         last = version
         assert server.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                            and m["params"].get("version") == last, 30), "the last buffer was not published"

@@ -135,8 +135,9 @@ class CheckerServer(LanguageServer):
             uri=self.uri_of(path), diagnostics=list(diags), version=version))
 
     def note(self, text: str, kind: types.MessageType = types.MessageType.Error) -> None:
-        """Say ``text`` in the client's log (window/logMessage) and on standard error; never raises."""
-        log.log(logging.ERROR if kind == types.MessageType.Error else logging.WARNING, "%s", text[:4000])
+        """Say ``text`` in the client's log (window/logMessage); never raises. (Not on standard error as well: a
+        client that never reads it would, once its pipe fills, block the server.)"""
+        log.debug("%s", text[:4000])
         try:
             self.window_log_message(types.LogMessageParams(type=kind, message=text[:4000]))
         except Exception:  # noqa: BLE001

@@ -59,7 +59,12 @@ class Output:
 def serve_stdio(server) -> int:
     """Serve ``server`` over standard input and output until exit or end of input; the exit code."""
     out = Output(os.dup(1))
-    os.dup2(2, 1)
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no standard error: stray output goes nowhere
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
     server.protocol.set_writer(out)
     try:
         return asyncio.run(_serve(server, 0, out))

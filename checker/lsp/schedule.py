@@ -21,7 +21,7 @@ from typing import Any, Callable
 log = logging.getLogger(__name__)
 
 #: at most this long from an edit to the start of a check that includes it, while the user keeps typing
-MAX_WAIT = 0.25
+MAX_WAIT = 0.2
 
 
 class UnitState:
@@ -50,11 +50,14 @@ class UnitState:
 
 
 class Scheduler:
-    def __init__(self, run: Callable, publish: Callable, max_wait: float = MAX_WAIT):
+    def __init__(self, run: Callable, publish: Callable, max_wait: float = MAX_WAIT,
+                 settle: Callable[[], None] | None = None):
         """``run(state, snapshot) -> (result, versions)`` runs on the worker thread; ``publish(state)`` on
-        the loop."""
+        the loop; ``settle()``, if given, on the worker thread after a unit's latest buffers were published
+        (never delaying a publish; checker.lsp.memory.trim)."""
         self._run = run
         self._publish = publish
+        self._settle = settle
         self.max_wait = max_wait
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="endpoints-checker-lsp")
         self.checks = 0
@@ -130,6 +133,11 @@ class Scheduler:
                 self._publish(st)
             except Exception:  # noqa: BLE001
                 log.exception("publishing %s", st.unit)
+            if self._settle is not None and st.gen == gen:
+                try:
+                    loop.run_in_executor(self._pool, self._settle)
+                except RuntimeError:  # the pool is shut down: the server is ending
+                    pass
 
     def cancel(self, st: UnitState) -> None:
         """The unit's last document closed: nothing more is checked or published for it."""

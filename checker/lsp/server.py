@@ -32,7 +32,9 @@ class CheckerServer(LanguageServer):
         self.units: dict[Unit, UnitState] = {}
         self.doc_units: dict[str, Unit] = {}  # path of each open document -> its unit
         self.uris: dict[str, str] = {}  # path -> the URI the client named it by
-        self.scheduler = Scheduler(self._run, self._publish)
+        from checker.lsp.memory import trim
+
+        self.scheduler = Scheduler(self._run, self._publish, settle=trim)
         from checker.load import reader
         from checker.load.parse_cache import ParseCache
 

@@ -1,6 +1,6 @@
 """Diagnostics while the user keeps typing: with edits every 60 ms or every 100 ms (faster than the
 default 150 ms debounce lets a check start) a check of the latest buffer is still published about every
-250 ms (the max-wait beside the debounce, checker/lsp/schedule.py), not once at the end. Before, edits
+200 ms (the max-wait beside the debounce, checker/lsp/schedule.py), not once at the end. Before, edits
 every 60 ms gave one publish after the last edit, and every 100 ms publishes stopped after about 16
 edits."""
 from __future__ import annotations

@@ -211,8 +211,10 @@ def build() -> CheckerServer:
 
 def serve() -> int:
     """Serve over standard input and output until the client says exit; the exit code (0 after shutdown)."""
+    from checker.lsp.memory import one_heap
     from checker.lsp.transport import serve_stdio
 
+    one_heap()
     server = build()
     try:
         return serve_stdio(server)

@@ -14,7 +14,7 @@ OFFICIAL_STAMP := $(OFFICIAL_VENV)/.installed-1.5.3.0
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e '.[test,lsp,dask,dask-test]'
+	$(PIP) install --quiet -e '.[test,lsp,dask,dask-test,week0]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -61,9 +61,10 @@ schemas: $(STAMP)
 golden: $(STAMP)
 	$(PY) tests/support/golden_update.py
 
-## fixtures: regenerate fixtures/valid, fixtures/runs and fixtures/plans from their generators
+## fixtures: regenerate fixtures/valid, fixtures/agentic, fixtures/runs and fixtures/plans from their generators
 fixtures: $(STAMP)
 	$(PY) fixtures/make_valid.py
+	$(PY) fixtures/make_agentic.py
 	$(PY) fixtures/make_runs.py
 
 ## bench: speed benchmarks (compares with the official checker when BENCH_OFFICIAL points at it)
@@ -71,6 +72,8 @@ bench: $(STAMP)
 	$(PY) bench/html_bench.py
 	$(PY) bench/run.py
 	$(PY) bench/cohort_bench.py
+	$(PY) bench/report_memory_bench.py
+	$(PY) bench/faults_bench.py
 	$(PY) bench/events_bench.py
 	$(PY) bench/dask_bench.py
 	$(PY) bench/mcp_bench.py

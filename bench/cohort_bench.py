@@ -13,7 +13,10 @@ every core busy and nothing else ran).
     BENCH_SUBS=50 BENCH_POINTS=16 BENCH_JOBS=1 python bench/cohort_bench.py
     python bench/cohort_bench.py --scaling       # 100 x {8, 16, 32}: time grows linearly with points
 
-Target (issue 10): 100 submissions x 32 points under 10 s wall on 2 cores, under 1 GB.
+Target (issue 10): 100 submissions x 32 points under 10 s wall on 2 cores, under 1 GB. With
+BENCH_WEEK0=official (issue 34) every submission also gets the official checker's own verdict, run in a
+child process of each worker (the official's interpreter: BENCH_OFFICIAL_PYTHON, else .venv-official's);
+the default, BENCH_WEEK0=model, predicts it. BENCH_WEEK0=both times the two interleaved.
 """
 from __future__ import annotations
 
@@ -62,12 +65,20 @@ def uptime() -> str:
         return "load average %.2f %.2f %.2f" % os.getloadavg()
 
 
-def run_once(cohort: str, jobs: int, out: str) -> tuple[float, float, float, int]:
+def week0_args(mode: str) -> list[str]:
+    """``--week0 model``, or the official from its own interpreter."""
+    if mode != "official":
+        return ["--week0", "model"]
+    python = os.environ.get("BENCH_OFFICIAL_PYTHON") or os.path.join(REPO, ".venv-official", "bin", "python")
+    return ["--week0", "official", "--official-python", python]
+
+
+def run_once(cohort: str, jobs: int, out: str, week0: str = "model") -> tuple[float, float, float, int]:
     """(wall seconds, CPU seconds of the process and its workers, peak RSS MiB of the largest
     process, exit code)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(exe() + ["check", cohort, "-f", "json", "-o", out, "--jobs", str(jobs)],
+    proc = subprocess.run(exe() + ["check", cohort, "-f", "json", "-o", out, "--jobs", str(jobs), *week0_args(week0)],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env())
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -78,7 +89,8 @@ def run_once(cohort: str, jobs: int, out: str) -> tuple[float, float, float, int
     return wall, cpu, peak, proc.returncode
 
 
-def bench(subs: int, points: int, jobs: int, runs: int) -> tuple[float, float, float]:
+def bench(subs: int, points: int, jobs: int, runs: int, modes: tuple = ("model",)) -> dict[str, tuple]:
+    """{week0 mode: (min wall, min CPU, peak RSS)}; with several modes their runs are interleaved."""
     with tempfile.TemporaryDirectory(prefix="cohort-bench-") as tmp:
         t0 = time.perf_counter()
         build_cohort(tmp, subs, points)
@@ -86,21 +98,33 @@ def bench(subs: int, points: int, jobs: int, runs: int) -> tuple[float, float, f
         cohort = os.path.join(tmp, "cohort")
         out = os.path.join(tmp, "report.json")
         subprocess.run(exe() + ["--version"], stdout=subprocess.DEVNULL, env=_env())  # warm the bytecode cache
-        walls, cpus, peaks = [], [], []
+        walls = {m: [] for m in modes}
+        cpus = {m: [] for m in modes}
+        peaks = {m: [] for m in modes}
+        rcs = {}
         for _ in range(runs):
-            print("  uptime:", uptime(), flush=True)
-            wall, cpu, peak, rc = run_once(cohort, jobs, out)
-            print(f"  run: wall {wall:.2f} s, CPU {cpu:.2f} s (process + workers)", flush=True)
-            walls.append(wall)
-            cpus.append(cpu)
-            peaks.append(peak)
+            for mode in modes:
+                print("  uptime:", uptime(), flush=True)
+                wall, cpu, peak, rcs[mode] = run_once(cohort, jobs, out, mode)
+                print(f"  run (--week0 {mode}): wall {wall:.2f} s, CPU {cpu:.2f} s (process + workers)", flush=True)
+                walls[mode].append(wall)
+                cpus[mode].append(cpu)
+                peaks[mode].append(peak)
         print("  uptime:", uptime(), flush=True)
         size = os.path.getsize(out) / 1e6
-        print(f"{subs} submissions x {points} points, jobs={jobs}: wall min {min(walls):.2f} s, "
-              f"median {sorted(walls)[len(walls) // 2]:.2f} s; CPU min {min(cpus):.2f} s, "
-              f"median {sorted(cpus)[len(cpus) // 2]:.2f} s; peak RSS {max(peaks):.0f} MiB; "
-              f"report {size:.1f} MB; exit {rc}; (cohort built in {built:.1f} s)")
-        return min(walls), min(cpus), max(peaks)
+        out_rows = {}
+        for mode in modes:
+            w, c = walls[mode], cpus[mode]
+            print(f"{subs} submissions x {points} points, jobs={jobs}, --week0 {mode}: wall min {min(w):.2f} s, "
+                  f"median {sorted(w)[len(w) // 2]:.2f} s; CPU min {min(c):.2f} s, "
+                  f"median {sorted(c)[len(c) // 2]:.2f} s; peak RSS {max(peaks[mode]):.0f} MiB; "
+                  f"report {size:.1f} MB; exit {rcs[mode]}; (cohort built in {built:.1f} s)")
+            out_rows[mode] = (min(w), min(c), max(peaks[mode]))
+        if len(modes) == 2:
+            (w0, c0, _p0), (w1, c1, _p1) = out_rows[modes[0]], out_rows[modes[1]]
+            print(f"the official adds {w1 - w0:+.2f} s wall, {c1 - c0:+.2f} s CPU to the cohort "
+                  f"({(c1 - c0) / subs * 1000:+.0f} ms CPU per submission)")
+        return out_rows
 
 
 def main() -> int:
@@ -109,16 +133,20 @@ def main() -> int:
     jobs = int(os.environ.get("BENCH_JOBS", "0")) or len(os.sched_getaffinity(0))
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     print(f"cores: {len(os.sched_getaffinity(0))}; load average {os.getloadavg()}")
+    week0 = os.environ.get("BENCH_WEEK0", "model")
+    modes = ("model", "official") if week0 == "both" else (week0,)
     if "--scaling" in sys.argv:
-        rows = [(p, bench(subs, p, jobs, runs)[0]) for p in (8, 16, 32)]
+        rows = [(p, bench(subs, p, jobs, runs)["model"][0]) for p in (8, 16, 32)]
         base_p, base_t = rows[0]
         for p, t in rows:
             print(f"  {p:>2} points: {t:.2f} s ({t / base_t:.2f}x time for {p / base_p:.1f}x points)")
         return 0
-    wall, cpu, peak = bench(subs, points, jobs, runs)
-    ok = wall < 10.0 and peak < 1024
-    print(f"target (under 10 s, under 1 GB): {'met' if ok else 'NOT met'} by wall time; "
-          f"CPU {cpu:.2f} s over {jobs} cores = {cpu / jobs:.2f} s if every core were the check's")
+    ok = True
+    for mode, (wall, cpu, peak) in bench(subs, points, jobs, runs, modes).items():
+        met = wall < 10.0 and peak < 1024
+        ok = ok and met
+        print(f"target (under 10 s, under 1 GB), --week0 {mode}: {'met' if met else 'NOT met'} by wall time; "
+              f"CPU {cpu:.2f} s over {jobs} cores = {cpu / jobs:.2f} s if every core were the check's")
     return 0 if ok else 1
 
 

@@ -26,9 +26,12 @@ FAMILIES = (
     "preflight",
     "cohort",
     "waivers",
+    "week0",
 )
 
 #: policy files read by several families: name -> "module:Model"
 SHARED_POLICIES = {"models": "rules.shared.models_policy:ModelsPolicy",
-                   # the Week-0 prediction's table (read by rules/week0.py, no rule)
-                   "week0": "rules.shared.lax:Week0Policy"}
+                   # the Week-0 prediction's table (read by rules/week0/predict.py, no rule)
+                   "week0": "rules.shared.lax:Week0Policy",
+                   # the Week-0 check's file schemas (rules/shared/official_schema.py builds them)
+                   "week0_schemas": "rules.shared.official_schema:SchemaPolicy"}

@@ -13,7 +13,7 @@ from importlib.metadata import packages_distributions
 from conftest import REPO
 
 #: extras a run may need without them being run-time dependencies (the import is lazy, behind an option)
-OPTIONAL_EXTRAS = ("dask", "lsp", "mcp")
+OPTIONAL_EXTRAS = ("dask", "lsp", "mcp", "week0")
 
 
 def _name(requirement: str) -> str:

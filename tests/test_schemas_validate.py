@@ -24,7 +24,8 @@ GOLDEN = os.path.join(REPO, "tests", "golden")
 #: the client's files, every real run folder's among them)
 PACKAGE_FILES = {"point.yaml": "point.schema.json", "result_summary.json": "result_summary.schema.json",
                  "system_desc.json": "system_desc.schema.json", "system_power.json": "system_power.schema.json",
-                 "config.yaml": "config.schema.json", "final_snapshot.json": "final_snapshot.schema.json"}
+                 "config.yaml": "config.schema.json", "final_snapshot.json": "final_snapshot.schema.json",
+                 "steady_state.json": "steady_state.schema.json"}
 #: fixture folders of option files (not named like a package file) -> their schema
 OPTION_DIRS = {"plans": "point.schema.json", "fixes": "point.schema.json",
                "overrides/seed_sets": "policy/seed_sets.schema.json",

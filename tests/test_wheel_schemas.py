@@ -59,3 +59,24 @@ def test_the_schema_command_works_from_the_unpacked_wheel(wheel, tmp_path):
     where = subprocess.run([sys.executable, "-c", "from checker.lsp.schemas import schema_dir; print(schema_dir())"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert where.stdout.strip() == str(site / "checker" / "schemas")
+
+
+def test_the_wheel_ships_the_rule_pages_and_links_point_at_them(wheel, tmp_path):
+    """docs/rules ships as checker/docs/rules (setup.py), and a rule link from the unpacked wheel, away from the
+    checkout, is a file:// URI of that installed page, with the rule's anchor on it."""
+    pages = os.path.join(REPO, "docs", "rules")
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        for name in sorted(os.listdir(pages)):
+            assert f"checker/docs/rules/{name}" in names, f"docs/rules/{name} is not in the wheel"
+            with open(os.path.join(pages, name), "rb") as fh:
+                assert zf.read(f"checker/docs/rules/{name}") == fh.read()
+        zf.extractall(tmp_path / "site")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
+    env.pop("ENDPOINTS_CHECKER_DOCS_URL", None)
+    code = "from checker.core.rule_pages import rule_url; print(rule_url('seeds', 'seed-runtime-match'))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120)
+    page = tmp_path / "site" / "checker" / "docs" / "rules" / "seeds.md"
+    assert run.stdout.strip() == page.as_uri() + "#seed-runtime-match", run.stderr
+    assert 'id="seed-runtime-match"' in page.read_text(encoding="utf-8")

@@ -9,7 +9,10 @@ import sys
 
 import click
 
-from checker.cli.usage import InputError, complete_rules
+from checker.cli.usage import CohortId, InputError, complete_rules
+from checker.core.gate import DEFAULT_FAIL_ON, FAIL_ON_VALUES
+from checker.core.week0 import MODES as WEEK0_MODES
+from checker.engine.official import OFFICIAL_PYTHON_ENV, WEEK0_ENV
 
 # A check is a short process that allocates many small objects (parse events, model instances,
 # findings): the default GC threshold (700) runs collections thousands of times for nothing and costs
@@ -22,6 +25,27 @@ MAX_JOBS = 256  # --jobs
 MAX_TIMEOUT = 1_000_000  # --timeout, seconds (about 11.6 days; SIGALRM takes a C int)
 
 FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github")
+#: --junit-warnings: how JUnit writes a problem below --fail-on (checker.render.junit)
+JUNIT_WARNINGS = ("output", "skipped", "failure")
+MAX_WARN_DAYS = 3650  # --waiver-expiry-warning: ten years
+#: --waiver-expiry-warning's default (the engine's)
+WAIVER_EXPIRY_WARNING_DAYS = 14
+
+
+def _fail_on_value(ctx, param, values) -> str:
+    """--fail-on's values (comma-separated and/or repeated) as the gate's one canonical text."""
+    from checker.core.gate import FailOnError, parse_fail_on
+
+    try:
+        return parse_fail_on(values)
+    except FailOnError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+def _complete_fail_on(ctx, param, incomplete: str):
+    head, _, last = incomplete.rpartition(",")
+    prefix = head + "," if head else ""
+    return [click.shell_completion.CompletionItem(prefix + v) for v in FAIL_ON_VALUES if v.startswith(last)]
 
 
 @click.command("check")
@@ -38,9 +62,24 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Leave out entries whose name or path end matches GLOB (e.g. r8_old, 'docs/drafts/*'). "
                    "Repeatable. .git, CI files and a README above the submission roots are always left out.")
-@click.option("--fail-on", "fail_on", type=click.Choice(("reject", "flag", "warn", "never")), default="flag",
-              show_default=True,
-              help="Lowest severity that makes the exit code 1 (reject = errors, flag, warn = warnings).")
+@click.option("--extend-exclude", "extend_exclude", multiple=True, metavar="GLOB",
+              help="Like --exclude, in addition to the configured exclude (repeatable).")
+@click.option("--per-path-ignores", "per_path_ignores", multiple=True, metavar="GLOB:RULES",
+              shell_complete=complete_rules,
+              help="Skip these rules (ids, families, prefixes) at files matching GLOB, e.g. 'r8/point.yaml:seeds'. "
+                   "Repeatable.")
+@click.option("--fail-on", "fail_on", multiple=True, default=(DEFAULT_FAIL_ON,), show_default=True,
+              metavar="[" + "|".join(FAIL_ON_VALUES) + "]", callback=_fail_on_value, shell_complete=_complete_fail_on,
+              help="What makes the exit code 1: the lowest severity (reject = errors, flag, warn = warnings), week0 "
+                   "(the Week-0 automated check would reject) or never; several, comma-separated or repeated, trip "
+                   "when any does (e.g. flag,week0).")
+@click.option("--week0", "week0", type=click.Choice(WEEK0_MODES), envvar=WEEK0_ENV, show_envvar=True,
+              help="Who gives the Week-0 verdict: the official checker run here where it is installed, else a "
+                   "prediction (auto, the default), always the prediction (model), or the official, an error "
+                   "without it (official).")
+@click.option("--official-python", "official_python", metavar="PYTHON", envvar=OFFICIAL_PYTHON_ENV, show_envvar=True,
+              help="The python of a virtual environment holding the official checker (endpoints-submission-cli), "
+                   "when this one cannot import it.")
 @click.option("--fix", "fix", is_flag=True,
               help="Apply every fix whose right value is certain (marked [*]), then check again and report what "
                    "remains. Only hand-written files (point.yaml, system_desc.json) are edited; docs/fixes.md.")
@@ -80,10 +119,24 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
                    "1 = serial).")
 @click.option("--waivers", "waivers", type=click.Path(dir_okay=False), metavar="FILE",
               help="Reviewed waivers (YAML): a matching FAIL becomes a SKIP counted as waived.")
+@click.option("--waiver-expiry-warning", "waiver_expiry_warning", type=click.IntRange(0, MAX_WARN_DAYS),
+              default=WAIVER_EXPIRY_WARNING_DAYS, show_default=True, metavar="DAYS",
+              help="Report a waiver this many days or fewer before its last day (waiver-expiring, a warning).")
 @click.option("--baseline", "baseline", type=click.Path(dir_okay=False), metavar="FILE",
-              help="An earlier JSON report: mark each FAIL new or unchanged and list resolved ones.")
+              help="A --write-baseline file or an earlier JSON report: mark each problem new or unchanged, "
+                   "waived ones waived, and list the resolved ones.")
+@click.option("--write-baseline", "write_baseline", metavar="FILE",
+              help="Also write this run's problems (failing or waived) to FILE as a small baseline file to "
+                   "commit: their fingerprints by submission and rule. --baseline reads it.")
 @click.option("--fail-on-new", "fail_on_new", is_flag=True, help="With --baseline: only new FAILs set the exit code.")
-@click.option("--cohort", "cohort", metavar="YYYY-MM-C0|C1",
+@click.option("--junit-warnings", "junit_warnings", type=click.Choice(JUNIT_WARNINGS), default="output",
+              show_default=True,
+              help="JUnit: a problem below --fail-on (a warning, by default) as a passed test with its text in "
+                   "system-out (output), a skipped test (skipped), or a failed test (failure).")
+@click.option("--docs-url", "docs_url", metavar="URL", envvar="ENDPOINTS_CHECKER_DOCS_URL", show_envvar=True,
+              help="The URL of a published copy of endpoints-checker's docs/ folder: rule links point there "
+                   "(default: the rule pages installed with the package, as file:// links).")
+@click.option("--cohort", "cohort", type=CohortId(), metavar="YYYY-MM-C0|C1",
               help="The cohort under review: every point's target_cohort must match it.")
 @click.option("--today", "today", metavar="YYYY-MM-DD", envvar="ENDPOINTS_CHECKER_TODAY",
               help="Date for waiver expiry (default: today; env ENDPOINTS_CHECKER_TODAY).")
@@ -96,25 +149,69 @@ FORMATS = ("auto", "text", "json", "html", "markdown", "sarif", "junit", "github
 @click.option("--scheduler", "scheduler", metavar="ADDRESS|local:N",
               help="With --executor dask: a running scheduler's address, or local:N to start N workers here "
                    "(default: $DASK_SCHEDULER_ADDRESS, else local:<jobs>). Implies --executor dask.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Read the settings from FILE (endpoints-checker.toml, or a pyproject.toml's "
+                   "[tool.endpoints-checker]) instead of the one found above each PATH.")
+@click.option("--isolated", "isolated", is_flag=True,
+              help="Read no configuration file: only the command line and the defaults.")
 def command(**values) -> None:
     """Check submission packages, organisation directories, cohorts or run folders at PATHS."""
-    sys.exit(check(**values))
+    values.update(resolve_settings(click.get_current_context(), values).values)
+    from checker.cli.interrupt import Interrupted, signals_end_the_run
+
+    with signals_end_the_run():  # SIGINT/SIGTERM: a prompt stop, workers taken down, exit 130/143
+        try:
+            code = check(**values)
+        except Interrupted as exc:
+            from checker.cli.interrupt import stopped
+
+            code = stopped(exc)
+    sys.exit(code)
+
+
+def resolve_settings(ctx: click.Context, values: dict):
+    """The settings of a parsed ``check`` (or ``config``) command line with the configuration file read in,
+    where each came from (checker.engine.check_settings.Resolved); pops --config and --isolated. A bad file
+    or value is a usage error (exit 2)."""
+    from checker.engine.check_settings import CheckSettings, SettingsError
+
+    config, isolated = values.pop("config_file", None), values.pop("isolated", False)
+    settings = CheckSettings(ctx.command)
+    try:
+        return settings.resolve(values["paths"] or (".",), base=settings.from_context(ctx, values),
+                                config=config, isolated=isolated)
+    except SettingsError as exc:
+        raise InputError(str(exc)) from None
 
 
 def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
           max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
           assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor,
-          scheduler, fix=False, diff=False) -> int:
+          scheduler, fix=False, diff=False, write_baseline=None, waiver_expiry_warning=WAIVER_EXPIRY_WARNING_DAYS,
+          junit_warnings="output", docs_url=None, extend_exclude=(), per_path_ignores=(), week0=None,
+          official_python=None) -> int:
     """The check with click's values (the options of ``command``); return the exit code."""
     if quiet and verbose:
         raise InputError("--quiet and --verbose contradict each other: give one")
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
+    if write_baseline is not None:
+        pairs = _with_baseline_file(pairs, write_baseline)
+    docs_url = _docs_url(docs_url)
     mode = _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle)
     if mode == "diff" and not formats and not outputs:
         pairs = []  # the diff is standard output's
+    from checker.cli import interrupt
+
+    interrupt.begin(pairs)  # what an interrupt would leave unwritten
     for fmt, out in pairs:
         if out != "-" and _is_dir_output(out) and fmt != "html":
             raise InputError(f"{out!r} is a directory: only --format html writes a folder (index + one page per submission)")
+        if out != "-" and _is_dir_output(out):
+            from checker.cli.folder import problem
+
+            why = problem(out)  # the folder is replaced whole: never one holding anything but report pages
+            if why:
+                raise InputError(f"cannot write the HTML folder {out}: {why}")
         if out != "-":
             parent = os.path.dirname(os.path.abspath(out))
             if not os.path.isdir(parent):
@@ -122,16 +219,22 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     if fail_on_new and not baseline:
         raise InputError("--fail-on-new needs --baseline FILE")
     _check_assembly(paths, point_file, assemble, write_bundle)
+    _start_official(week0, official_python, paths, executor == "dask" or bool(scheduler))
     overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
     _check_values(_split(select), _split(ignore), seed_set, policy_dir, overrides)
-    options = _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events)
-    if cohort:
-        options["cohort"] = cohort
+    path_ignores = _path_ignores(per_path_ignores)
+    from checker.engine.check_settings import run_folder_options
+
+    options = run_folder_options({"point_file": point_file, "max_concurrency": max_concurrency, "seed_set": seed_set,
+                                  "dataset_size": dataset_size, "no_events": no_events, "cohort": cohort})
     def make_report(bundle=write_bundle):
         return _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
-                    jobs=jobs, exclude=tuple(exclude), waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
+                    jobs=jobs, exclude=tuple(exclude) + tuple(extend_exclude), per_path_ignores=path_ignores,
+                    waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
                     today=today, timeout=timeout, assemble=assemble, write_bundle=bundle,
-                    executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler)
+                    executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler,
+                    waiver_expiry_warning=waiver_expiry_warning, docs_url=docs_url, week0=week0,
+                    official_python=official_python)
 
     diff_text = None
     try:
@@ -149,8 +252,12 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         from checker.cli import fixing
 
         fixing.tell(report, diff_text, _text_on_stdout(pairs))
-    _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics})
+    _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics,
+                          "junit_warnings": junit_warnings})
     _tell_bundle(report, write_bundle)
+    from checker.cli.fixing import tell_leftovers
+
+    tell_leftovers(report)
     if report.input_error and report.package is not None:
         from checker.cli.output import warn
 
@@ -159,6 +266,22 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         for p, why in report.package.unusable_paths:
             warn(f"error: nothing to check at {p}: {why}")
     return report.exit_code()  # the one the reports carry: an output that failed is in report.output_problems
+
+
+def _start_official(week0, official_python, paths, remote) -> None:
+    """Start the official checker's child first thing when PATH is one submission root: it imports the
+    official while this process imports the engine and the rules and loads the package (the pipeline takes
+    the same child). A cohort's units get theirs in the workers, which the pipeline decides."""
+    from checker.engine.official import OfficialUnavailable, resolve
+
+    try:
+        spec = resolve(week0, official_python)
+    except OfficialUnavailable as exc:
+        raise InputError(str(exc)) from None
+    if spec is not None and not remote and len(paths) == 1 and os.path.isdir(os.path.join(paths[0], "results")):
+        from checker.engine.official.client import child_for
+
+        child_for(spec)
 
 
 def _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle) -> str | None:
@@ -211,6 +334,28 @@ def _pair_outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> list[tu
     return pairs
 
 
+def _with_baseline_file(pairs, path: str) -> list[tuple[str, str]]:
+    """--write-baseline FILE: one more output, the baseline file (checker.render.baseline_file)."""
+    if path == "" or "\0" in path:
+        raise InputError(f"--write-baseline {path!r} names no file")
+    if _is_dir_output(path):
+        raise InputError(f"--write-baseline {path!r} is a directory: give a file name")
+    if path == "-":
+        pairs = [p for p in pairs if p != ("auto", "-")]  # the terminal's report gives way to the file's text
+        if any(out == "-" for _, out in pairs):
+            raise InputError("only one format can go to standard output; give --write-baseline a file name")
+    return pairs + [("baseline", path)]
+
+
+def _docs_url(value) -> str:
+    """--docs-url: an http(s) or file URL of a copy of docs/ ("" when not given)."""
+    if not value:
+        return ""
+    if not value.startswith(("https://", "http://", "file://")) or any(c.isspace() for c in value):
+        raise InputError(f"--docs-url {value!r} is not an http(s):// or file:// URL of a copy of docs/")
+    return value.rstrip("/")
+
+
 def _is_dir_output(out: str) -> bool:
     """``-o DIR/`` (trailing slash) or an existing directory: a folder of HTML pages."""
     return out != "-" and (out.endswith(("/", os.sep)) or os.path.isdir(out))
@@ -218,8 +363,9 @@ def _is_dir_output(out: str) -> bool:
 
 def _check_assembly(paths, point_file, assemble, write_bundle) -> None:
     """--assemble contradicts --point (each run folder carries its own point.yaml); OUT must be writable."""
-    if assemble and point_file:
-        raise InputError("--assemble and --point contradict each other: an assembled run folder uses its own point.yaml")
+    if (assemble or write_bundle) and point_file:
+        which = "--assemble" if assemble else "--write-bundle (which assembles the run folders)"
+        raise InputError(f"{which} and --point contradict each other: an assembled run folder uses its own point.yaml")
     if write_bundle:
         if assemble is False:
             raise InputError("--write-bundle needs the run folders assembled: drop --no-assemble")
@@ -238,8 +384,8 @@ def _tell_bundle(report, write_bundle) -> None:
         return
     section = report.sections.get("bundle")
     if section is None or not section.get("written"):
-        warn(f"warning: --write-bundle {write_bundle}: the inputs were not assembled (no run folders "
-             "carrying point.yaml and system_desc.json); nothing written")
+        warn(f"warning: --write-bundle {write_bundle}: the inputs were not assembled (no run folders among them, or "
+             "the bundle view could not be staged); nothing written")
     else:
         warn(f"wrote the assembled bundle to {section['written']} ({len(section['points'])} point(s))")
 
@@ -257,6 +403,20 @@ def _check_values(select, ignore, seed_set, policy_dir, overrides) -> None:
             from checker.engine.policy import load_policy
 
             check_seed_set(seed_set, load_policy(policy_dir, overrides))
+    except UsageProblem as exc:
+        raise InputError(str(exc)) from None
+
+
+def _path_ignores(items):
+    """--per-path-ignores GLOB:RULES as (glob, selectors) pairs; a malformed one is a usage error."""
+    if not items:
+        return ()
+    from checker.core.option_values import UsageProblem
+    from checker.engine.catalogue import all_rules
+    from checker.engine.path_ignores import parse
+
+    try:
+        return parse(items, all_rules())
     except UsageProblem as exc:
         raise InputError(str(exc)) from None
 
@@ -280,9 +440,10 @@ def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overr
         raise InputError(str(exc)) from None
     except ValueError as exc:
         from checker.engine.baseline import BaselineError
+        from checker.engine.official import OfficialUnavailable
         from checker.engine.waivers import WaiverError
 
-        if isinstance(exc, (WaiverError, BaselineError)):
+        if isinstance(exc, (WaiverError, BaselineError, OfficialUnavailable)):
             raise InputError(str(exc)) from exc
         raise
 
@@ -310,18 +471,10 @@ def _isatty(stream) -> bool:
         return False
 
 
-def _run_folder_options(point_file, max_concurrency, seed_set, dataset_size, no_events) -> dict:
-    """The optional run-folder context; only given values are set, so rules can say what is missing."""
-    opts = {"events": not no_events}
-    for key, value in (("point", point_file), ("max_concurrency", max_concurrency), ("seed_set", seed_set),
-                       ("dataset_size", dataset_size)):
-        if value is not None:
-            opts[key] = value
-    return opts
-
-
 def _split(values) -> list[str]:
-    return [t.strip() for v in values for t in v.split(",") if t.strip()]
+    from checker.core.option_values import split
+
+    return list(split(values))
 
 
 def _text_on_stdout(pairs) -> bool:
@@ -336,6 +489,9 @@ def _emit(report, pairs, text_options: dict) -> None:
     from checker.cli.output import emit, warn
 
     done = emit(report, pairs, text_options, _is_dir_output)
+    from checker.cli import interrupt
+
+    interrupt.delivered()
     for fmt, out in done.written:
         warn(f"wrote {out} ({fmt})")
     text_on_stdout = _text_on_stdout(pairs)

@@ -15,6 +15,9 @@ import sys
 
 
 def run() -> None:
+    from checker.cli import prestart
+
+    prestart.official(sys.argv)  # the official checker's child imports it while we import the rest
     from checker.core.models import without_plugins
 
     without_plugins()
@@ -34,5 +37,8 @@ def run() -> None:
                     stream.flush()
         except (OSError, ValueError):
             raise exc from None
+        official = sys.modules.get("checker.engine.official.client")
+        if official is not None:  # the official checker's child: reaped, never left behind (atexit is skipped)
+            official.close_all()
         os._exit(code)
     # click's standalone mode always raises SystemExit; reaching here is Python's normal exit

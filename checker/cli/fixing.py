@@ -31,7 +31,13 @@ def run(mode: str, make_report, paths, point_file, write_bundle=None, before_ren
         text = engine.diff(states)
         first.sections["fix"] = engine.section("diff", states, before)
         return first, text
-    engine.write(states, before_rename)
+    _remove_leftovers(first)
+    try:
+        engine.write(states, before_rename)
+    except KeyboardInterrupt as exc:  # an interrupt (checker.cli.interrupt): say which files were replaced
+        if hasattr(exc, "fixed"):
+            exc.fixed = [f["file"] for f in engine.section("fix", states, before)["files"] if f["status"] == "fixed"]
+        raise
     written = any(st.written for st in states.values())
     report = make_report(write_bundle) if written or write_bundle else first
     report.sections["fix"] = engine.section("fix", states, before)
@@ -63,3 +69,38 @@ def tell(report, diff_text, text_on_stdout: bool) -> None:
     for f in section["files"]:
         if f["status"] == "not-fixed":
             warn(f"error: {f['file']} was not fixed: {f['reason']}; the file is as it was")
+
+
+def leftovers(report) -> list[str]:
+    """Temporary files of an interrupted --fix found in the checked points (checker.core.scratch) that no
+    running --fix holds: never package entries, named in one line instead."""
+    from checker.core import scratch
+
+    found = list(getattr(report.package, "leftovers", None) or [])
+    for digest in getattr(report.context, "cohort_units", None) or []:
+        found += digest.get("leftovers", ())
+    return [p for p in found if scratch.stale(p)]
+
+
+def _remove_leftovers(report) -> None:
+    from checker.cli.output import warn
+    from checker.core import scratch
+
+    removed = [p for p in leftovers(report) if scratch.remove_stale_fix_temp(p)]
+    if removed:
+        warn(f"removed {_files(removed)} left by an interrupted --fix")
+
+
+def tell_leftovers(report) -> None:
+    """One line naming the temporary files of an interrupted --fix still in the package."""
+    from checker.cli.output import warn
+
+    found = leftovers(report)
+    if found:
+        warn(f"note: {_files(found)} left by an interrupted --fix (not part of the package: check --fix "
+             "removes it, or delete it)")
+
+
+def _files(paths: list[str]) -> str:
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    return f"{'a temporary file' if len(paths) == 1 else f'{len(paths)} temporary files'} of endpoints-checker ({shown})"

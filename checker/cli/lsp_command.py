@@ -15,6 +15,9 @@ def run() -> int:
     except ImportError:
         print(f"error: {MISSING}", file=sys.stderr)
         return 2
+    from checker.cli.settings import check_settings
+    from checker.lsp import settings
     from checker.lsp.server import serve
 
+    settings.use(check_settings())  # the configuration file's keys are check's options
     return serve()

@@ -1,4 +1,4 @@
-"""Command line: ``check``, ``rules``, ``explain``, ``regions``, ``draft``, ``lsp``, ``schema``, ``mcp``. Exit 0 pass, 1 failures, 2 usage/input.
+"""Command line: ``check``, ``rules``, ``explain``, ``regions``, ``draft``, ``policy``, ``lsp``, ``schema``, ``mcp``. Exit 0 pass, 1 failures, 2 usage/input.
 
 click parses every command: help, usage errors, shell completion. A command is a click command added to
 the group ``main`` (``main.add_command(...)`` for one defined in its own module, as ``check`` is in
@@ -12,8 +12,9 @@ import sys
 import click
 
 from checker.core.version import __version__
-from checker.cli import check_command
+from checker.cli import check_command, policy_command
 from checker.cli.check_command import _is_dir_output, _split  # noqa: F401  (_is_dir_output: emit's callers)
+from checker.cli.settings import config_command
 from checker.cli.usage import InputError, complete_rules
 
 
@@ -24,6 +25,8 @@ def main() -> None:
 
 
 main.add_command(check_command.command)
+main.add_command(config_command())
+main.add_command(policy_command.command)
 
 
 @main.command("rules")

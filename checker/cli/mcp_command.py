@@ -12,5 +12,9 @@ def run() -> int:
     except ImportError as exc:
         raise McpUnavailable(f"the MCP server needs the MCP Python SDK ({exc}): "
                              "pip install 'endpoints-checker[mcp]'") from None
+    from checker.cli.settings import check_settings
+    from checker.mcp import adapter
+
+    adapter.use(check_settings())  # the configuration file's keys are check's options
     main()
     return 0

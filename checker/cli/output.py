@@ -20,82 +20,25 @@ Promises (docs/robustness.md):
 """
 from __future__ import annotations
 
-import codecs
 import os
-import re
 import stat
 import sys
 
 import msgspec
 
+from checker.cli import folder
+from checker.core import scratch
 from checker.cli.targets import (append_file, commit, discard, in_place, stage_file, write_file,  # noqa: F401
                                  write_special)
-
-#: formats whose submitter strings all sit inside JSON strings
-JSON_FORMATS = frozenset({"json", "sarif"})
-#: formats read as HTML or XML (character references are their escape)
-MARKUP_FORMATS = frozenset({"html", "junit"})
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _json_errors(exc: UnicodeEncodeError):
-    """Inside a JSON string: a lone surrogate as the visible text ``\\udcxx``, anything else ``\\uXXXX``."""
-    out = []
-    for ch in exc.object[exc.start:exc.end]:
-        cp = ord(ch)
-        if 0xD800 <= cp <= 0xDFFF:
-            out.append("\\\\u%04x" % cp)
-        elif cp > 0xFFFF:
-            cp -= 0x10000
-            out.append("\\u%04x\\u%04x" % (0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF)))
-        else:
-            out.append("\\u%04x" % cp)
-    return "".join(out), exc.end
-
-
-def _markup_errors(exc: UnicodeEncodeError):
-    out = []
-    for ch in exc.object[exc.start:exc.end]:
-        cp = ord(ch)
-        out.append("\\u%04x" % cp if 0xD800 <= cp <= 0xDFFF else f"&#{cp};")
-    return "".join(out), exc.end
-
-
-def _text_errors(exc: UnicodeEncodeError):
-    out = []
-    for ch in exc.object[exc.start:exc.end]:
-        cp = ord(ch)
-        out.append("\\u%04x" % cp if 0xD800 <= cp <= 0xDFFF else
-                   ("\\x%02x" % cp if cp < 0x100 else ("\\u%04x" % cp if cp < 0x10000 else "\\U%08x" % cp)))
-    return "".join(out), exc.end
-
-
-codecs.register_error("endpoints-checker-json", _json_errors)
-codecs.register_error("endpoints-checker-markup", _markup_errors)
-codecs.register_error("endpoints-checker-text", _text_errors)
-
-
-def encode_output(fmt: str, text: str, encoding: str | None = "utf-8") -> bytes:
-    """``text`` in ``encoding``; whatever it cannot hold becomes the format's visible escape."""
-    encoding = encoding or "utf-8"
-    try:
-        return text.encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        pass
-    errors = ("endpoints-checker-json" if fmt in JSON_FORMATS else
-              "endpoints-checker-markup" if fmt in MARKUP_FORMATS else "endpoints-checker-text")
-    try:
-        return text.encode(encoding, errors)
-    except LookupError:  # an encoding Python does not know: UTF-8 then
-        return text.encode("utf-8", errors)
-
+from checker.cli.streams import (JSON_FORMATS, MARKUP_FORMATS, _warn, encode_output, warn,  # noqa: F401
+                                 write_stdout)
 
 class Emitted(msgspec.Struct):
     """What ``emit`` did: the files written and the problems met (each one makes the run exit 2)."""
 
     written: list = msgspec.field(default_factory=list)  # (format, path)
     problems: list = msgspec.field(default_factory=list)  # one line each, naming the format and the path
+    in_place: str | None = None  # the target written in place right now (an interrupt leaves it cut short)
 
     @property
     def ok(self) -> bool:
@@ -109,44 +52,16 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def write_stdout(fmt: str, text: str) -> None:
-    """Write one rendered output to standard output; raise OSError when it is closed or fails."""
-    stream = sys.stdout
-    if stream is None:
-        raise OSError(0, "standard output is closed")
-    try:
-        stream.flush()
-        buffer = getattr(stream, "buffer", None)
-        if buffer is None:  # a text-only stream (a test harness): it takes str
-            data = encode_output(fmt, text, getattr(stream, "encoding", None) or "utf-8")
-            stream.write(data.decode(getattr(stream, "encoding", None) or "utf-8", "replace"))
-        else:
-            buffer.write(encode_output(fmt, text, getattr(stream, "encoding", None) or "utf-8"))
-            buffer.flush()
-        stream.flush()
-    except ValueError as exc:  # "I/O operation on closed file"
-        raise OSError(0, f"standard output is closed ({exc})") from None
-    except OSError:
-        _silence_stdout()
-        raise
-
-
-def _silence_stdout() -> None:
-    """After a failed write to stdout, point it at /dev/null so the interpreter's exit flush is quiet."""
-    try:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, sys.stdout.fileno())
-        os.close(fd)
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
 def _render(fmt: str, report, options: dict):
-    """The rendered text: a str, or for JSON an iterator of pieces (streamed, see json_report)."""
+    """The rendered text: a str, or for JSON and SARIF an iterator of pieces (streamed: see json_report)."""
     if fmt == "json":
         from checker.render.json_report import render_chunks
 
         return render_chunks(report)
+    if fmt == "sarif":
+        from checker.render.sarif import render_chunks as sarif_chunks
+
+        return sarif_chunks(report)
     from checker.render import render
 
     return render(fmt, report, **options)
@@ -180,13 +95,21 @@ CARRIES_EXIT = frozenset({"json", "html"})
 
 
 class _Staged(msgspec.Struct):
-    """One output rendered into temporary files beside its targets, renamed over them at the end."""
+    """One output rendered into a temporary file (or folder) beside its target, renamed over it at the end."""
 
     fmt: str
     out: str  # the target (a file, or the folder of a cohort's HTML pages)
-    files: list  # [(temporary file, target)]
+    files: list  # [(temporary file or folder, target)]
     seen: int  # output problems known when it was rendered
-    whole: bool = True  # every file of it was staged (a cohort folder may lose one page)
+    folder: bool = False  # a cohort's HTML folder, swapped whole (checker.cli.folder)
+
+    def commit(self) -> None:
+        for pair in self.files:
+            (folder.commit if self.folder else commit)(pair)
+
+    def discard(self) -> None:
+        for pair in self.files:
+            (folder.discard if self.folder else discard)(pair)
 
 
 def emit(report, pairs: list[tuple[str, str]], options: dict, is_dir_output) -> Emitted:
@@ -196,12 +119,28 @@ def emit(report, pairs: list[tuple[str, str]], options: dict, is_dir_output) -> 
     report carrying the exit code is written knowing every problem met before it. Files are rendered into
     temporary files first; targets written in place (standard output, a device, a FIFO) follow, those
     carrying the exit code last; staged files rendered before a later problem are rendered again; then
-    every staged file is renamed over its target."""
-    from checker.render import resolve_auto
-
+    every staged file is renamed over its target. An interrupt (a KeyboardInterrupt: checker.cli.interrupt)
+    removes every staged file, so each target not yet renamed over keeps its old content, and carries what
+    was written (``written``) and what was being written in place (``cut_short``) when it came."""
     done = Emitted()
     report.output_problems = done.problems
     staged: list[_Staged] = []
+    try:
+        _emit(report, pairs, options, is_dir_output, done, staged)
+        _step_summary(report, done)
+    except KeyboardInterrupt as exc:
+        for one in staged:
+            one.discard()
+        if hasattr(exc, "written"):
+            exc.written = list(done.written)
+            exc.cut_short = done.in_place
+        raise
+    return done
+
+
+def _emit(report, pairs, options: dict, is_dir_output, done: Emitted, staged: list) -> None:
+    from checker.render import resolve_auto
+
     direct: list[tuple[str, str]] = []
     for fmt, out in pairs:
         fmt = resolve_auto() if fmt == "auto" else fmt
@@ -223,17 +162,20 @@ def emit(report, pairs: list[tuple[str, str]], options: dict, is_dir_output) -> 
         if not stale:
             break
         for one in stale:
-            staged[staged.index(one)] = _restage(report, one, options, done, is_dir_output)
-    for one in staged:
+            i = staged.index(one)
+            staged.pop(i)
+            one.discard()
+            again = _stage(report, one.fmt, one.out, options, done, is_dir_output)
+            if again is not None:
+                staged.insert(i, again)
+    while staged:
+        one = staged[0]
         try:
-            for pair in one.files:
-                commit(pair)
-            if one.whole:
-                done.written.append((one.fmt, one.out))
+            one.commit()
+            done.written.append((one.fmt, one.out))
         except OSError as exc:
             _problem(done, f"cannot write the {one.fmt} report to {one.out}: {_describe(exc)}")
-    _step_summary(report, done)
-    return done
+        staged.pop(0)
 
 
 def _problem(done: Emitted, line: str) -> None:
@@ -241,18 +183,12 @@ def _problem(done: Emitted, line: str) -> None:
         done.problems.append(line)
 
 
-def _restage(report, one: _Staged, options: dict, done: Emitted, is_dir_output) -> _Staged:
-    for pair in one.files:
-        discard(pair)
-    again = _stage(report, one.fmt, one.out, options, done, is_dir_output)
-    return again if again is not None else _Staged(one.fmt, one.out, [], len(done.problems))
-
-
 def _stage(report, fmt: str, out: str, options: dict, done: Emitted, is_dir_output) -> _Staged | None:
     """Render one output into temporary files beside its target(s); None when nothing could be staged."""
     if fmt == "html" and is_dir_output(out):
         return _stage_cohort(report, out, done)
     opts = {**options, "tty": False}
+    _swept(scratch.sweep(os.path.dirname(os.path.realpath(out)) or ".", os.path.basename(os.path.realpath(out))))
     try:
         try:
             pair = stage_file(out, _encoded(fmt, _render(fmt, report, opts)))
@@ -272,34 +208,59 @@ def _stage(report, fmt: str, out: str, options: dict, done: Emitted, is_dir_outp
 
 
 def _write_direct(report, fmt: str, out: str, options: dict, done: Emitted) -> None:
-    """An output written where it is (standard output, a device, a FIFO): rendered now, then written."""
+    """An output written where it is (standard output, a device, a FIFO): streamed as it is rendered, the
+    first piece (for JSON: everything before the findings) rendered before any byte goes out."""
     where = "standard output" if out == "-" else out
     if out == "-" and sys.stdout is None:  # the process started with fd 1 closed
         _problem(done, f"cannot write the {fmt} report to standard output: it is closed")
         return
     opts = dict(options) if out == "-" else {**options, "tty": False}
+    failed: list = []
     try:
         try:
             text = _render(fmt, report, opts)
-            text = text if isinstance(text, str) else "".join(text)  # whole before the first byte goes out
+            if not isinstance(text, str):
+                pieces = iter(text)
+                text = _guarded(next(pieces, ""), pieces, failed)
         except Exception as exc:  # noqa: BLE001
             _problem(done, f"internal error: the {fmt} report for {where} could not be rendered ({_describe(exc)})")
             if fmt != "json":
                 return
             text = _render_json_fallback(report)
+        done.in_place = out
         if out == "-":
-            if text:
-                write_stdout(fmt, text)
+            write_stdout(fmt, text)
         else:
-            write_special(out, encode_output(fmt, text), truncate=stat.S_ISREG(os.stat(out).st_mode))
+            write_special(out, _encoded(fmt, text), truncate=stat.S_ISREG(os.stat(out).st_mode))
+        done.in_place = None
+        if failed:  # a renderer that failed after its first piece went out (a bug): the output is cut short
+            _problem(done, f"internal error: the {fmt} report for {where} is incomplete: it could not be rendered "
+                           f"to the end ({_describe(failed[0])})")
+        elif out != "-":
             done.written.append((fmt, out))
     except OSError as exc:
+        done.in_place = None
         _problem(done, f"cannot write the {fmt} report to {where}: {_describe(exc)}")
     except Exception:  # noqa: BLE001  (the JSON fallback failed too: its problem is already recorded)
-        pass
+        done.in_place = None
+
+
+def _guarded(first: str, rest, failed: list):
+    """``first`` then the pieces of ``rest`` until one cannot be rendered (recorded in ``failed``)."""
+    yield first
+    while True:
+        try:
+            piece = next(rest)
+        except StopIteration:
+            return
+        except Exception as exc:  # noqa: BLE001  (recorded; the writer stops there)
+            failed.append(exc)
+            return
+        yield piece
 
 
 def _stage_cohort(report, outdir: str, done: Emitted) -> _Staged | None:
+    """A cohort's HTML folder built whole beside ``outdir`` (checker.cli.folder), swapped in at the end."""
     from checker.render.cohort_html import render_cohort
 
     try:
@@ -308,19 +269,18 @@ def _stage_cohort(report, outdir: str, done: Emitted) -> _Staged | None:
         _problem(done, f"internal error: the cohort HTML for {outdir} could not be rendered ({_describe(exc)})")
         return None
     try:
-        os.makedirs(outdir, exist_ok=True)
+        pair, removed = folder.stage(outdir, {name: encode_output("html", files[name]) for name in
+                                              ["index.html"] + sorted(n for n in files if n != "index.html")})
     except OSError as exc:
-        _problem(done, f"cannot create the HTML folder {outdir}: {_describe(exc)}")
+        _problem(done, f"cannot write the html report to {outdir}: {_describe(exc)}")
         return None
-    pairs, whole = [], True
-    for name in ["index.html"] + sorted(n for n in files if n != "index.html"):
-        path = os.path.join(outdir, name)
-        try:
-            pairs.append(stage_file(path, encode_output("html", files[name])))
-        except OSError as exc:
-            whole = False
-            _problem(done, f"cannot write the html report to {path}: {_describe(exc)}")
-    return _Staged("html", outdir, pairs, len(done.problems), whole)
+    _swept(removed)
+    return _Staged("html", outdir, [pair], len(done.problems), folder=True)
+
+
+def _swept(paths: list[str]) -> None:
+    for path in paths:
+        _warn(f"removed {path}: a temporary file of endpoints-checker left by an interrupted run")
 
 
 def _step_summary(report, done: Emitted) -> None:
@@ -339,20 +299,3 @@ def _step_summary(report, done: Emitted) -> None:
     except OSError as exc:
         # the step summary is a courtesy (the requested outputs are written): a warning, not exit 2
         _warn(f"warning: cannot append to GITHUB_STEP_SUMMARY {summary}: {_describe(exc)}")
-
-
-def _warn(line: str) -> None:
-    stream = sys.stderr
-    if stream is None:
-        return
-    try:
-        stream.write(encode_output("text", line + "\n", getattr(stream, "encoding", None))
-                     .decode(getattr(stream, "encoding", None) or "utf-8", "replace"))
-        stream.flush()
-    except (OSError, ValueError, LookupError):
-        pass
-
-
-def warn(line: str) -> None:
-    """One line on stderr, encodable whatever stderr's encoding; silent when stderr is closed."""
-    _warn(line)

@@ -1,6 +1,6 @@
 """Write the JSON Schemas of schemas/, generated from the pydantic models: point.yaml, system_desc.json,
-result_summary.json, the client's config.yaml and metrics/final_snapshot.json, the report, waivers and the
-policy files.
+result_summary.json, the client's config.yaml and metrics/final_snapshot.json, the report, waivers, the
+baseline file and the policy files.
 
 ``python -m checker.cli.maintainer schemas`` (``make schemas``) rewrites them; a test fails when they are
 stale. What is required of system_desc.json comes from the bundled policy (``system_desc.yaml``), as
@@ -53,6 +53,12 @@ def generated() -> dict[str, dict]:
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     doc["title"] = "waivers.yaml (endpoints-checker --waivers)"
     out["waivers.schema.json"] = doc
+    from checker.engine.baseline_file import BaselineFile
+
+    doc = BaselineFile.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["title"] = "endpoints-checker baseline file (--write-baseline, read by --baseline)"
+    out["baseline.schema.json"] = doc
     out["system_power.schema.json"] = _system_power()
     out.update(_client_files())
     return {rel: _with_id(rel, d) for rel, d in out.items()}
@@ -83,6 +89,7 @@ def _client_files() -> dict[str, dict]:
     result_summary.json is read with result_summary.schema.json's model and a results.json carrying
     accuracy_scores with accuracy_results.schema.json's, so neither has a schema of its own."""
     from checker.load.models.client_config import ClientConfig
+    from checker.load.models.detector import DetectorOutput
     from checker.load.models.final_snapshot import FinalSnapshot
 
     out = {}
@@ -90,7 +97,9 @@ def _client_files() -> dict[str, dict]:
             ("config.schema.json", ClientConfig, "config.yaml (the inference-endpoint client's resolved benchmark "
                                                  "configuration)"),
             ("final_snapshot.schema.json", FinalSnapshot, "metrics/final_snapshot.json (the client's final metrics "
-                                                          "snapshot)")):
+                                                          "snapshot)"),
+            ("steady_state.schema.json", DetectorOutput, "steady_state.json (the client's steady-state detector's "
+                                                         "output in a run folder)")):
         doc = _draft(model.model_json_schema())
         doc["title"] = title
         doc["description"] = (doc.get("description", "") + " Only the keys the checker reads are described; any "

@@ -9,6 +9,9 @@ import os
 import stat
 import sys
 
+from checker.core import scratch
+from checker.core.writing import write_all
+
 
 def _umask() -> int:
     mask = os.umask(0o022)
@@ -35,18 +38,13 @@ def in_place(path: str) -> bool:
 
 def stage_file(path: str, data) -> tuple[str, str]:
     """Write ``data`` whole into a temporary file beside ``path`` (its real path: a symlink is followed);
-    (temporary file, target) for ``commit``. Nothing is left behind when it fails."""
+    (temporary file, target) for ``commit``. The temporary is one of ours (``checker.core.scratch``: named
+    ``.NAME.XXXXXXXX.part``, locked until committed or discarded); nothing is left behind when it fails."""
     real = os.path.realpath(path)
-    import tempfile  # only when a file is written: tempfile imports random, shutil, ...
-
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(real) or ".", prefix="." + os.path.basename(real)[:100] + ".",
-                               suffix=".part")
+    tmp, fd = scratch.create_file(os.path.dirname(real) or ".", os.path.basename(real))
     try:
-        try:
-            _write_all(fd, data)
-            os.fchmod(fd, 0o666 & ~_umask())
-        finally:
-            os.close(fd)
+        write_all(fd, data)
+        os.fchmod(fd, 0o666 & ~_umask())
     except BaseException:
         discard((tmp, real))
         raise
@@ -61,13 +59,11 @@ def commit(staged: tuple[str, str]) -> None:
     except BaseException:
         discard(staged)
         raise
+    scratch.release(tmp)
 
 
 def discard(staged: tuple[str, str]) -> None:
-    try:
-        os.unlink(staged[0])
-    except OSError:
-        pass
+    scratch.remove(staged[0])
 
 
 def _output_stat(path: str):
@@ -101,7 +97,7 @@ def write_special(path: str, data, append: bool = False, truncate: bool = False)
     try:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)  # a reader exists: wait for it like any pipe writer
-        _write_all(fd, data)
+        write_all(fd, data)
     finally:
         os.close(fd)
 
@@ -114,14 +110,6 @@ def append_file(path: str, data: bytes) -> None:
         return
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOCTTY", 0), 0o666)
     try:
-        _write_all(fd, data)
+        write_all(fd, data)
     finally:
         os.close(fd)
-
-
-def _write_all(fd: int, data) -> None:
-    for piece in ((data,) if isinstance(data, (bytes, bytearray)) else data):
-        view = memoryview(piece)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]

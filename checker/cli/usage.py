@@ -23,3 +23,18 @@ def complete_rules(ctx, param, incomplete: str):
     rules = all_rules()
     names = sorted({r.id for r in rules} | {r.family for r in rules})
     return [CompletionItem(prefix + n) for n in names if n.startswith(last)]
+
+
+class CohortId(click.ParamType):
+    """--cohort: a cohort id YYYY-MM-C0 or YYYY-MM-C1 (checker.domain.cohort_ids); anything else is a usage
+    error saying what is wrong, never a run that flags every point."""
+
+    name = "cohort id"
+
+    def convert(self, value, param, ctx):
+        from checker.domain.cohort_ids import CohortError, parse
+
+        try:
+            return str(parse(value))
+        except CohortError as exc:
+            self.fail(str(exc), param, ctx)

@@ -11,6 +11,8 @@ from typing import Any
 
 import msgspec
 
+from checker.core.gate import FAIL_ON_RANK  # noqa: F401 - the --fail-on thresholds, re-exported
+
 
 class Status(str, Enum):
     PASS = "PASS"
@@ -33,8 +35,6 @@ class Severity(str, Enum):
 
 _RANK = {Severity.REJECT: 4, Severity.REJECT_POINTS: 3, Severity.FLAG: 2, Severity.WARN: 1}
 
-#: --fail-on threshold name -> minimum severity rank that fails the run.
-FAIL_ON_RANK = {"reject": 3, "flag": 2, "warn": 1, "never": 99}
 
 SEVERITY_ORDER = [s.value for s in Severity]
 
@@ -102,11 +102,14 @@ class Finding(msgspec.Struct):
     fix: str | None = None
     reason: str | None = None  # SKIP reason code: missing-input, not-applicable, deselected, ...
     extra: dict = msgspec.field(default_factory=dict)
-    baseline: str | None = None  # --baseline: "new" | "unchanged" (FAIL findings only)
+    baseline: str | None = None  # --baseline: "new" | "unchanged" (FAIL and waived findings)
     edits: tuple = ()  # the automatic fix: TextEdits (checker.core.fixes), applied by check --fix
-    #: reject-level FAILs only: does the Week-0 automated check (the official tool) reject on this rule at
-    #: this subject? Set by the engine from the Week-0 prediction (checker.core.week0); None elsewhere
+    #: FAILs only: does the Week-0 automated check (the official tool) reject on this rule at this subject? Set
+    #: by the engine from the Week-0 verdict (checker.engine.week0); None elsewhere
     week0: bool | None = None
+    #: the problems of a finding that lists several (each wrong seed, each point without a block): one
+    #: identity each, as a data path or name; the baseline fingerprints each (checker.core.fingerprint)
+    parts: tuple = ()
 
     def sort_key(self) -> tuple:
         s = self.subject
@@ -123,6 +126,8 @@ class Finding(msgspec.Struct):
         }
         if self.location is not None:
             d["location"] = self.location.as_dict()
+        if self.parts:
+            d["parts"] = list(self.parts)
         if self.observed is not None or self.expected is not None:
             d["evidence"] = {"observed": json_safe(self.observed), "expected": json_safe(self.expected)}
         if self.fix:
@@ -138,14 +143,6 @@ class Finding(msgspec.Struct):
         if self.week0 is not None:
             d["week0"] = self.week0
         return d
-
-
-def rules_verdict(findings) -> str:
-    """What our rules decide: reject (a reject FAIL), reject-points (only reject-points FAILs), accept."""
-    sevs = {f.severity for f in findings if f.status is Status.FAIL}
-    if Severity.REJECT in sevs:
-        return "reject"
-    return "reject-points" if Severity.REJECT_POINTS in sevs else "accept"
 
 
 def path_step(p: Any) -> Any:

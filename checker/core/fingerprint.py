@@ -1,5 +1,6 @@
-"""A finding's identity across runs (rule id, subject, data path; never the message or the line) and
-the visible spelling of a lone surrogate every output writes.
+"""A finding's identity across runs (rule id, subject, data path; never the message or the line), the
+identity of each problem a grouped finding lists (its ``parts``), and the visible spelling of a lone
+surrogate every output writes.
 
 Core holds it because both the baseline (engine) and the SARIF and GitHub outputs (render) name
 findings by it, and the engine never imports a renderer.
@@ -26,7 +27,36 @@ def fingerprint_key(key: str) -> str:
     return hashlib.sha256(visible(key).encode("utf-8")).hexdigest()[:32]
 
 
+def path_key(path) -> str:
+    """A data path as one string, ``a/0/b``: the ``where`` of a fingerprint and of a problem part."""
+    return "/".join(str(path_step(p)) for p in path)
+
+
 def fingerprint(f: Finding) -> str:
     """Stable across runs and line moves: rule id, subject and data path; never the message or line."""
-    path = "/".join(str(path_step(p)) for p in (f.location.path if f.location else ()))
-    return fingerprint_key("|".join([f.rule_id, f.subject.label(), path]))
+    return fingerprint_key("|".join([f.rule_id, f.subject.label(), path_key(f.location.path if f.location else ())]))
+
+
+def problem_wheres(f: Finding) -> tuple[str, ...]:
+    """Where each problem of the finding is: its parts (each wrong seed, each point of a grouped finding), else
+    its one data path. A finding listing one problem has the part its data path names, so its identity is the
+    same whether the rule groups or not."""
+    return tuple(f.parts) if f.parts else (path_key(f.location.path if f.location else ()),)
+
+
+def fingerprints(f: Finding) -> tuple[str, ...]:
+    """One fingerprint per problem (``problem_wheres``): what a baseline compares, so a new problem never hides
+    behind an old one of the same finding."""
+    head = f"{f.rule_id}|{f.subject.label()}|"
+    return tuple(fingerprint_key(head + w) for w in problem_wheres(f))
+
+
+def dict_fingerprints(d: dict) -> tuple[str, ...]:
+    """``fingerprints`` of a finding dict from an earlier JSON report (same keys, same hashes)."""
+    s = d.get("subject") or {}
+    label = "/".join(str(s.get(k) or "") for k in ("submission", "system", "model", "point", "entry")
+                     if s.get(k)) or "(package)"
+    parts = d.get("parts") or ()
+    wheres = tuple(str(p) for p in parts) or ("/".join(str(p) for p in ((d.get("location") or {}).get("path") or ())),)
+    head = f"{d.get('rule_id', '')}|{label}|"
+    return tuple(fingerprint_key(head + w) for w in wheres)

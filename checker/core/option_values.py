@@ -42,3 +42,11 @@ def check_seed_set(value: str, policy) -> None:
     if value not in ids:
         raise UsageProblem(f"--seed-set {value!r} is not in the seed-set registry"
                            f" (sets: {', '.join(ids)}).{did_you_mean(value, ids)}")
+
+
+def split(values) -> tuple[str, ...]:
+    """Repeated and comma-separated values as one tuple (``--select a,b --select c``); a string is one value
+    (never read one character at a time)."""
+    if isinstance(values, str):
+        values = (values,)
+    return tuple(t.strip() for v in values or () for t in str(v).split(",") if t.strip())

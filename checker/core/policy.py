@@ -34,6 +34,9 @@ class Policy(msgspec.Struct):
     data: dict[str, Any] = msgspec.field(default_factory=dict)
     problems: dict[str, PolicyProblem] = msgspec.field(default_factory=dict)
     overrides: dict[str, str] = msgspec.field(default_factory=dict)  # name -> file that replaced the bundled one
+    #: where the edition was taken from (index.yaml ``taken_from``: rules commit and date) and, per registry,
+    #: its source and the date it was taken (``registries``): what `endpoints-checker policy` shows
+    provenance: dict[str, Any] = msgspec.field(default_factory=dict)
     #: policy name -> id of the rule that reports its problems instead of policy-registry
     reporters: dict[str, str] = msgspec.field(default_factory=dict)
     #: policy name -> loader not run yet (``checker.engine.policy``): a file is read and validated the

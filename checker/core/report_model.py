@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from checker.core.gate import fail_on_pattern
+
 Severity = Literal["reject", "reject-points", "flag", "warn"]
 RULE_ID = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 PathItem = Union[str, int, float, bool, None]
@@ -60,8 +62,9 @@ class PolicyRef(_Part):
 
 
 class Week0(_Part):
-    """The Week-0 prediction: what the official automated check (endpoints-submission-cli 1.5.3.0) decides,
-    modelled on its own error conditions."""
+    """The Week-0 verdict: what the official automated check (endpoints-submission-cli) decides, from the
+    official checker itself where it is installed (source official), else predicted by a model of its own
+    error conditions (source model)."""
 
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
@@ -70,7 +73,11 @@ class Week0(_Part):
     points: list[str] = Field(description=(
         "reject-points: the points it rejects (system/model/r<N>, prefixed by the submission label in a cohort)."))
     rules: list[str] = Field(description=(
-        "The official rule ids whose ERRORs decide it (crash: the official stops with a traceback)."))
+        "The official rule ids whose ERRORs decide it (crash: the official stops with a traceback; timeout: it "
+        "never finishes; memory: it outgrows its memory cap)."))
+    source: Literal["official", "model"] = Field(description=(
+        "official: the installed official checker decided (every unit of a cohort); model: predicted."))
+    version: str = Field(description="The official's version: the one run, or the one the model predicts.")
 
 
 class Summary(_Part):
@@ -172,15 +179,22 @@ class Finding(_Part):
     subject: Subject = Field(description="What the finding is about.")
     message: str = Field(min_length=1, description="What was found, in a sentence.")
     location: Optional[Location] = Omitted(description="Where the finding points, when it has a place.")
+    parts: Optional[list[str]] = Omitted(min_length=1, description=(
+        "A FAIL listing several problems (each wrong seed, each point without a block): each problem's identity, "
+        "a data path (a/0/b) or a name; a baseline compares each one."))
     evidence: Optional[Evidence] = Omitted(description="Observed and expected values of a FAIL.")
     fix: Optional[str] = Omitted(description="How to fix a FAIL.")
     reason: Optional[str] = Omitted(description="Why a SKIP could not evaluate.")
-    extra: Optional[dict[str, Any]] = Omitted(description="Rule-specific data (metrics, counts).")
+    extra: Optional[dict[str, Any]] = Omitted(description=(
+        "Rule-specific data (metrics, counts). ``official``: the official checker's own words for the ERROR(s) "
+        "this finding explains (when the official decided the Week-0 verdict); ``official_rule`` and ``source`` "
+        "on a week0-check finding: the official rule id it reports and who decided (official or model)."))
     baseline: Optional[Literal["new", "unchanged"]] = Omitted(description=(
-        "With --baseline: whether this FAIL was in the baseline report."))
+        "With --baseline, on a FAIL or a waived finding: whether the baseline had it (unchanged) or not (new). A "
+        "finding with parts is new when any of them is (extra.baseline then lists the new and unchanged parts)."))
     week0: Optional[bool] = Omitted(description=(
-        "Reject-level FAILs only: whether the Week-0 automated check (the official tool) rejects on this rule "
-        "at this subject."))
+        "FAILs only: whether the Week-0 automated check (the official tool) rejects on this rule at this subject "
+        "(on a week0-check finding: always true)."))
     edits: Optional[list[Edit]] = Omitted(min_length=1, description=(
         "The automatic fix (check --fix applies it): text edits whose right value is certain, in hand-written "
         "files only."))
@@ -250,6 +264,12 @@ class WaiverEntry(_Part):
     expires: str = Field(json_schema_extra={"format": "date"}, description="Last day the waiver applies.")
     expired: bool = Field(description="Whether the waiver had expired on the day checked.")
     matched: int = Field(ge=0, description="Findings it waived.")
+    days_left: Optional[int] = Omitted(ge=0, description="A current waiver: days from the day checked to its last day.")
+    expiring: Optional[bool] = Omitted(description=(
+        "A current waiver: whether it ends within warn_days (waiver-expiring reports it)."))
+    problem: Optional[Literal["unknown-rule", "never-waived"]] = Omitted(description=(
+        "A current waiver that matched nothing because its rule names no rule (unknown-rule) or only rules no "
+        "waiver applies to (never-waived); waiver-unused says which."))
 
 
 class Waivers(_Part):
@@ -257,27 +277,33 @@ class Waivers(_Part):
 
     file: str = Field(description="The waivers file.")
     today: str = Field(json_schema_extra={"format": "date"}, description="The day the waivers expired against.")
+    warn_days: Optional[int] = Omitted(ge=0, description=(
+        "--waiver-expiry-warning: a waiver this many days or fewer from its last day is reported as expiring."))
     entries: list[WaiverEntry] = Field(description="Each waiver of the file.")
 
 
 class Resolved(_Part):
-    """A FAIL of the baseline that this run no longer has."""
+    """A problem of the baseline that this run no longer has (neither failing nor waived)."""
 
     rule_id: str = Field(description="The rule.")
-    subject: Subject = Field(description="What it was about.")
-    fingerprint: str = Field(pattern=r"^[0-9a-f]{32}$", description="Rule id, subject and data path, hashed.")
+    subject: Subject = Field(description=(
+        "What it was about (from a baseline file: the submission only, which is all the file records)."))
+    fingerprint: str = Field(pattern=r"^[0-9a-f]{32}$", description="Rule id, subject and data path (or part), hashed.")
+    part: Optional[str] = Omitted(description="The part of a grouped finding that is gone (a data path or a name).")
 
 
 class BaselineSection(_Part):
-    """--baseline: counts of new, unchanged and resolved FAILs (keyed by fingerprint: rule id, subject, data
-    path; never line or message) and the resolved ones."""
+    """--baseline: problems that are new, unchanged, waived and resolved (keyed by fingerprint: rule id, subject,
+    data path or part; never line or message; a finding listing several problems counts each), and the resolved
+    ones."""
 
-    file: str = Field(description="The baseline report.")
-    counts: dict[str, N] = Field(json_schema_extra=_keys("new", "unchanged", "resolved"),
-                                description="FAILs that are new, unchanged and resolved.")
+    file: str = Field(description="The baseline: a --write-baseline file or an earlier JSON report.")
+    counts: dict[str, N] = Field(json_schema_extra=_keys("new", "unchanged", "waived", "resolved"),
+                                description=("Problems that are new, unchanged (failing as in the baseline), waived "
+                                             "(still in the files, accepted by a waiver) and resolved (gone)."))
     resolved_not_listed: Optional[int] = Omitted(ge=1, description=(
-        "Resolved FAILs counted in counts.resolved but not listed (at most 1,000 are listed, in subject order)."))
-    resolved: list[Resolved] = Field(description="The resolved FAILs, in subject order.")
+        "Resolved problems counted in counts.resolved but not listed (at most 1,000 are listed, in subject order)."))
+    resolved: list[Resolved] = Field(description="The resolved problems, in subject order.")
 
 
 class FixedFile(_Part):
@@ -340,7 +366,9 @@ class ReportModel(_Part):
     generated_at: str = Field(json_schema_extra={"format": "date-time"}, description="When the report was written "
                                                                                    "(UTC, ISO 8601).")
     paths: list[str] = Field(description="The paths checked, as given.")
-    fail_on: Literal["reject", "flag", "warn", "never"] = Field(description="The --fail-on gate.")
+    fail_on: str = Field(pattern=fail_on_pattern(), description=(
+        "The --fail-on gate: a severity (reject, flag, warn), week0 (the Week-0 automated check would reject), "
+        "a severity and week0 (e.g. flag,week0: either trips it), or never."))
     summary: Summary = Field(description="Counts, the verdict and the exit code.")
     rules: list[RuleEntry] = Field(description="The rules evaluated.")
     findings: list[Finding] = Field(description="Every finding, sorted by subject and rule.")

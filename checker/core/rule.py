@@ -20,7 +20,11 @@ from checker.core.findings import Severity
 #:   ``maybe:<kind>``     read when present: the rule itself decides what absence means (never SKIPped)
 #:   ``policy:<name>``    the policy file loaded (a registry with a reporting rule: the rule handles it)
 #:   ``registry:<name>``  a registry with a reporting rule is usable (else SKIP naming that rule)
-NEED_KINDS = ("file", "loaded", "maybe", "policy", "registry")
+#:   ``engine:week0``     the Week-0 verdict the engine computed (official or predicted) is handed over on
+#:                        ``ctx.week0``; the rule runs after the others (else SKIP: it was not computed)
+NEED_KINDS = ("file", "loaded", "maybe", "policy", "registry", "engine")
+#: what ``engine:`` may name
+ENGINE_INPUTS = ("week0",)
 #: the SKIP reason of a rule whose registry cannot be used
 REGISTRY_UNUSABLE = "registry-unusable"
 
@@ -44,6 +48,9 @@ class Outcome(msgspec.Struct):
     subject: Any = None  # override the evaluated subject (a rule reporting on a file elsewhere)
     entry: str = ""  # a file or directory inside the subject this outcome is about
     edits: tuple = ()  # an automatic fix: Edits (checker.core.fixes) whose right value is certain
+    #: a FAIL listing several problems: each one's identity (a data path tuple, or a name such as a point),
+    #: so a baseline tells a new problem from an old one of the same finding
+    parts: tuple = ()
 
 
 def Pass(message: str, **kw: Any) -> Outcome:
@@ -160,6 +167,8 @@ def split_need(need: str) -> tuple[str, str]:
         return "file", need
     if kind not in NEED_KINDS:
         raise ValueError(f"unknown need {need!r}: one of {', '.join(k + ':' for k in NEED_KINDS[1:])} or a file kind")
+    if kind == "engine" and name not in ENGINE_INPUTS:
+        raise ValueError(f"unknown need {need!r}: the engine hands over {', '.join(ENGINE_INPUTS)}")
     return kind, name
 
 

@@ -12,6 +12,12 @@ from checker.core.findings import Subject, point_sort_key
 
 TOOL = "endpoints-submission-cli 1.5.3.0"
 VERDICTS = ("accept", "reject", "reject-points")
+#: who decided: the installed official checker itself, or the model of it (a prediction)
+SOURCES = ("official", "model")
+#: --week0: auto (the official where installed, else the model), model (always predict), official (required)
+MODES = ("auto", "model", "official")
+#: the official version the model predicts
+MODEL_VERSION = "1.5.3.0"
 
 
 class Hit(msgspec.Struct, frozen=True):
@@ -36,6 +42,10 @@ class Week0(msgspec.Struct):
 
     hits: list[Hit] = msgspec.field(default_factory=list)
     tool: str = TOOL
+    #: "official" when the installed official checker decided, "model" when predicted
+    source: str = "model"
+    #: the official's version (the one run, or the one the model predicts)
+    version: str = MODEL_VERSION
 
     @property
     def verdict(self) -> str:
@@ -57,10 +67,21 @@ class Week0(msgspec.Struct):
 
     def rejects(self, rule_id: str, subject: Subject) -> bool:
         """Does the official reject on ``rule_id`` at (or inside, or around) this subject?"""
-        return any(h.rule == rule_id and _overlap(h.subject, subject) for h in self.hits)
+        return any(h.rule == rule_id and overlap(h.subject, subject) for h in self.hits)
 
     def as_dict(self) -> dict:
-        return {"tool": self.tool, "verdict": self.verdict, "points": self.points, "rules": self.rules}
+        return {"tool": self.tool, "verdict": self.verdict, "points": self.points, "rules": self.rules,
+                "source": self.source, "version": self.version}
+
+
+class Feed(msgspec.Struct):
+    """What the engine hands the ``week0-check`` rule for one submission: the verdict, the ERRORs no FAIL of
+    ours explains, and (when the official decided) the model's hits, whose plain words and fixes say the
+    same reason more plainly where the model predicted it too."""
+
+    week0: Week0
+    unexplained: list[Hit] = msgspec.field(default_factory=list)
+    plain: list[Hit] = msgspec.field(default_factory=list)
 
 
 def point_label(s: Subject) -> str:
@@ -73,7 +94,7 @@ def _label_key(label: str) -> tuple:
     return head, point_sort_key(point)
 
 
-def _overlap(a: Subject, b: Subject) -> bool:
+def overlap(a: Subject, b: Subject) -> bool:
     """One subject lies inside the other (the official names a point where we name its curve, or back)."""
     if a.submission and b.submission and a.submission != b.submission:
         return False
@@ -85,7 +106,8 @@ def _overlap(a: Subject, b: Subject) -> bool:
 
 def combine(units: list[tuple[str, dict]]) -> dict | None:
     """summary.week0 of several submissions [(label, its week0 dict)]: the worst verdict, the rules of
-    all, and (for reject-points) every rejected point prefixed by its submission's label."""
+    all, and (for reject-points) every rejected point prefixed by its submission's label. The source is
+    "official" only when the official decided every one (a single prediction makes the whole "model")."""
     if not units:
         return None
     order = {"accept": 0, "reject-points": 1, "reject": 2}
@@ -94,4 +116,9 @@ def combine(units: list[tuple[str, dict]]) -> dict | None:
     many = len(units) > 1
     points = [f"{label}/{p}" if many else p for label, w in sorted(units) for p in w["points"]] \
         if worst == "reject-points" else []
-    return {"tool": TOOL, "verdict": worst, "points": points, "rules": rules}
+    sources = {w.get("source", "model") for _l, w in units}
+    source = "official" if sources == {"official"} else "model"
+    versions = sorted({w.get("version", MODEL_VERSION) for _l, w in units if w.get("source", "model") == source})
+    tool = units[0][1].get("tool", TOOL) if len({w.get("tool", TOOL) for _l, w in units}) == 1 else TOOL
+    return {"tool": tool, "verdict": worst, "points": points, "rules": rules, "source": source,
+            "version": ", ".join(versions) or MODEL_VERSION}

@@ -10,50 +10,18 @@ it is not, so the file always reads as valid YAML and the check reports each one
 from __future__ import annotations
 
 import os
-from typing import Any
-
-import msgspec
 
 from checker.core.placeholders import placeholder
 from checker.core.values import value_at
 from checker.domain.regions import RegionInputError, ULTRA_LOW_MAX, compute_regions
+from checker.draft.entries import Context, Entry, block, comment, commented, fill, value
+from checker.draft.steady import from_detector, from_passes
 from checker.load.models.client_config import config_load_pattern, loaded_config
 
 #: fields copied from a --template point.yaml when it fills them (what only a person can disclose)
 PERSONAL = (("dataset_name",), ("dataset_link",), ("model_precision",), ("link_to_model",),
             ("link_to_model_transformation",), ("model_notes",), ("target_cohort",), ("division",),
             ("warmup", "initialization_steps"), ("shared_src",), ("shared_docs",))
-
-
-class Entry(msgspec.Struct):
-    """One line (or block) of the draft: ``key: value  # note``; a commented field; a comment line."""
-
-    key: str = ""
-    value: Any = None
-    note: str = ""  # where the value comes from
-    kind: str = "value"  # value | fill (a string placeholder) | commented (a field a string cannot stand for)
-    #: | block (children) | comment (a line of its own)
-    children: list = msgspec.field(default_factory=list)
-
-
-def value(key, v, note="") -> Entry:
-    return Entry(key, v, note)
-
-
-def fill(key, what, note="") -> Entry:
-    return Entry(key, placeholder(what), note, "fill")
-
-
-def commented(key, what) -> Entry:
-    return Entry(key, placeholder(what), "", "commented")
-
-
-def block(key, children, note="") -> Entry:
-    return Entry(key, None, note, "block", children)
-
-
-def comment(text) -> Entry:
-    return Entry("", text, "", "comment")
 
 
 def _int(v) -> bool:
@@ -63,16 +31,6 @@ def _int(v) -> bool:
 def _data(rf, kind: str) -> dict:
     lf = rf.files.get(kind)
     return lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else {}
-
-
-class Context(msgspec.Struct):
-    """What one draft may use besides its folder: the policy, options, and the set of folders drafted together."""
-
-    policy: Any
-    c_max: int | None = None  # --max-concurrency
-    c_min: int | None = None  # the lowest concurrency of the folders drafted together
-    dataset_size: int | None = None  # --dataset-size
-    template: dict | None = None  # a filled point.yaml (--template)
 
 
 def concurrency_of(rf) -> int | None:
@@ -149,7 +107,10 @@ def draft_entries(rf, audit, ctx: Context) -> list[Entry]:
     out.append(_warmup(settings, audit, c, rf))
     out.append(_equivalence(cfg))
     if not agentic and not offline:
-        out += _steady_state(summary, audit, size, ctx)
+        detector = rf.files.get("steady_state_json")
+        drafted = from_detector(detector.model, summary, audit, c, ctx) if (
+            detector is not None and detector.ok and detector.model is not None and detector.model.steady_state) else None
+        out += [drafted] if drafted is not None else from_passes(summary, audit, size, ctx)
     return _apply_template(out, ctx.template)
 
 
@@ -308,25 +269,6 @@ def _equivalence(cfg: dict) -> Entry:
     if sampling:
         kids.append(block("sampling", sampling, "what the client sent (config.yaml)"))
     return block("model_equivalence", kids)
-
-
-def _steady_state(summary: dict, audit, size, ctx: Context) -> list[Entry]:
-    done = summary.get("n_samples_completed")
-    if not _int(done) and audit is not None and audit.error is None:
-        done = audit.completed
-    if not _int(size) or size <= 0 or not _int(done):
-        return [comment("steady_state: run the steady-state detector and paste its block (R§4.4); the folder does "
-                        "not say the dataset's size (--dataset-size)")]
-    passes = done // size
-    if passes == 0:
-        return [block("steady_state", [value("status", "partial_dataset",
-                                             f"{done} samples completed, less than one pass of {size}")])]
-    floor = ctx.policy.get("run_rules").steady_state.min_super_passes
-    if passes < floor:
-        return [block("steady_state", [value("status", "insufficient_passes",
-                                             f"{passes} pass(es) of {size}, fewer than {floor}")])]
-    return [comment(f"steady_state: {passes} passes of {size} ran: run the steady-state detector and paste its block "
-                    "(R§4.4)")]
 
 
 def _apply_template(entries: list[Entry], template: dict | None) -> list[Entry]:

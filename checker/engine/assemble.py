@@ -25,10 +25,12 @@ _STAGED_PATH = re.compile(re.escape(STAGED) + r"(?:/[^\s'\",;()]*)?")
 
 
 def wanted(plan, config) -> bool:
-    """Assemble? --assemble/--no-assemble decide; else run folders only (two or more, no --point) with
-    at least one carrying the submitter's point.yaml and system_desc.json."""
+    """Assemble? --assemble/--no-assemble decide; --write-bundle implies it (even for one folder); else run folders
+    only (two or more, no --point) with at least one carrying the submitter's point.yaml and system_desc.json."""
     if config.assemble is not None:
         return bool(config.assemble) and bool(plan.run_folders) and not plan.submissions
+    if config.write_bundle:
+        return bool(plan.run_folders) and not plan.submissions
     if plan.submissions or len(plan.run_folders) < 2 or config.options.get("point"):
         return False
     return any(os.path.isfile(os.path.join(rf.abspath, "point.yaml"))

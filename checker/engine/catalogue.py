@@ -264,7 +264,7 @@ def select_matches(rule: Rule, tokens: Iterable[str]) -> bool:
 
 
 def week0_decide():
-    """The Week-0 prediction's decide function (rules/week0.py): imported here, the one importer of rules."""
-    from rules.week0 import decide
+    """The Week-0 prediction's decide function (rules/week0/predict.py): imported here, the one importer of rules."""
+    from rules.week0.predict import decide
 
     return decide

@@ -14,19 +14,17 @@ path, then to a ``#N`` suffix. A single submission keeps its plain ``<submission
 from __future__ import annotations
 
 import os
-from operator import attrgetter
 from typing import Any
 
 import msgspec
 
-from checker.core.findings import Finding, Status, Subject, rules_verdict
+from checker.core.findings import Finding
 from checker.core.json_text import findings_block
 from checker.load.cohort_digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
+from checker.engine.tally import owns  # noqa: F401  (a unit's subjects: one definition, with the tally's)
 from checker.load.mirror import needs_mirror, origin
 
-#: a finding's status and severity, read in C (a cohort's rows count every finding)
-_STATUS, _SEVERITY = attrgetter("status"), attrgetter("severity")
 #: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking
 _WORKER_STATE: dict[tuple, tuple] = {}
 
@@ -41,6 +39,7 @@ class UnitSettings(msgspec.Struct, frozen=True):
     keep_node: bool
     prerender: bool = False  # encode the unit's findings' JSON in the worker (the JSON report splices it in)
     exclude: tuple = ()  # --exclude globs (discovery)
+    official: Any = None  # checker.engine.official.Spec: the official checker each unit's Week-0 verdict comes from
 
     @property
     def key(self) -> tuple:
@@ -86,13 +85,6 @@ def _unique(labels: list[str], fallbacks: list[str]) -> list[str]:
     return final
 
 
-def owns(unit: Unit, subject: Subject) -> bool:
-    """Is this subject inside the unit (so the unit's finding about it is authoritative)?"""
-    if unit.kind == "submission":
-        return subject.submission == unit.label
-    return not subject.submission and not subject.model and subject.point == unit.label
-
-
 def _state(settings: UnitSettings):
     if settings.key not in _WORKER_STATE:
         from checker.engine.policy import load_policy
@@ -131,13 +123,25 @@ def check_unit(job: tuple) -> UnitResult:
 
 
 def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path: str) -> UnitResult:
-    from checker.load.run_folder_files import load_run_folder
-    from checker.load.submission import load_submission
     from checker.load.package_tree import Package
-    from checker.engine.evaluate import Context, run_rules
+    from checker.engine import week0
 
     pkg = Package(paths=[unit.rel], missing_paths=[], unusable_paths=[], submissions=[],
                                   run_folders=[], junk=[])
+    pending = week0.Pending(settings.official if unit.kind == "submission" else None, [path],
+                            dict(settings.policy_overrides))  # the official checks it while we do
+    try:
+        return _check_unit_with(unit, settings, rules, policy, opts, path, pkg, pending)
+    finally:
+        pending.abandon()  # nothing left after a normal run; the child is freed after an interruption
+
+
+def _check_unit_with(unit: Unit, settings: UnitSettings, rules, policy, opts, path: str, pkg, pending) -> UnitResult:
+    from checker.load.run_folder_files import load_run_folder
+    from checker.load.submission import load_submission
+    from checker.engine.evaluate import Context, run_rules
+    from checker.engine import week0
+
     if unit.kind == "submission":
         node = load_submission(path, unit.rel, opts, org=unit.org, name=unit.label)
         pkg.submissions.append(node)
@@ -147,17 +151,19 @@ def _check_loaded(unit: Unit, settings: UnitSettings, rules, policy, opts, path:
         node.name = unit.label
         pkg.run_folders.append(node)
         digest = base_digest(unit)
+    if opts.leftovers:  # temporary files of an interrupted --fix: the parent names them (checker.cli)
+        digest["leftovers"] = list(opts.leftovers)
     ctx = Context(package=pkg, policy=policy, options=dict(settings.options))
     if pkg.run_folders:  # the events audit runs in this worker: no nested pool, no second progress bar
         from checker.engine.run_folders import prepare_run_folders
 
         prepare_run_folders(pkg, ctx.options, settings.max_bytes, jobs=1, progress=False)
-    findings = run_rules(unit_rules(rules), pkg, ctx, select=list(settings.select) or None,
-                         ignore=list(settings.ignore) or None)
-    from checker.engine.week0 import attach
-
-    # before the worker pre-renders the findings' JSON; none when --select/--ignore run only some rules
-    predictions = {} if settings.select or settings.ignore else attach(pkg, ctx, findings)
+    select, ignore = list(settings.select) or None, list(settings.ignore) or None
+    findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
+    # before the worker pre-renders the findings' JSON
+    predictions, fed = week0.attach(pkg, ctx, findings, rules, select, ignore, pending)
+    if fed:
+        findings = sorted(findings + fed, key=Finding.sort_key)
     if unit.kind == "submission" and node.name in predictions:
         digest["week0"] = predictions[node.name].as_dict()
     block, size = None, 0
@@ -182,29 +188,18 @@ def _block(findings: list[Finding]) -> str | None:
         return None
 
 
-def unit_summary(unit: Unit, digest: dict, findings: list[Finding], report_like) -> dict:
-    """One row of the cohort summary: who, what, verdict and counts over the unit's own findings."""
-    from collections import Counter
-
-    by_status = {s.value: 0 for s in Status}
-    by_sev = {k: 0 for k in ("reject", "reject-points", "flag", "warn")}
-    for status, n in Counter(map(_STATUS, findings)).items():
-        by_status[status.value] += n
-    fails = [f for f in findings if f.status is Status.FAIL]  # what the severities, verdicts and gate read
-    for sev, n in Counter(map(_SEVERITY, fails)).items():
-        by_sev[sev.value] += n
-    failing = report_like.failing_of(fails)
-    row = {
+def unit_summary(unit: Unit, digest: dict, verdicts, count_waived: bool) -> dict:
+    """One row of the cohort summary: who and what (from the unit and its digest), and the unit's verdicts and
+    counts as the engine's tally holds them (``checker.engine.tally.Verdicts``)."""
+    counts = verdicts.counts.as_dict(with_waived=count_waived)
+    return {
         "label": unit.label, "kind": unit.kind, "org": unit.org, "submission_id": unit.sid, "path": unit.rel,
         "systems": digest.get("systems", []), "models": digest.get("models", []),
         "divisions": digest.get("divisions", []),
-        "verdict": "FAILED" if failing else "PASSED",
-        "week0_reject": (digest.get("week0") or {}).get("verdict", "accept") != "accept",
-        "rules_verdict": rules_verdict(fails),
-        "checked": digest.get("crashed") is None,
-        "week0": digest.get("week0"),
-        "counts": {"by_status": by_status, "fail_by_severity": by_sev, "total": len(findings)},
+        "verdict": verdicts.gate,
+        "week0_reject": verdicts.week0_reject,
+        "rules_verdict": verdicts.rules,
+        "checked": verdicts.checked,
+        "week0": verdicts.week0,
+        "counts": counts,
     }
-    if report_like.count_waived:
-        row["counts"]["waived"] = sum(1 for f in findings if f.reason and f.reason.startswith("waived"))
-    return row

@@ -28,6 +28,9 @@ class Context(msgspec.Struct):
     waivers: Any = None
     #: the cohort units' digests (``checker.load.cohort_digest``), for the cohort-scope rules
     cohort_units: list | None = None
+    #: the Week-0 verdict per submission name (``checker.core.week0.Feed``), for the rules that need
+    #: ``engine:week0``; None where it was not computed
+    week0: dict | None = None
 
     def opt(self, name: str, default: Any = None) -> Any:
         return self.options.get(name, default)
@@ -95,6 +98,11 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
             continue
         if kind == "maybe":
             continue
+        if kind == "engine":
+            if getattr(ctx, name, None) is None:
+                return Outcome("SKIP", "the Week-0 verdict was not computed: --select/--ignore checked only some "
+                               "rules and the official checker is not installed to decide it", reason="not-computed")
+            continue
         lf = _input_file(obj, name)
         if lf is None:
             continue
@@ -155,7 +163,17 @@ def _to_finding(rule: Rule, subject: Subject, out: Outcome) -> Finding:
         reason=out.reason,
         extra=out.extra,
         edits=edits,
+        parts=_parts(out.parts) if out.parts and status is Status.FAIL else (),
     )
+
+
+def _parts(parts) -> tuple:
+    """A rule's problem parts as strings: a data path as ``checker.core.fingerprint.path_key`` spells it, a name
+    as it is; in order, each once."""
+    from checker.core.fingerprint import path_key
+
+    out = (path_key(p) if isinstance(p, (tuple, list)) else str(p) for p in parts)
+    return tuple(dict.fromkeys(out))
 
 
 def _resolve_edits(edits) -> tuple:
@@ -220,9 +238,15 @@ def evaluate(rule: Rule, obj: Any, ctx: Context, selected: bool = True) -> list[
 
 
 def unit_rules(rules) -> list:
-    """Rules one submission or run folder evaluates: all but the cohort scope and the rules that run
-    after waivers are applied (those run once, over the whole invocation)."""
-    return [r for r in rules if r.scope != "cohort" and not r.after_waivers]
+    """Rules one submission or run folder evaluates first: all but the cohort scope, the rules that run
+    after waivers are applied (those run once, over the whole invocation) and the rules fed the Week-0
+    verdict (``engine_fed``: they run once it is known)."""
+    return [r for r in rules if r.scope != "cohort" and not r.after_waivers and not engine_fed(r)]
+
+
+def engine_fed(rule: Rule) -> bool:
+    """Does the rule read what the engine computes after the other rules ran (``engine:`` needs)?"""
+    return any(kind == "engine" for kind, _n in _split_needs(rule))
 
 
 def run_rules(rules: Iterable[Rule], pkg: Package, ctx: Context, select: list[str] | None = None,

@@ -9,14 +9,14 @@ executor (``checker.engine.executors``: local processes or a Dask cluster) ran t
 """
 from __future__ import annotations
 
-from itertools import groupby
 from operator import attrgetter
 from typing import Any
 
 from checker.load import mirror
 from checker.load.discovery import discover
 from checker.load.layout import Options
-from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Status, Subject
+from checker.core.findings import Finding, Status, Subject
+from checker.core.spool import TextSpool
 from checker.engine.policy import load_policy
 from checker.engine.catalogue import rules_for, select_matches
 from checker.engine.report import Report
@@ -26,7 +26,6 @@ from checker.engine.run_folders import prepare_run_folders
 from checker.engine.executors import LocalExecutor, make_executor
 
 COHORT_SECTION_VERSION = "1.0"
-_SUBMISSION = attrgetter("subject.submission")
 #: how a worker reports a URL or archive it refused to mirror (an input problem, not an internal error)
 MIRROR_REFUSAL = "internal error: MirrorError: "
 
@@ -46,24 +45,32 @@ def check(paths: list[str], config: RunConfig) -> Report:
     if config.waivers is not None:
         from checker.engine.waivers import load_waivers
 
-        ws = load_waivers(config.waivers, config.today)
+        ws = load_waivers(config.waivers, config.today, config.waiver_expiry_warning)
     if config.baseline is not None:
         from checker.engine.baseline import load_baseline
 
         base = load_baseline(config.baseline)
     opts = dict(config.options)
+    from checker.engine.official import spec_for
+
+    official = spec_for(config)  # --week0 official without the official: a usage error (a ValueError) first
     executor = make_executor(config)  # an unusable executor is a usage error before any work
     try:
         pkg, ctx, findings, cohort_state, bundle_section, encoded, predictions = _evaluate(paths, config, rules, policy, opts,
-                                                                              executor, select, ignore)
+                                                                              executor, select, ignore, official)
     finally:
         executor.close()
         if mirror.REDIRECTS or mirror._ROOTS:
             mirror.release_all()
+    if config.per_path_ignores:
+        from checker.engine.path_ignores import apply as ignore_at_paths
+
+        findings = ignore_at_paths(findings, config.per_path_ignores)
     if ws is not None:
-        from checker.engine.waivers import apply_waivers
+        from checker.engine.waivers import apply_waivers, diagnose
 
         findings = apply_waivers(findings, ws)
+        diagnose(ws, rules)
     ctx.waivers = ws
     findings += run_rules([r for r in rules if r.after_waivers], pkg, ctx, select=select, ignore=ignore)
     findings.sort(key=Finding.sort_key)
@@ -71,13 +78,13 @@ def check(paths: list[str], config: RunConfig) -> Report:
     if base is not None:
         from checker.engine.baseline import mark
 
-        findings, baseline_section = mark(findings, base)
+        findings, baseline_section = mark(findings, base, rules)
     nothing = not pkg.submissions and not pkg.run_folders and getattr(pkg, "plan", None) is None
     report = Report(findings=findings, rules=rules, paths=list(pkg.paths), policy_edition=policy.edition,
                     policy_version=policy.version, fail_on=fail_on, package=pkg,
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
                     count_waived=ws is not None, gate_new_only=config.fail_on_new, context=ctx,
-                    week0_by_submission=predictions)
+                    week0_by_submission=predictions, docs_url=config.docs_url)
     if encoded:  # a unit's findings keep their encoded text while none is baselined (the renderer checks
         # that the block's very findings are still consecutive in the report: a waived one is a new object)
         marked = attrgetter("baseline")
@@ -87,13 +94,14 @@ def check(paths: list[str], config: RunConfig) -> Report:
     if baseline_section is not None:
         report.sections["baseline"] = baseline_section
     if cohort_state is not None:
+        report._tally = _cohort_tally(report, *cohort_state)
         report.sections["cohort"] = _cohort_section(report, *cohort_state)
     if bundle_section is not None:
         report.sections["bundle"] = bundle_section
     return report
 
 
-def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
+def _evaluate(paths, config, rules, policy, opts, executor, select, ignore, official=None):
     """Discover and evaluate: one package in-process, or a cohort of units on the executor."""
     max_bytes, exclude = config.max_bytes, config.exclude
     events = bool(opts.get("events", True))
@@ -108,15 +116,19 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
         from checker.engine import cohort_units as co
 
         units = co.plan_units(plan)
+    if official is not None and plan.submissions and (not units or (config.jobs <= 1 and config.executor == "local")):
+        from checker.engine.official.client import child_for
+
+        child_for(official)  # this process checks them: it imports the official while we load and check
     encoded: dict = {}  # id(first finding) -> (a unit's own findings, their worker-encoded JSON text)
     if not units:
         pkg, ctx, findings, bundle_section, predictions = _evaluate_one(paths, config, rules, policy, opts, executor,
-                                                                        select, ignore, assembling)
+                                                                        select, ignore, assembling, official)
         return pkg, ctx, findings, None, bundle_section, encoded, predictions
     ctx = Context(package=plan, policy=policy, options=opts)
     settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
-                               max_bytes, config.keep_packages, config.prerender_json, exclude)
+                               max_bytes, config.keep_packages, config.prerender_json, exclude, official)
     policy.load_all()  # once here, not once per forked worker
     co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
     findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
@@ -124,7 +136,7 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore):
     return plan, ctx, findings, cohort_state, None, encoded, {}
 
 
-def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling):
+def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling, official=None):
     """One package (or the bundle its run folders become): every rule, in this process."""
     max_bytes, exclude = config.max_bytes, config.exclude
     pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True))))
@@ -135,15 +147,19 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
         from checker.engine import assemble
 
         staged = assemble.build_view(pkg, paths, max_bytes, exclude)
+    from checker.engine import week0
+
+    pending = None
     try:
+        pending = week0.begin(official, pkg.submissions, config.policy_overrides)  # runs beside our rules
         if pkg.run_folders:
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,
                                 executor=executor, timeout=config.timeout)
         findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore, sort=False)  # sorted in check()
-        from checker.engine.week0 import attach
-
-        # the Week-0 prediction (before findings are relocated); none when --select/--ignore run only some rules
-        predictions = {} if select or ignore else attach(pkg, ctx, findings)
+        # the Week-0 verdict and its explanations (before findings are relocated)
+        predictions, fed = week0.attach(pkg, ctx, findings, rules, select, ignore, pending)
+        findings += fed
+        pending = None
         if staged is not None:
             findings = staged.relocate(findings)
             staged.publish(pkg.submissions[0])
@@ -153,6 +169,8 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
                 written = config.write_bundle
             bundle_section = assemble.section(staged, written)
     finally:
+        if pending is not None:
+            pending.abandon()
         if staged is not None:
             staged.cleanup()
     return pkg, ctx, findings, bundle_section, predictions
@@ -165,10 +183,13 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
 
     executor = executor or LocalExecutor(jobs)
     bar = Progress(len(units), "checking submissions", enabled=progress)
+    spool = TextSpool() if settings.prerender else None  # the units' encoded findings wait on disk
 
     def audited(_i, ok, res):
         if ok:
             bar.add_bytes(res.bytes_read)
+            if spool is not None and res.block is not None:
+                res.block = spool.add(res.block)
 
     try:
         results = executor.run_units(co.check_unit, [(u, settings) for u in units], names=[u.rel for u in units],
@@ -232,76 +253,50 @@ def _merge_package_rule(fs: list[Finding]) -> list[Finding]:
     return out
 
 
-class _Gate:
-    """Per-unit verdicts with the report's own threshold and --fail-on-new gating."""
+def _cohort_tally(report: Report, units, digests):
+    """The report's tally with one unit per submission and run folder of the cohort, each with its own Week-0."""
+    from checker.engine.tally import Tally, Unit
 
-    def __init__(self, report: Report):
-        self.threshold = FAIL_ON_RANK[report.fail_on]
-        self.new_only = report.gate_new_only
-        self.count_waived = report.count_waived
-
-    def failing_of(self, findings):
-        return [f for f in findings if f.status is Status.FAIL and f.severity.rank >= self.threshold
-                and (not self.new_only or f.baseline == "new")]
+    return Tally(report.findings, [Unit(u.kind, u.label, d.get("week0"), d.get("crashed") is None)
+                                   for u, d in zip(units, digests)], report.fail_on, report.gate_new_only)
 
 
 def _cohort_section(report: Report, units, digests) -> dict[str, Any]:
     from checker.engine import cohort_units as co
+    from checker.engine.tally import cross_submission
 
-    gate = _Gate(report)
-    own: dict[int, list[Finding]] = {i: [] for i in range(len(units))}
-    index = {(u.kind == "submission", u.label): i for i, u in enumerate(units)}
-    cohort_scope = {r.id for r in report.rules if r.scope == "cohort"}
-    cross = [f.as_dict() for f in report.findings if f.rule_id in cohort_scope]
-    # the findings are sorted by submission first, so each submission's are one run: grouped in C, and only
-    # the findings of no submission (run folders, the package) are looked at one by one
-    for sub, group in groupby(report.findings, key=_SUBMISSION):
-        if sub:
-            i = index.get((True, sub))
-            if i is not None:
-                own[i].extend(group)
-            continue
-        for f in group:
-            s = f.subject
-            i = index.get((False, s.point)) if not s.model else None
-            if i is not None:
-                own[i].append(f)
-    rows = [co.unit_summary(u, d, own[i], gate) for i, (u, d) in enumerate(zip(units, digests))]
+    tally = report.tally
+    rows = [co.unit_summary(u, d, tally.units[u.label], report.count_waived) for u, d in zip(units, digests)]
     rows.sort(key=lambda r: (r["kind"], r["label"]))
     verdicts = {"PASSED": 0, "FAILED": 0}
     for r in rows:
         verdicts[r["verdict"]] += 1
-    from collections import Counter
-
     default_sev = {r.id: r.severity.value for r in report.rules}
-    by_rule: dict[str, dict] = {}
-    counted = Counter(map(attrgetter("rule_id", "status", "severity"), report.findings))
-    fail_by_severity = {s: 0 for s in SEVERITY_ORDER}  # Report.counts()["fail_by_severity"], from this count
-    for (_r, st, sv), n in counted.items():
-        if st is Status.FAIL:
-            fail_by_severity[sv.value] += n
-    for rid, status, sev, n in sorted((r, st.value, sv.value, n) for (r, st, sv), n in counted.items()):
-        e = by_rule.setdefault(rid, {"severity": default_sev.get(rid, sev), "PASS": 0, "FAIL": 0, "SKIP": 0,
-                                     "fail_by_severity": {}})
-        e[status] += n
-        if status == "FAIL":
-            e["fail_by_severity"][sev] = e["fail_by_severity"].get(sev, 0) + n
+    by_rule = {}
+    for rid, c in tally.by_rule.items():
+        sev = default_sev.get(rid) or min(f.severity.value for f in report.findings if f.rule_id == rid)
+        by_rule[rid] = {"severity": sev, "PASS": c.passed, "FAIL": c.failed, "SKIP": c.skipped,
+                        "fail_by_severity": {k: n for k, n in sorted(c.fail_by_severity().items()) if n}}
     return {
         "version": COHORT_SECTION_VERSION,
         "submissions": rows,
         "verdicts": verdicts,
         "organisations": sorted({r["org"] for r in rows if r["org"]}),
-        "counts_by_rule": {k: by_rule[k] for k in sorted(by_rule)},
-        "fail_by_severity": fail_by_severity,
-        "cross_submission_findings": cross,
+        "counts_by_rule": by_rule,
+        "fail_by_severity": tally.counts.fail_by_severity(),
+        "cross_submission_findings": [f.as_dict() for f in cross_submission(report.findings, report.rules)],
     }
 
 
 def _waiver_section(ws) -> dict[str, Any]:
-    return {
-        "file": ws.rel,
-        "today": ws.today.isoformat(),
-        "entries": [{"rule": w.rule, "subject": w.subject, "reason": w.reason, "approver": w.approver,
-                     "expires": w.expires.isoformat(), "expired": ws.expired(i), "matched": ws.matched[i]}
-                    for i, w in enumerate(ws.waivers)],
-    }
+    entries = []
+    for i, w in enumerate(ws.waivers):
+        e = {"rule": w.rule, "subject": w.subject, "reason": w.reason, "approver": w.approver,
+             "expires": w.expires.isoformat(), "expired": ws.expired(i), "matched": ws.matched[i]}
+        if not ws.expired(i):
+            e["days_left"] = ws.days_left(i)
+            e["expiring"] = ws.expiring(i)
+        if ws.problems[i] is not None:
+            e["problem"] = ws.problems[i][0]
+        entries.append(e)
+    return {"file": ws.rel, "today": ws.today.isoformat(), "warn_days": ws.warn_days, "entries": entries}

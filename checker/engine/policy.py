@@ -77,6 +77,7 @@ def _load_file(pol: Policy, cat, name: str, path: str) -> None:
         if isinstance(lf.data, dict):
             pol.version = str(lf.data.get("version", "unknown"))
             pol.edition = str(lf.data.get("edition", pol.edition))
+            pol.provenance = {k: lf.data[k] for k in ("taken_from", "registries") if isinstance(lf.data.get(k), dict)}
         return
     model_cls = cat.policy_model(name)
     if model_cls is None:

@@ -10,7 +10,8 @@ result)`` or ``(False, why)`` when ``fn`` raised or its worker process died (a s
 in flight are re-run one at a time in a fresh single-worker pool: only the item that really kills
 its process is reported as crashed, the others get their normal result. ``jobs == 1`` runs
 in-process with the same contract (results pickled and unpickled, so both modes return the same
-objects). Workers are forked where the platform allows, inheriting the loaded rules and policy.
+objects). Workers are forked where the platform allows, inheriting the loaded rules and policy, and live
+no longer than this process (``checker.engine.lifetime.process_pool``).
 """
 from __future__ import annotations
 
@@ -30,13 +31,6 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
-
-
-def _context():
-    import multiprocessing
-
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
 def crash_text(exc: BaseException) -> str:
@@ -118,12 +112,14 @@ def _reporting(results: list, on_result: Callable, on_done: Callable | None) -> 
 
 def _pool_pass(fn, items, indices, jobs, results, on_done, timeout=0) -> list[int]:
     """Run ``indices`` in one pool; return the indices left unfinished because the pool broke."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
+
+    from checker.engine.lifetime import process_pool
 
     broken = False
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:
+        with process_pool(jobs) as pool:  # workers die with this process; an interrupt kills them at once
             futures = {pool.submit(_with_limit, fn, timeout, items[i]): i for i in indices}
             for fut in as_completed(futures):
                 i = futures[fut]
@@ -172,12 +168,14 @@ def run_parallel(func: Callable[[Any], Any], items: Sequence[Any], jobs: int | N
 
 def _pool(func, items, jobs: int, results: list, bar: Progress, weight: list[int]) -> list[int]:
     """Fill ``results`` from a process pool; return the indexes still to do in-process."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
+
+    from checker.engine.lifetime import process_pool
 
     done: set[int] = set()
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:
+        with process_pool(jobs) as pool:
             futures = {pool.submit(func, items[i]): i for i in range(len(items))}
             for fut in as_completed(futures):
                 i = futures[fut]

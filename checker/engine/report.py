@@ -1,19 +1,17 @@
-"""The result model every renderer reads: findings, counts, verdict, catalogue, versions."""
+"""The result model every renderer reads: findings, catalogue, versions, and their tally (checker.engine.tally:
+verdicts, counts and problems, computed once)."""
 from __future__ import annotations
 
 import datetime as _dt
-from operator import attrgetter
 from typing import Any
 
 import msgspec
 
 from checker.core.version import __version__
-from checker.core.findings import FAIL_ON_RANK, SEVERITY_ORDER, Finding, Severity, Status, rules_verdict
+from checker.core.findings import Finding
 from checker.core.rule import Rule
 
 SCHEMA_VERSION = "1.0"
-#: (status, severity) of a finding, read in C: the counts go over every finding of a cohort (267,000)
-_STATUS_SEVERITY = attrgetter("status", "severity")
 TOOL_NAME = "endpoints-checker"
 
 
@@ -41,61 +39,63 @@ class Report(msgspec.Struct):
     #: the Week-0 prediction per submission (checker.core.week0.Week0 by submission name; cohort units
     #: carry theirs in sections["cohort"]), set by the pipeline
     week0_by_submission: dict = msgspec.field(default_factory=dict)
+    #: --docs-url: rule links point under this copy of docs/ (checker.core.rule_pages; "": the environment's,
+    #: else the installed pages)
+    docs_url: str = ""
+
+    #: the verdicts, counts and problems (checker.engine.tally), computed once the findings are final: by the
+    #: pipeline, else on first use
+    _tally: Any = None
+
+    @property
+    def tally(self):
+        """What every output formats: verdicts (the report's, each unit's, each point's), counts and problems."""
+        if self._tally is None:
+            from checker.engine.tally import Tally, units_of_package
+
+            self._tally = Tally(self.findings, units_of_package(self.package, self.week0_by_submission),
+                                self.fail_on, self.gate_new_only)
+        return self._tally
 
     def counts(self) -> dict[str, Any]:
-        by_status = {s.value: 0 for s in Status}
-        by_severity = {s: 0 for s in SEVERITY_ORDER}
-        from collections import Counter
-
-        for (status, severity), n in Counter(map(_STATUS_SEVERITY, self.findings)).items():
-            by_status[status.value] += n
-            if status is Status.FAIL:
-                by_severity[severity.value] += n
-        out = {"by_status": by_status, "fail_by_severity": by_severity, "total": len(self.findings)}
-        if self.count_waived:
-            out["waived"] = sum(1 for f in self.findings if (f.reason or "").startswith("waived"))
-        return out
+        return self.tally.counts.as_dict(with_waived=self.count_waived)
 
     def failing(self) -> list[Finding]:
-        threshold = FAIL_ON_RANK[self.fail_on]
-        return [f for f in self.findings if f.status is Status.FAIL and f.severity.rank >= threshold
-                and (not self.gate_new_only or f.baseline == "new")]
+        """The FAILs the gate trips on: at or above its severity (new ones only with --fail-on-new) and, with
+        ``week0`` in it, every FAIL the Week-0 automated check rejects on (checker.engine.tally.gate_of)."""
+        from checker.engine.tally import failing_findings
+
+        return failing_findings(self.findings, self.fail_on, self.gate_new_only)
 
     @property
     def week0(self) -> dict | None:
         """summary.week0: what the Week-0 automated check (the official tool) decides; None without a submission."""
-        from checker.core.week0 import combine
-
-        cohort = self.sections.get("cohort")
-        if cohort:
-            return combine([(r["label"], r["week0"]) for r in cohort["submissions"] if r.get("week0")])
-        return combine([(name, w.as_dict()) for name, w in self.week0_by_submission.items()])
+        return self.tally.week0
 
     @property
     def week0_reject(self) -> bool:
-        """Would the Week-0 automated check reject it (or some of its points)? From the prediction."""
-        w = self.week0
-        return w is not None and w["verdict"] != "accept"
+        """Would the Week-0 automated check reject it (or some of its points)?"""
+        return self.tally.report.week0_reject
 
     @property
     def rules_verdict(self) -> str:
-        """What our rules decide (core.findings.rules_verdict of this report's findings)."""
-        return rules_verdict(self.findings)
+        """What our rules decide: reject, reject-points or accept."""
+        return self.tally.rules
 
     @property
     def verdict(self) -> str:
-        return "FAILED" if self.failing() else "PASSED"
+        return self.tally.gate
 
     def exit_code(self) -> int:
         if self.input_error or self.output_problems:
             return 2
         if (self.sections.get("fix") or {}).get("not_fixed"):
             return 1  # check --fix could not write a file: never a silent success
-        return 1 if self.failing() else 0
+        return 1 if self.tally.report.failing else 0
 
     def fixable(self) -> int:
         """FAIL findings that carry an automatic fix (check --fix applies them)."""
-        return sum(1 for f in self.findings if f.edits and f.status is Status.FAIL)
+        return self.tally.fixable
 
     def to_dict(self, with_findings: bool = True) -> dict[str, Any]:
         return {

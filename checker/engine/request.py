@@ -46,14 +46,16 @@ def _is_usage(exc: BaseException) -> bool:
     """A problem with what was asked (a bad waiver or baseline file, an executor that cannot start), not a bug."""
     from checker.engine.baseline import BaselineError
     from checker.engine.executors import ExecutorUnavailable
+    from checker.engine.official import OfficialUnavailable
     from checker.engine.waivers import WaiverError
 
-    return isinstance(exc, (_Refused, BaselineError, WaiverError, ExecutorUnavailable))
+    return isinstance(exc, (_Refused, BaselineError, WaiverError, ExecutorUnavailable, OfficialUnavailable))
 
 
 def crashed_report(paths: list, fail_on: str, exc: BaseException, usage: bool = False) -> Report:
     """The report of a check that could not run: one submission-checked FAIL naming why, exit code 2."""
     from checker.engine.catalogue import all_rules
+    from checker.core.gate import DEFAULT_FAIL_ON, FailOnError, parse_fail_on
 
     text = str(exc).splitlines()[0][:200] if str(exc) else ""
     if usage:
@@ -71,5 +73,13 @@ def crashed_report(paths: list, fail_on: str, exc: BaseException, usage: bool = 
     except Exception:  # noqa: BLE001  (the catalogue itself failed: the finding still says why)
         rules = []
     return Report(findings=[finding], rules=rules, paths=list(paths), policy_edition="unknown",
-                  policy_version="unknown", fail_on=fail_on if fail_on in ("reject", "flag", "warn", "never") else "flag",
+                  policy_version="unknown", fail_on=_gate_or_default(fail_on, parse_fail_on, FailOnError, DEFAULT_FAIL_ON),
                   input_error=True)
+
+
+def _gate_or_default(fail_on, parse, error, default: str) -> str:
+    """The canonical gate of what was asked, or the default where it is no gate (the report must hold one)."""
+    try:
+        return parse(fail_on) if isinstance(fail_on, str) else default
+    except error:
+        return default

@@ -11,9 +11,12 @@ File format (schemas/waivers.schema.json, generated from ``WaiverFile``)::
         expires: 2026-12-31             # last day the waiver applies
 
 A waived finding keeps its message and severity; its status becomes SKIP with reason
-``waived: <reason> (<approver>)`` (the SARIF renderer turns it into a suppression). Waivers never
-apply to loading/parsing failures or to the checker's own bookkeeping rules. Expired waivers do
-not apply (``waiver-expired``); a waiver that matched nothing is ``waiver-unused``.
+``waived: <reason> (<approver>)`` and ``extra.waiver`` carries the waiver (its number, reason, approver
+and expiry: the SARIF renderer turns it into an accepted suppression). Waivers never apply to
+loading/parsing failures or to the checker's own bookkeeping rules. Expired waivers do not apply
+(``waiver-expired``); one expiring within ``--waiver-expiry-warning`` days is ``waiver-expiring``; a waiver
+that matched nothing is ``waiver-unused``, which says why when it can (``diagnose``: a rule id that does
+not exist, with a did-you-mean, or rules that can never be waived).
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from pydantic import BeforeValidator, Field
 from checker.core.models import StrictModel, validate
 
 from checker.core.findings import Finding, Status
+from checker.engine.config import WAIVER_EXPIRY_WARNING_DAYS as EXPIRY_WARNING_DAYS
 
 #: rules a waiver never touches: loader refusals, parse failures, crashes and the waiver rules themselves
 NEVER_WAIVED_FAMILIES = {"loading", "parsing", "waivers"}
@@ -74,9 +78,21 @@ class WaiverSet(msgspec.Struct):
     rel: str
     matched: list[int] = msgspec.field(default_factory=list)  # per waiver: findings waived
     today: _dt.date = msgspec.field(default_factory=_dt.date.today)
+    #: a waiver this many days or fewer from its expiry is reported by waiver-expiring
+    warn_days: int = EXPIRY_WARNING_DAYS
+    #: per waiver that matched nothing, why it could not (``diagnose``): None, ("unknown-rule", did-you-mean
+    #: text) or ("never-waived", the rule ids it names)
+    problems: list = msgspec.field(default_factory=list)
 
     def expired(self, i: int) -> bool:
         return self.waivers[i].expires < self.today
+
+    def days_left(self, i: int) -> int:
+        """Days from today to the waiver's last day (0: it ends today; negative: expired)."""
+        return (self.waivers[i].expires - self.today).days
+
+    def expiring(self, i: int) -> bool:
+        return 0 <= self.days_left(i) <= self.warn_days
 
 
 def resolve_today(today: str | _dt.date | None = None) -> _dt.date:
@@ -92,7 +108,8 @@ def resolve_today(today: str | _dt.date | None = None) -> _dt.date:
         raise WaiverError(f"invalid date for today: {value!r} (use YYYY-MM-DD)") from exc
 
 
-def load_waivers(source: str | dict, today: str | _dt.date | None = None) -> WaiverSet:
+def load_waivers(source: str | dict, today: str | _dt.date | None = None,
+                 warn_days: int = EXPIRY_WARNING_DAYS) -> WaiverSet:
     """Read and validate a waivers file (a path), or an already-parsed document (a dict)."""
     lf = None
     if isinstance(source, dict):
@@ -114,12 +131,36 @@ def load_waivers(source: str | dict, today: str | _dt.date | None = None) -> Wai
         line = f":{lf.position(tuple(err.path))[0]}" if lf is not None else ""
         raise WaiverError(f"waivers file {rel}{line}: {where}: {err.message}")
     return WaiverSet(waivers=list(model.waivers), file=lf if lf is not None else rel, rel=rel,
-                     matched=[0] * len(model.waivers), today=resolve_today(today))
+                     matched=[0] * len(model.waivers), today=resolve_today(today), warn_days=warn_days,
+                     problems=[None] * len(model.waivers))
+
+
+def waivable_rule(rule_id: str, family: str) -> bool:
+    """Can a waiver ever apply to this rule? Not to loading and parsing failures, a file's schema check
+    (``*-valid``) or the checker's bookkeeping."""
+    return family not in NEVER_WAIVED_FAMILIES and rule_id not in NEVER_WAIVED_RULES and not rule_id.endswith("-valid")
 
 
 def waivable(f: Finding) -> bool:
-    return (f.status is Status.FAIL and f.family not in NEVER_WAIVED_FAMILIES
-            and f.rule_id not in NEVER_WAIVED_RULES and not f.rule_id.endswith("-valid"))
+    return f.status is Status.FAIL and waivable_rule(f.rule_id, f.family)
+
+
+def diagnose(ws: Optional[WaiverSet], rules) -> None:
+    """For each current waiver that matched nothing, why it could not (``WaiverSet.problems``): its rule pattern
+    names no rule of the catalogue (with a did-you-mean), or only rules no waiver ever applies to."""
+    if ws is None:
+        return
+    from checker.core.option_values import did_you_mean
+
+    ids = {r.id: r.family for r in rules}
+    for i, w in enumerate(ws.waivers):
+        if ws.matched[i] or ws.expired(i):
+            continue
+        named = [rid for rid in ids if fnmatch.fnmatchcase(rid, w.rule)]
+        if not named:
+            ws.problems[i] = ("unknown-rule", did_you_mean(w.rule, ids).strip())
+        elif not any(waivable_rule(rid, ids[rid]) for rid in named):
+            ws.problems[i] = ("never-waived", sorted(named))
 
 
 def apply_waivers(findings: list[Finding], ws: Optional[WaiverSet]) -> list[Finding]:
@@ -136,7 +177,8 @@ def apply_waivers(findings: list[Finding], ws: Optional[WaiverSet]) -> list[Find
                     ws.matched[i] += 1
                     f = msgspec.structs.replace(
                         f, status=Status.SKIP, fix=None, reason=f"waived: {w.reason} ({w.approver})",
-                        extra={**f.extra, "waiver": {"index": i, "expires": w.expires.isoformat()}})
+                        extra={**f.extra, "waiver": {"index": i, "reason": w.reason, "approver": w.approver,
+                                                     "expires": w.expires.isoformat()}})
                     break
         out.append(f)
     return out

@@ -12,8 +12,10 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import secrets
 import stat
+
+from checker.core import scratch
+from checker.core.writing import write_all
 
 #: a file the fixer reads back: the loader's own cap on what it reads
 MAX_BYTES = 1 << 30
@@ -92,28 +94,24 @@ def replace_file(real: str, expected_digest: str, new_bytes: bytes, before_renam
             raise FixRefused("it changed since the check read it")
         if not st.st_mode & 0o222 or not os.access(name, os.W_OK, dir_fd=dfd):
             raise FixRefused("it is read-only")
-        tmp = f".{name}.{secrets.token_hex(6)}.fix-tmp"
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(tmp, flags, stat.S_IMODE(st.st_mode) | stat.S_IWUSR, dir_fd=dfd)
+        # a temporary of ours (checker.core.scratch): locked while this process lives, so a run that finds
+        # it unlocked knows it for a leftover of a killed --fix
+        tmp, fd = scratch.create_file(directory, name, dir_fd=dfd, name=scratch.fix_temp_name(name),
+                                      mode=stat.S_IMODE(st.st_mode) | stat.S_IWUSR)
+        write_all(fd, new_bytes)
         try:
-            view = memoryview(new_bytes)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
-            try:
-                os.fchown(fd, st.st_uid, st.st_gid)
-            except OSError:
-                pass  # not the owner's to give away (an unprivileged user): the file is theirs anyway
-            os.fchmod(fd, stat.S_IMODE(st.st_mode))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            os.fchown(fd, st.st_uid, st.st_gid)
+        except OSError:
+            pass  # not the owner's to give away (an unprivileged user): the file is theirs anyway
+        os.fchmod(fd, stat.S_IMODE(st.st_mode))
+        os.fsync(fd)
         if before_rename is not None:
             before_rename(real)
         now = os.stat(name, dir_fd=dfd, follow_symlinks=False)
         if not stat.S_ISREG(now.st_mode) or not _same_file(now, st):
             raise FixRefused("it changed while the fix was being written")
-        os.rename(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        os.rename(os.path.basename(tmp), name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        scratch.release(tmp)
         tmp = None
         try:
             os.fsync(dfd)
@@ -122,7 +120,8 @@ def replace_file(real: str, expected_digest: str, new_bytes: bytes, before_renam
     finally:
         if tmp is not None:
             try:
-                os.unlink(tmp, dir_fd=dfd)
+                os.unlink(os.path.basename(tmp), dir_fd=dfd)
             except OSError:
                 pass
+            scratch.release(tmp)
         os.close(dfd)

@@ -30,7 +30,7 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
     options = options or Options()
     pkg = Package(
         paths=list(paths), missing_paths=[], unusable_paths=[], submissions=[], run_folders=[], junk=[],
-        assemblies=[], plan=None, refused=[],
+        assemblies=[], plan=None, refused=[], leftovers=options.leftovers,
     )
     planned: list = []
     for path in paths:
@@ -102,9 +102,9 @@ def _discover_children(pkg: Package, path: str, display: str, options: Options, 
     for e in entries:
         child = os.path.join(path, e.name)
         cdisplay = os.path.join(display, e.name)
-        # above the submission roots: the repository's (.git, CI, a README file), not the package's; a
-        # directory named readme-* is a submission like any other
-        if is_repository_entry(e.name) and (e.name.startswith(".") or not is_dir(child)):
+        # above the submission roots: the repository's (.git, CI, a README or LICENSE file, scripts/), not the
+        # package's; a directory named readme-* is a submission like any other
+        if is_repository_entry(e.name, is_dir(child)):
             continue
         why = junk_reason(e.name)
         if why:

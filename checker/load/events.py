@@ -21,11 +21,12 @@ from checker.load.events_data import (MAX_EXAMPLES, PERCENTILES, EventsAudit, Se
 from checker.load.events_lines import sparse_runs, stream_lines
 from checker.load.events_warmup import WarmupPrompts
 
-#: every event type the client writes (RUN-FOLDER.md §1.4)
+#: every event type the client writes (RUN-FOLDER.md §1.4); `session.interrupted` is the newer client's mark of
+#: an aborted run (^C, run watchdog), written just before session.ended (client-drift README)
 KNOWN_EVENTS = frozenset({
     "session.started", "session.start_performance_tracking", "session.stop_performance_tracking",
-    "session.stop_loadgen", "session.ended", "sample.issued", "sample.recv_first", "sample.recv_non_first",
-    "sample.complete", "error.generic", "error.loadgen", "error.session", "error.client",
+    "session.stop_loadgen", "session.interrupted", "session.ended", "sample.issued", "sample.recv_first",
+    "sample.recv_non_first", "sample.complete", "error.generic", "error.loadgen", "error.session", "error.client",
 })
 CHUNK_BYTES = 1 << 20
 MAX_TIMESTAMP_NS = 1 << 62  # a larger (or negative) timestamp_ns makes the line malformed
@@ -82,6 +83,7 @@ class _Auditor:
         self.block_last: list = []  # last tracked completion per block
         self.ttft = array("q")
         self.lat = array("q")
+        self.issue_ns = array("q")  # tracked samples' issue times, in issue order (the steady-state window's span)
         self.last_ts = -(1 << 63)
         self.ended = False
         self.line_no = 0
@@ -273,6 +275,7 @@ class _Auditor:
             return
         if phase == 1:
             self.inflight[u] = ts
+            self.issue_ns.append(ts)
             a.issued += 1
             start = a.tracking_blocks[-1][0]
             if ts < start:
@@ -329,6 +332,9 @@ class _Auditor:
             start, _ = a.tracking_blocks[-1]
             a.tracking_blocks[-1] = (start, ts)
             self.phase = 2
+        elif t == "session.interrupted":
+            if a.interrupted_line is None:
+                a.interrupted_line = line
         elif t == "session.ended":
             if self.ended:
                 a.add_problem("session-ended-twice", line)
@@ -362,6 +368,8 @@ class _Auditor:
         a.latency = Series.of(self.lat)
         self.lat = array("q")
         a.recv_first = a.ttft.count
+        a.issue_ns = self.issue_ns.tobytes()
+        self.issue_ns = array("q")
         self.inflight.clear()
         self.other_ids.clear()
         self.recent.clear()

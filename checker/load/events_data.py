@@ -89,6 +89,9 @@ class EventsAudit(msgspec.Struct):
     late_first_chunks: int = 0  # first chunks logged after their sample's completion (not counted as TTFT)
     in_flight_at_end: int = 0  # tracked samples issued but never completed (dropped)
     bom: bool = False  # the log started with a UTF-8 byte-order mark (read as if absent)
+    interrupted_line: int | None = None  # the line of session.interrupted (a newer client's aborted run)
+    #: the tracked samples' issue timestamps in issue order, as native int64 bytes (``issue_span_ns`` reads them)
+    issue_ns: bytes = b""
 
     def add_problem(self, kind: str, line: int, n: int = 1) -> None:
         self.problems[kind] = self.problems.get(kind, 0) + n
@@ -99,6 +102,24 @@ class EventsAudit(msgspec.Struct):
     @property
     def has_tracking(self) -> bool:
         return bool(self.tracking_blocks)
+
+    @property
+    def session_ended(self) -> bool:
+        return "session.ended" in self.session_events
+
+    @property
+    def cut_in_tracking(self) -> bool:
+        """The log stops while performance tracking was on: its counts cover only part of the measured run."""
+        return "tracking-never-stopped" in self.problems
+
+    def issue_span_ns(self, first: int, end: int) -> int | None:
+        """Issue-time span of the tracked samples ``first`` .. ``end - 1`` in issue order (latest issue minus
+        earliest), or None when the log holds fewer samples than that."""
+        times = memoryview(self.issue_ns).cast("q")
+        if first < 0 or end > len(times) or end - first < 1:
+            return None
+        window = times[first:end]
+        return max(window) - min(window)
 
 
 def open_regular(path: str, root_real: str | None):

@@ -33,6 +33,7 @@ RUN_FOLDER_FILES = {
     "performance/result_summary.json": "result_summary",
     "accuracy/accuracy_results.json": "accuracy",
     "metrics/final_snapshot.json": "final_snapshot",
+    "steady_state.json": "steady_state_json",
     "point.yaml": "point_yaml",
     "system_desc.json": "system_desc",
     "system_power.json": "power",
@@ -40,7 +41,7 @@ RUN_FOLDER_FILES = {
 }
 #: entries the client writes that are not loaded above: their state is recorded for run-folder-files
 #: (events.jsonl is also audited, unless --no-events)
-UNREAD_ENTRIES = ("report.txt", "events.jsonl", "sample_idx_map.json")
+UNREAD_ENTRIES = ("report.txt", "events.jsonl", "sample_idx_map.json", "run_meta.json")
 
 #: where a point's file sits inside a run folder written by the client
 RUN_FOLDER_SOURCES = {
@@ -71,6 +72,9 @@ class Options:
         self.budget = None  # a carried.Budget, set by load_submission for each submission
         #: values the files of the unit being loaded may still hold (reset per submission and run folder)
         self.values = LoadBudget()
+        #: temporary files of an interrupted ``check --fix`` found in a point (checker.core.scratch: never
+        #: package entries), by absolute path
+        self.leftovers: list[str] = []
 
 
 def junk_reason(name: str) -> str | None:
@@ -125,11 +129,12 @@ def is_submission_root(path: str) -> bool:
     return is_dir(os.path.join(path, "results")) or is_dir(os.path.join(path, "docs"))
 
 
-def excluded(abspath: str, patterns) -> bool:
-    """--exclude GLOB: the entry's name or the end of its path matches (``r8_old``, ``docs/drafts/*``)."""
+def excluded(path: str, patterns) -> bool:
+    """--exclude GLOB: the entry's name or the end of its absolute path matches (``r8_old``, ``docs/drafts/*``,
+    an absolute path such as a report folder inside the checked tree)."""
     if not patterns:
         return False
-    p = abspath.replace(os.sep, "/").rstrip("/")
+    p = os.path.abspath(path).replace(os.sep, "/").rstrip("/")
     name = p.rsplit("/", 1)[-1]
     for pat in patterns:
         pat = pat.strip().rstrip("/")

@@ -233,7 +233,7 @@ class Package(_Plain):
     """Everything one invocation checks."""
 
     __slots__ = ("paths", "missing_paths", "unusable_paths", "submissions", "run_folders", "junk", "assemblies", "plan",
-                 "refused")
+                 "refused", "leftovers")
     FIELDS = {
         "paths": [],
         "missing_paths": [],
@@ -246,6 +246,8 @@ class Package(_Plain):
         #: client configs pre-flighted before the runs (checker.load.planned.PlannedSet), or None
         "plan": None,
         "refused": [],  # [(Subject, display path, LoadError)] entries of an organisation/cohort directory refused
+        #: temporary files of an interrupted --fix found in the points (Options.leftovers), absolute paths
+        "leftovers": [],
     }
 
     @property

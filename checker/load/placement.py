@@ -3,7 +3,8 @@
 A PATH inside a submission package (``results/``, a system, a curve, a point ``r64/``) is named
 with the submission root to check instead, rather than being misread as a flat run folder. A run
 folder pasted into a point has its files one level down: they are named with where to move them.
-Version-control and CI entries (``.git``, ``.github``, dotfiles, a repository README) above the
+Version-control, CI and tooling entries and a repository's common files (``.git``, ``.github``, dotfiles,
+README, LICENSE, CONTRIBUTING, scripts/, the configuration file, ...: is_repository_entry) above the
 submission roots, or at a submission root that is a repository's top, are not package entries;
 ``--exclude GLOB`` leaves out anything else.
 """
@@ -14,6 +15,7 @@ import os
 import re
 
 from checker.core.findings import point_sort_key
+from checker.load.config_file import NAMES as CONFIG_NAMES
 from checker.load.layout import POINT_NAMES, RUN_FOLDER_SOURCES, is_run_folder
 
 _POINT_RE = re.compile(r"^r\d+$")
@@ -23,6 +25,13 @@ _INSIDE = {"docs": "the docs/ directory", "src": "the src/ directory"}
 
 #: debris that stays an unexpected entry even where repository entries are ignored
 _DEBRIS = {".DS_Store", ".ipynb_checkpoints"}
+#: a repository's common files (docs/usage.md lists them): by lower-case name prefix, and by exact name
+REPOSITORY_FILE_PREFIXES = ("readme", "license", "licence", "copying", "notice", "contributing", "code_of_conduct",
+                            "code-of-conduct", "security", "changelog", "authors", "requirements")
+REPOSITORY_FILES = frozenset({"codeowners", "makefile", "justfile", "citation.cff", "pyproject.toml", "setup.cfg",
+                              "tox.ini", "noxfile.py", "endpoints-checker.toml"})
+#: a repository's CI and tooling folders (besides every dot-folder: .github, .gitlab, ...)
+REPOSITORY_DIRS = frozenset({"scripts", "tools", "ci"})
 
 
 def _isdir(p: str) -> bool:
@@ -111,14 +120,22 @@ def move_hint(point_name: str, nested: dict[str, str]) -> str:
     return "move " + ", ".join(moves)
 
 
-def is_repository_entry(name: str) -> bool:
-    """Version control, CI and repository files: not entries of a submission package."""
+def is_repository_entry(name: str, is_dir: bool = False) -> bool:
+    """Version control, CI, tooling and the common files of a repository (licence, readme, contributing,
+    the configuration file, ...): not entries of a submission package. A folder only by its name in
+    REPOSITORY_DIRS or a leading dot (a folder named readme-* is a submission like any other)."""
     if name in _DEBRIS:
         return False
-    return name.startswith(".") or name.lower().startswith("readme")
+    if name.startswith("."):
+        return True
+    low = name.lower()
+    if is_dir:
+        return low in REPOSITORY_DIRS
+    return low.startswith(REPOSITORY_FILE_PREFIXES) or low in REPOSITORY_FILES
 
 
 def is_repository_top(path: str) -> bool:
-    return os.path.exists(os.path.join(path, ".git"))
+    """A repository's top: it holds .git or the project's configuration file (checker.load.config_file)."""
+    return any(os.path.exists(os.path.join(path, n)) for n in (".git",) + CONFIG_NAMES)
 
 

@@ -56,9 +56,11 @@ def _streamed(url: str, what: str):
 
 
 def attach_context(pkg: Package, options: dict[str, Any], max_bytes: int) -> None:
-    """Record where each folder's point.yaml / system_desc.json come from; load ``--point`` if given."""
+    """Record where each folder's point.yaml / system_desc.json come from, and whether it is checked as part of the
+    bundle it becomes (``assembled``: then the bundle rules report what `runs create` refuses); load ``--point``."""
+    assembled = {id(run.rf) for a in pkg.assemblies for run in a.runs}
     for rf in pkg.run_folders:
-        rf.context = {}
+        rf.context = {"assembled": True} if id(rf) in assembled else {}
         if rf.files.get("point_yaml") is not None and rf.files["point_yaml"].exists:
             rf.context["point_yaml"] = "beside the run folder"
         if rf.files.get("system_desc") is not None and rf.files["system_desc"].exists:

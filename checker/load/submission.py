@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from checker.core.findings import Subject
+from checker.core.scratch import is_fix_temp
 from checker.load import carried
 from checker.load.models.attach import attach_model
 from checker.load.layout import POINT_DIR_RE, POINT_FILES, Options, is_dir, junk_reason, scan_dir
@@ -53,6 +54,9 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
             refused.append((point.subject, name, lf.error))
     run_dir, point.nested = nested_run_files(point.abspath, entries)
     for e in entries:
+        if is_fix_temp(e.name):  # ours, left by an interrupted --fix: not the package's (the CLI says so)
+            options.leftovers.append(os.path.join(point.abspath, e.name))
+            continue
         why = junk_reason(e.name)
         if e.name == run_dir:
             point.junk.append((e.name + "/", _nested_reason(point, e.name)))
@@ -94,8 +98,8 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
         sub.dir_error = err
         sub.refused.append((sub.subject, "", err))
         return sub
-    if is_repository_top(abspath):  # a repository whose top is the submission root: .git, CI, README
-        entries = [e for e in entries if not is_repository_entry(e.name)]
+    if is_repository_top(abspath):  # a repository whose top is the submission root: .git, CI, README, LICENSE
+        entries = [e for e in entries if not is_repository_entry(e.name, is_dir(os.path.join(abspath, e.name)))]
     by_name = {e.name: e for e in entries}
     for top in ("results", "docs", "src"):
         if top not in by_name:

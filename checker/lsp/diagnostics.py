@@ -13,30 +13,29 @@ from typing import Any
 
 from lsprotocol import types
 
-from checker.core.version import __version__
-from checker.core.findings import FAIL_ON_RANK, Severity, Status
+from checker.core.findings import Severity, Status
+from checker.core.gate import gates_week0, severity_rank
 from checker.core.values import value_at
 from checker.lsp.positions import Text
 from checker.lsp.resolve import KINDS
 
 SOURCE = "endpoints-checker"
-#: the rule pages: <base>/<family>.md#<rule-id> (the family page lists the rule under its id)
-DOCS_BASE = f"https://github.com/mlcommons/endpoints-checker/blob/v{__version__}/docs/rules"
 MAX_RELATED = 8
 MAX_PER_FILE = 500
 
 
-def rule_url(family: str, rule_id: str, base: str = "") -> str:
-    """The rule's own row on its family page (``checker.core.rule_pages``: the anchor the page gives it)."""
-    from checker.core.rule_pages import rule_page_ref
+def rule_url(family: str, rule_id: str, base: str = "") -> str | None:
+    """The rule's own row on its family page (``checker.core.rule_pages``, the one link builder: the documentation
+    base when configured, else the installed page)."""
+    from checker.core.rule_pages import rule_url as page
 
-    return f"{(base or DOCS_BASE).rstrip('/')}/{rule_page_ref(family, rule_id)}"
+    return page(family, rule_id, base)
 
 
-def severity(level: Severity, fail_on: str) -> types.DiagnosticSeverity:
-    """At or above ``--fail-on``: Error (it fails the gate); below it a flag or reject is a Warning and a
-    warning Information."""
-    if level.rank >= FAIL_ON_RANK.get(fail_on, 2):
+def severity(level: Severity, fail_on: str, week0: bool | None = None) -> types.DiagnosticSeverity:
+    """At or above ``--fail-on`` (or, with ``week0`` in it, a finding the Week-0 check rejects on): Error (it
+    fails the gate); below it a flag or reject is a Warning and a warning Information."""
+    if level.rank >= severity_rank(fail_on) or (week0 and gates_week0(fail_on)):
         return types.DiagnosticSeverity.Error
     return types.DiagnosticSeverity.Information if level is Severity.WARN else types.DiagnosticSeverity.Warning
 
@@ -94,10 +93,10 @@ def map_report(report, texts: dict[str, str | None], trigger: str, fail_on: str,
             continue
         t = text_of(path)
         rng = t.finding_range(line, col)
-        diag = types.Diagnostic(range=rng, message=message(f, rename), severity=severity(f.severity, fail_on), code=f.rule_id,
-                                code_description=types.CodeDescription(href=rule_url(f.family, f.rule_id, docs_base)),
-                                source=SOURCE, data={"rule": f.rule_id, "level": f.severity.value,
-                                                     "fixable": bool(f.edits)})
+        href = rule_url(f.family, f.rule_id, docs_base)
+        diag = types.Diagnostic(range=rng, message=message(f, rename), severity=severity(f.severity, fail_on, f.week0), code=f.rule_id,
+                                code_description=types.CodeDescription(href=href) if href else None,
+                                source=SOURCE, data=_data(f))
         if scopes.get(f.rule_id) == "curve" and f.location is not None and path in files:
             related = _related(f, files[path], report.package, rename)
             if related:
@@ -130,6 +129,15 @@ def map_report(report, texts: dict[str, str | None], trigger: str, fail_on: str,
             out.fix_all[p] = [(text_of(p).edit_range(e.start_line, e.start_column, e.end_line, e.end_column), e.new)
                               for e in plan.edits]
     return out
+
+
+def _data(f) -> dict:
+    """What a client (or a test) reads back from a diagnostic: the rule, the level, the subject, whether it has a
+    certain fix and whether the Week-0 check rejects on it (when the report says)."""
+    data = {"rule": f.rule_id, "level": f.severity.value, "subject": f.subject.label(), "fixable": bool(f.edits)}
+    if f.week0 is not None:
+        data["week0"] = f.week0
+    return data
 
 
 def _uri(path: str) -> str:

@@ -36,15 +36,29 @@ def check_unit(unit: Unit, buffers: dict[str, str], trigger: str, settings: Sett
     from checker.engine.request import check_request
     from checker.load import reader
 
-    config = settings.run_config()
+    eff = settings.effective(unit.root)
     overlay = {os.path.realpath(p): encode(t) for p, t in buffers.items()}
     reader.OVERLAY.clear()
     reader.OVERLAY.update(overlay)
     try:
-        report = check_request([unit.root], config)
+        report = check_request([unit.root], eff.config)
     finally:
         reader.OVERLAY.clear()
-    return map_report(report, buffers, trigger, settings.fail_on, settings.rule_docs, encoding=encoding)
+    return _told(map_report(report, buffers, trigger, eff.fail_on, settings.rule_docs, encoding=encoding),
+                 trigger, eff.problem)
+
+
+def _told(mapped: Mapped, trigger: str, problem: str | None) -> Mapped:
+    """An unusable configuration file said on the document whose check it concerns (an Error at its start)."""
+    if problem:
+        from lsprotocol import types
+
+        from checker.lsp.diagnostics import SOURCE
+
+        mapped.add(trigger, types.Diagnostic(range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+                                             severity=types.DiagnosticSeverity.Error, source=SOURCE,
+                                             code="configuration", message=problem))
+    return mapped
 
 
 def _check_alone(path: str, text: str, settings: Settings, encoding: str) -> Mapped:
@@ -58,17 +72,18 @@ def _check_alone(path: str, text: str, settings: Settings, encoding: str) -> Map
         os.makedirs(where)
         copy = os.path.join(where, name)
         open(copy, "wb").close()
-        config = settings.run_config()
+        eff = settings.effective(path)
         import msgspec
 
-        config = msgspec.structs.replace(config, select=FILE_FAMILIES, keep_packages=True)
+        config = msgspec.structs.replace(eff.config, select=FILE_FAMILIES, keep_packages=True)
         reader.OVERLAY.clear()
         reader.OVERLAY[os.path.realpath(copy)] = encode(text)
         try:
             report = check_request([scratch], config)
         finally:
             reader.OVERLAY.clear()
-        return map_report(report, {path: text}, path, settings.fail_on, settings.rule_docs,
-                          rename={os.path.abspath(copy): path, os.path.realpath(copy): path}, encoding=encoding)
+        return _told(map_report(report, {path: text}, path, eff.fail_on, settings.rule_docs,
+                                rename={os.path.abspath(copy): path, os.path.realpath(copy): path}, encoding=encoding),
+                     path, eff.problem)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

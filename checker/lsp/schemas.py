@@ -21,6 +21,7 @@ FOR_FILE = {
     "result_summary.json": ("result_summary",),
     "accuracy_results.json": ("accuracy_results", "accuracy"),
     "system_power.json": ("system_power",),
+    "steady_state.json": ("steady_state",),
 }
 
 

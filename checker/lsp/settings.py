@@ -1,13 +1,44 @@
 """The server's settings, as the ``check`` options name them: from initializationOptions and
-workspace/didChangeConfiguration (a section ``endpointsChecker`` or the bare object)."""
+workspace/didChangeConfiguration (a section ``endpointsChecker`` or the bare object), over the project's
+configuration file above each checked unit (the one ``check`` reads; a setting the client gives wins).
+
+The file's keys and types are ``check``'s options: ``endpoints-checker lsp`` hands them over (:func:`use`);
+a server started without them reads no file."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
+from checker.core.gate import FAIL_ON_VALUES as FAIL_ON, FailOnError, parse_fail_on  # noqa: F401 - defined once
+
 SECTION = "endpointsChecker"
-FAIL_ON = ("reject", "flag", "warn", "never")
+#: the settings that are ``check``'s own (by its parameter names), in the order they are given to a check
+CHECK_NAMES = ("policy_dir", "seed_sets", "approved_drafters", "fail_on", "select", "ignore", "seed_set",
+               "max_concurrency", "dataset_size")
+#: what the server's checks are, whatever the file says: serial, in this process, writing nothing
+#: the Week-0 verdict is always the model's here: an editor waits on every keystroke (docs/editors.md)
+FIXED = {"jobs": 1, "audit_jobs": 1, "keep_packages": True, "progress": False, "executor": "local",
+         "scheduler": None, "write_bundle": None, "prerender_json": False, "week0": "model"}
+#: the origin of the client's settings (``endpoints-checker config`` says "command line" for its own)
+ORIGIN = "editor settings"
+
+_CHECK = None  # checker.engine.check_settings.CheckSettings of `check`, handed over by the lsp command
+
+
+def use(check_settings) -> None:
+    """Read the configuration file with these settings of ``check`` (``endpoints-checker lsp`` calls it)."""
+    global _CHECK
+    _CHECK = check_settings
+
+
+class Effective(NamedTuple):
+    """One unit's check: its RunConfig, the --fail-on gate of its diagnostics, and why the configuration
+    file was not used (None when it was, or there is none)."""
+
+    config: Any
+    fail_on: str
+    problem: str | None = None
 
 
 class Settings(msgspec.Struct, frozen=True):
@@ -27,28 +58,40 @@ class Settings(msgspec.Struct, frozen=True):
     diagnostics: str = "push"
     #: quiet time after an edit before the package is checked again
     debounce_ms: int = 150
-    #: codeDescription links: <base>/<family>.md#<rule-id>
+    #: codeDescription links: <base>/rules/<family>.md#<rule-id>, base the URL of a copy of docs/ (checker.core.rule_pages)
     rule_docs: str = ""
+    #: check --config FILE / --isolated: this configuration file, or none (default: the one above each unit)
+    config: str | None = None
+    isolated: bool = False
+    #: the names of the settings the client gave (they override the configuration file's)
+    given: frozenset = frozenset()
 
     def run_config(self):
-        """The RunConfig a check of one unit takes (serial, in this process, no package kept)."""
-        from checker.engine.config import RunConfig
+        """The RunConfig of a check with these settings alone (no configuration file)."""
+        from checker.engine.check_settings import run_config
 
-        overrides = {k: v for k, v in (("seed_sets", self.seed_sets), ("approved_drafters", self.approved_drafters))
-                     if v}
-        options: dict[str, Any] = {"events": True}
-        for key, value in (("seed_set", self.seed_set), ("max_concurrency", self.max_concurrency),
-                           ("dataset_size", self.dataset_size)):
-            if value is not None:
-                options[key] = value
-        return RunConfig.of(select=self.select, ignore=self.ignore, fail_on=self.fail_on, policy_dir=self.policy_dir,
-                            policy_overrides=overrides, options=options, jobs=1, audit_jobs=1, keep_packages=True)
+        return run_config({name: getattr(self, name) for name in CHECK_NAMES}, **FIXED)
+
+    def effective(self, root: str) -> Effective:
+        """The check of the unit at ``root``: the configuration file above it, the client's settings over it.
+        An unusable file is named in ``problem`` and the unit is checked with the client's settings alone."""
+        if _CHECK is None:
+            return Effective(self.run_config(), self.fail_on)
+        from checker.engine.check_settings import run_config
+
+        given = {name: getattr(self, name) for name in CHECK_NAMES if name in self.given}
+        try:
+            resolved = _CHECK.resolve([root], given=given, given_origin=ORIGIN, config=self.config,
+                                      isolated=self.isolated)
+            return Effective(run_config(resolved.values, **FIXED), resolved.values["fail_on"])
+        except ValueError as exc:
+            return Effective(self.run_config(), self.fail_on, f"configuration file not used: {exc}")
 
 
 _NAMES = {"policy": "policy_dir", "policyDir": "policy_dir", "seedSets": "seed_sets",
           "approvedDrafters": "approved_drafters", "failOn": "fail_on", "seedSet": "seed_set",
           "maxConcurrency": "max_concurrency", "datasetSize": "dataset_size", "debounceMs": "debounce_ms",
-          "ruleDocs": "rule_docs"}
+          "ruleDocs": "rule_docs", "configFile": "config"}
 
 
 def parse(raw: Any, base: Settings | None = None) -> tuple[Settings, list[str]]:
@@ -60,10 +103,11 @@ def parse(raw: Any, base: Settings | None = None) -> tuple[Settings, list[str]]:
     if not isinstance(raw, dict):
         return base, ([] if raw is None else ["settings must be an object"])
     values = msgspec.structs.asdict(base)
+    given = set(base.given)
     problems = []
     for key, value in raw.items():
         name = _NAMES.get(key, key)
-        if name not in values:
+        if name not in values or name == "given":
             problems.append(f"unknown setting {str(key)[:60]!r}")
             continue
         ok = _valid(name, value)
@@ -71,6 +115,8 @@ def parse(raw: Any, base: Settings | None = None) -> tuple[Settings, list[str]]:
             problems.append(f"setting {key!r}: {str(value)[:60]!r} is not usable")
             continue
         values[name] = ok
+        given.add(name)
+    values["given"] = frozenset(given)
     return Settings(**values), problems
 
 
@@ -80,14 +126,19 @@ def _valid(name: str, value: Any) -> Any:
         if not isinstance(items, (list, tuple)) or not all(isinstance(v, str) for v in items):
             return None
         return tuple(t.strip() for v in items for t in v.split(",") if t.strip())
-    if name in ("policy_dir", "seed_sets", "approved_drafters", "seed_set"):
+    if name in ("policy_dir", "seed_sets", "approved_drafters", "seed_set", "config"):
         return value if value is None or (isinstance(value, str) and "\0" not in value) else None
     if name in ("max_concurrency", "dataset_size"):
         return value if value is None or (type(value) is int and value > 0) else None
     if name == "debounce_ms":
         return value if type(value) is int and 0 <= value <= 10_000 else None
     if name == "fail_on":
-        return value if value in FAIL_ON else None
+        try:
+            return parse_fail_on(value) if isinstance(value, (str, list, tuple)) else None
+        except FailOnError:
+            return None
+    if name == "isolated":
+        return value if isinstance(value, bool) else None
     if name == "diagnostics":
         return value if value in ("push", "pull") else None
     if name == "rule_docs":

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, JsonValue
 
+from checker.core.report_model import Edit  # a fix's text edit: the JSON report's own model
+
 Level = Literal["error", "flag", "warning", "skipped", "passed"]
 
 
@@ -36,7 +38,9 @@ class Finding(BaseModel):
     observed: JsonValue = Field(None, description="what the package holds, as written")
     expected: JsonValue = Field(None, description="what the rules expect")
     fix: str | None = Field(None, description="how to fix it, in words")
-    fixable: bool = Field(False, description="`endpoints-checker check PATH --fix` can apply the fix itself")
+    fixable: bool = Field(False, description="the fix is certain: edits holds it, and `endpoints-checker check PATH "
+                                             "--fix` applies it")
+    edits: list[Edit] | None = Field(None, description="the automatic fix as text edits, when fixable")
     reason: str | None = Field(None, description="a SKIP's reason code (missing-input, not-applicable, ...)")
     week0: bool | None = Field(None, description="the Week-0 automated check acts on this finding (when the report "
                                                  "carries the Week-0 prediction)")
@@ -60,12 +64,28 @@ Verdict = Literal["accept", "reject-points", "reject"]
 
 
 class Week0Prediction(BaseModel):
-    """What the Week-0 automated check (the official tool) would decide, as the report predicts it."""
+    """What the Week-0 automated check (the official tool) would decide: its own verdict where it is installed
+    (source official), else predicted (source model)."""
 
-    tool: str = Field(description="the official tool whose decision is predicted")
+    tool: str = Field(description="the official tool whose decision this is")
     verdict: Verdict
     points: list[str] = Field(default_factory=list, description="with reject-points: the points it rejects")
     rules: list[str] = Field(default_factory=list, description="the rule ids behind the decision")
+    source: Literal["official", "model"] = Field(
+        "model", description="official: the installed official checker decided; model: predicted")
+    version: str = Field("", description="the official's version (run, or predicted)")
+
+
+class UnitVerdicts(BaseModel):
+    """One submission's (or run folder's) verdicts and counts, as the report holds them."""
+
+    label: str = Field(description="the submission (organisation/id in a cohort) or run folder")
+    kind: Literal["submission", "run-folder"]
+    verdict: Literal["PASSED", "FAILED"] = Field(description="the --fail-on gate over its findings")
+    rules_verdict: Verdict
+    week0_reject: bool
+    week0: Week0Prediction | None = None
+    by_level: dict[Level, int] = Field(description="its findings per level word")
 
 
 class CheckResult(BaseModel):
@@ -83,8 +103,11 @@ class CheckResult(BaseModel):
     policy_edition: str
     policy_version: str
     counts: Counts
+    submissions: list[UnitVerdicts] = Field(
+        default_factory=list, description="each submission and run folder checked, with its own verdicts")
     levels: list[Level] = Field(description="the levels of the findings listed")
-    findings: list[Finding]
+    findings: list[Finding] = Field(description="worst first: errors, flags, warnings, then skipped and passed; "
+                                                "max_findings keeps the first")
     findings_not_listed: int = Field(0, description="findings at the asked levels beyond max_findings")
 
 

@@ -12,12 +12,14 @@ from typing import Annotated, Literal
 
 import anyio
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import ListRootsResult, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
+from checker.core.gate import FAIL_ON_HELP, fail_on_pattern
 from checker.core.version import __version__
 from checker.mcp import models, resources, tools
+from checker.mcp.arguments import argument_problem
 from checker.mcp.roots import PathRefused, roots_of
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False, destructiveHint=False, idempotentHint=True)
@@ -29,8 +31,10 @@ INSTRUCTIONS = (
 
 LevelList = Annotated[list[models.Level] | None, Field(
     description="levels of the findings to list: error, flag, warning (the default: every problem), skipped, passed")]
-FailOn = Annotated[Literal["reject", "flag", "warn", "never"] | None, Field(
-    description="lowest severity of a FAIL that makes the verdict FAILED (default flag, as the command line)")]
+FailOn = Annotated[str | None, Field(
+    description=f"what makes the verdict FAILED, as the command line's --fail-on (default: the project's "
+                f"configuration file's, else flag): {FAIL_ON_HELP}",
+    json_schema_extra={"pattern": fail_on_pattern()})]
 MaxConcurrency = Annotated[int | None, Field(ge=1, description="C_max of the curve, when system_desc.json does not tell it")]
 SeedSet = Annotated[str | None, Field(description="the seed set the run used (A, B, ... of the seed-set registry)")]
 DatasetSize = Annotated[int | None, Field(ge=1, description="the performance dataset's size, when the model does not tell it")]
@@ -65,8 +69,25 @@ def _roots(result: ListRootsResult | None) -> list[str]:
     return roots_of([str(r.uri) for r in result.roots] if result is not None else None)
 
 
+class _Server(MCPServer):
+    """The SDK's server, with refused arguments told in our words (checker.mcp.arguments), not the validation
+    library's text and links."""
+
+    async def call_tool(self, name, arguments, context=None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ToolError) and not isinstance(exc, UnexpectedToolError):
+                raise ToolError(f"{name}: {cause}") from None  # our refusal in our words, not the SDK's wrapper
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(argument_problem(name, self._tool_input_schema(name), arguments or {},
+                                             cause.errors(include_url=False))) from cause
+
+
 def build() -> MCPServer:
-    app = MCPServer("endpoints-checker", title="endpoints-checker", version=__version__, instructions=INSTRUCTIONS)
+    app = _Server("endpoints-checker", title="endpoints-checker", version=__version__, instructions=INSTRUCTIONS)
 
     @app.tool(title="Check a submission package", annotations=READ_ONLY)
     async def check_submission(

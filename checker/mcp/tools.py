@@ -10,14 +10,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from checker.core.gate import FAIL_ON_VALUES as FAIL_ON  # noqa: F401 - the --fail-on values, defined once
 from checker.mcp import models
-from checker.mcp.adapter import run_check
+from checker.mcp.adapter import ConfigRefused, run_check
 from checker.mcp.roots import PathRefused, guard
 
 #: the levels listed by default: the problems (a FAIL at any severity)
 PROBLEM_LEVELS = ("error", "flag", "warning")
 ALL_LEVELS = ("error", "flag", "warning", "skipped", "passed")
-FAIL_ON = ("reject", "flag", "warn", "never")
 
 
 class ToolUsage(ValueError):
@@ -54,77 +54,81 @@ def _seed_set(value: str | None) -> None:
             raise ToolUsage(str(exc).replace("--seed-set", "seed_set")) from None
 
 
-def _finding(d: dict[str, Any]) -> models.Finding:
+def _finding(f) -> models.Finding:
+    """One finding as the tools list it: the JSON report's facts, evidence flattened, its fix's edits when it has
+    a certain one (``fixable`` is true exactly then)."""
+    d = f.as_dict()
     evidence = d.get("evidence") or {}
+    edits = d.get("edits") if d["status"] == "FAIL" else None
     return models.Finding(rule_id=d["rule_id"], status=d["status"], severity=d["severity"],
                           level=_level(d["status"], d["severity"]), family=d.get("family", ""),
                           subject=models.Subject(**d["subject"]), message=d["message"],
                           location=models.Location(**d["location"]) if d.get("location") else None,
                           observed=evidence.get("observed"), expected=evidence.get("expected"), fix=d.get("fix"),
-                          fixable=bool(d.get("edits")) and d["status"] == "FAIL", reason=d.get("reason"),
-                          week0=d.get("week0"))
+                          fixable=bool(edits), edits=edits or None, reason=d.get("reason"), week0=d.get("week0"))
 
 
-def result_of(doc: dict[str, Any], levels: list[str] | None, max_findings: int | None = None) -> models.CheckResult:
-    """A JSON report document as the tools' CheckResult, keeping the findings at ``levels``."""
+def _unit(v) -> models.UnitVerdicts:
+    return models.UnitVerdicts(label=v.label, kind=v.kind, **v.verdicts_dict(), by_level=v.counts.levels())
+
+
+def result_of(report, levels: list[str] | None, max_findings: int | None = None) -> models.CheckResult:
+    """A Report as the tools' CheckResult: the engine's verdicts and counts, and the findings at ``levels``,
+    worst first, so ``max_findings`` keeps the worst."""
+    from checker.engine.tally import worst_first
+
     wanted = list(dict.fromkeys(levels)) if levels else list(PROBLEM_LEVELS)
     bad = [lv for lv in wanted if lv not in ALL_LEVELS]
     if bad:
         raise ToolUsage(f"levels {bad!r}: each must be one of {', '.join(ALL_LEVELS)}")
-    summary = doc["summary"]
-    by_level = dict.fromkeys(ALL_LEVELS, 0)
-    kept: list[models.Finding] = []
-    fixable = 0
-    for d in doc["findings"]:
-        lv = _level(d["status"], d["severity"])
-        by_level[lv] += 1
-        if d["status"] == "FAIL" and d.get("edits"):
-            fixable += 1
-        if lv in wanted:
-            kept.append(d)
+    tally = report.tally
+    c = tally.counts
+    kept = worst_first(f for f in report.findings if _level(f.status.value, f.severity.value) in wanted)
     limit = len(kept) if max_findings is None else max(0, max_findings)
     return models.CheckResult(
-        paths=doc["paths"], verdict=summary["verdict"], fail_on=doc["fail_on"], exit_code=summary["exit_code"],
-        rules_verdict=summary.get("rules_verdict") or _rules_verdict(summary["fail_by_severity"]),
-        week0_reject=summary["week0_reject"], week0=summary.get("week0"),
-        policy_edition=doc["policy"]["edition"], policy_version=doc["policy"]["version"],
-        counts=models.Counts(total=summary["total"], by_status=models.StatusCounts(**summary["by_status"]),
-                             fail_by_severity=summary["fail_by_severity"], by_level=by_level, fixable=fixable),
-        levels=wanted, findings=[_finding(d) for d in kept[:limit]], findings_not_listed=len(kept) - min(limit, len(kept)))
+        paths=list(report.paths), verdict=tally.gate, fail_on=report.fail_on, exit_code=report.exit_code(),
+        rules_verdict=tally.rules, week0_reject=tally.report.week0_reject, week0=tally.week0,
+        policy_edition=report.policy_edition, policy_version=report.policy_version,
+        counts=models.Counts(total=c.total, by_status=models.StatusCounts(**c.by_status()),
+                             fail_by_severity=c.fail_by_severity(), by_level=c.levels(), fixable=tally.fixable),
+        submissions=[_unit(v) for _label, v in sorted(tally.units.items())],
+        levels=wanted, findings=[_finding(f) for f in kept[:limit]], findings_not_listed=len(kept) - min(limit, len(kept)))
 
 
-def _rules_verdict(fails: dict[str, int]) -> str:
-    """reject on a reject FAIL, reject-points on reject-points FAILs only, else accept (summary.rules_verdict's
-    definition, for a report that does not carry it)."""
-    if fails.get("reject"):
-        return "reject"
-    return "reject-points" if fails.get("reject-points") else "accept"
+def _fail_on(value: str | None) -> str | None:
+    """A tool's fail_on as the gate's canonical text (None: the configuration file's, else flag)."""
+    if value is None:
+        return None
+    from checker.core.gate import FAIL_ON_VALUES, FailOnError, parse_fail_on
+
+    try:
+        return parse_fail_on(value)
+    except FailOnError as exc:
+        raise ToolUsage(f"fail_on {value!r} is not allowed: it must be one or more of {', '.join(FAIL_ON_VALUES)}, "
+                        f"comma-separated (several trip when any does).") from None
 
 
-def _fail_on(value: str | None) -> str:
-    value = value or "flag"
-    if value not in FAIL_ON:
-        raise ToolUsage(f"fail_on {value!r}: one of {', '.join(FAIL_ON)}")
-    return value
+def _check(real: str, roots: list[str], **given: Any) -> dict[str, Any]:
+    """The report document of a check of ``real`` with the tool's arguments over the configuration file's."""
+    try:
+        return run_check([real], roots=roots, **given)
+    except ConfigRefused as exc:
+        raise ToolUsage(str(exc)) from None
 
 
 def check_submission(roots: list[str], path: str, select: list[str] | None = None, ignore: list[str] | None = None,
                      fail_on: str | None = None, levels: list[str] | None = None,
                      max_findings: int | None = None) -> models.CheckResult:
     real = guard(path, roots)
-    doc = run_check([real], select=_selectors("select", select), ignore=_selectors("ignore", ignore),
-                    fail_on=_fail_on(fail_on))
-    return result_of(doc, levels, max_findings)
+    report = _check(real, roots, select=_selectors("select", select) or None,
+                    ignore=_selectors("ignore", ignore) or None, fail_on=_fail_on(fail_on))
+    return result_of(report, levels, max_findings)
 
 
 def _run_options(max_concurrency: int | None, seed_set: str | None, dataset_size: int | None) -> dict[str, Any]:
-    """The run-folder options of a check (the events audit on), after the seed set is known to the registry."""
+    """The run-folder settings of a check given to a tool, after the seed set is known to the registry."""
     _seed_set(seed_set)
-    options: dict[str, Any] = {"events": True}
-    for key, value in (("max_concurrency", max_concurrency), ("seed_set", seed_set), ("dataset_size", dataset_size)):
-        if value is not None:
-            options[key] = value
-    return options
+    return {"max_concurrency": max_concurrency, "seed_set": seed_set, "dataset_size": dataset_size}
 
 
 def check_run_folder(roots: list[str], path: str, max_concurrency: int | None = None, seed_set: str | None = None,
@@ -136,8 +140,8 @@ def check_run_folder(roots: list[str], path: str, max_concurrency: int | None = 
     if not os.path.isdir(real) or not is_run_folder(real):
         raise ToolUsage(f"{path!r} is not a run folder (no performance/result_summary.json, accuracy/ or "
                         "config.yaml with events.jsonl)")
-    return result_of(run_check([real], fail_on=_fail_on(fail_on),
-                               options=_run_options(max_concurrency, seed_set, dataset_size)), levels)
+    return result_of(_check(real, roots, fail_on=_fail_on(fail_on),
+                            **_run_options(max_concurrency, seed_set, dataset_size)), levels)
 
 
 def preflight_config(roots: list[str], path: str, max_concurrency: int | None = None, seed_set: str | None = None,
@@ -154,8 +158,8 @@ def preflight_config(roots: list[str], path: str, max_concurrency: int | None = 
         cfg, why = read_config(real, os.path.basename(real), 8 << 20)
         if cfg is None:
             raise ToolUsage(f"{path!r}: {why}")
-    return result_of(run_check([real], fail_on=_fail_on(fail_on),
-                               options=_run_options(max_concurrency, seed_set, dataset_size)), levels)
+    return result_of(_check(real, roots, fail_on=_fail_on(fail_on),
+                            **_run_options(max_concurrency, seed_set, dataset_size)), levels)
 
 
 def _summary(rule) -> models.RuleSummary:

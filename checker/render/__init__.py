@@ -12,6 +12,7 @@ RENDERERS = {
     "github": "checker.render.github",
     "html": "checker.render.html",
     "markdown": "checker.render.markdown",
+    "baseline": "checker.render.baseline_file",  # --write-baseline FILE (not a --format: a file to commit)
 }
 
 #: output file extension -> format, for ``-o FILE`` without ``--format``

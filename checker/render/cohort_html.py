@@ -17,7 +17,7 @@ from checker.core.findings import Status
 from checker.domain.point_metrics import metrics_for
 from checker.engine.catalogue import load_catalogue
 from checker.render import levels, svg
-from checker.render.view import uses_interactivity
+from checker.render.view import baseline_view, uses_interactivity, waivers_view
 
 MAX_WORST = 3
 #: the index's verdict groups, most severe first (the filter's checkboxes and the header's counts)
@@ -38,25 +38,35 @@ def _sub_id(sub) -> str:
 
 
 def split_report(report) -> list:
-    """One Report per submission: its findings, a Package holding only it, the same policy/context."""
+    """One Report per submission: its findings, a Package holding only it, the same policy/context, and its
+    verdicts and counts as the engine's tally holds them for that submission (never the cohort's)."""
     from checker.load.package_tree import Package
 
     pkg = report.package
     subs = list(getattr(pkg, "submissions", None) or [])
     if len(subs) <= 1:
         return [report] if subs else []
+    tally = report.tally
+    sections = {k: v for k, v in report.sections.items() if k != "cohort"}
     out = []
     for sub in subs:
         part = Package(paths=[sub.rel], missing_paths=[], unusable_paths=[], submissions=[sub],
                                        run_folders=[], junk=[])
-        findings = [f for f in report.findings if f.subject.submission == sub.name]
-        out.append(msgspec.structs.replace(report, findings=findings, package=part, paths=[sub.rel], input_error=False))
+        own = tally.of_unit(sub.name) if sub.name in tally.units else None  # None: its own findings' tally
+        findings = own.findings if own is not None else [f for f in report.findings if f.subject.submission == sub.name]
+        out.append(msgspec.structs.replace(report, findings=findings, package=part, paths=[sub.rel],
+                                           input_error=False, sections=sections, week0_by_submission={},
+                                           _tally=own))
     return out
 
 
 def cohort_level_findings(report) -> list:
-    """Findings about no single submission (package, cohort and run-folder subjects)."""
-    return [f for f in report.findings if not f.subject.submission]
+    """What the index lists as the cohort's own: the cross-submission findings (``cohort.cross_submission_findings``,
+    the rules that compare units) and the findings about no single submission (package, run folders)."""
+    from checker.engine.tally import cross_submission
+
+    cross = {id(f) for f in cross_submission(report.findings, report.rules)}
+    return [f for f in report.findings if id(f) in cross or not f.subject.submission]
 
 
 def _division(sub) -> str:
@@ -73,8 +83,7 @@ def _ctx(report):
 
 def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
     ctx = _ctx(sub_report)
-    fails = {(f.subject.system, f.subject.model, f.subject.point) for f in sub_report.findings
-             if f.status is Status.FAIL and f.subject.submission == sub.name}
+    tally = sub_report.tally
     out = []
     for system in sub.systems:
         for curve in system.curves:
@@ -85,7 +94,7 @@ def _series(sub_report, sub, href: str) -> list[tuple[str, bool, svg.Series]]:
                 x = m.get("tps_per_user")
                 if agentic:
                     x = getattr(p.summary, "e2e_avg_interactivity", None) if p.summary is not None else None
-                failing = (system.name, curve.name, p.name) in fails
+                failing = bool(tally.counts_under(sub.name, system.name, curve.name, p.name).failed)
                 label = f"{sub.org + '/' if sub.org else ''}{_sub_id(sub)}/{system.name} {p.name}"
                 tip = (f"{label} · concurrency {svg.fmt_num(p.concurrency)}\nsystem TPS {svg.fmt_num(m.get('system_tps'))}"
                        f" · {'interactivity' if agentic else 'TPS/user'} {svg.fmt_num(x)}"
@@ -103,24 +112,29 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
     from checker.render.view import finding_row, ordered, scoped
     from checker.engine.report import TOOL_NAME
 
+    from checker.engine.tally import worst_first
+
     rows, by_model = [], {}
+    units = []
     for i, (rep, page) in enumerate(zip(reports, pages)):
         sub = rep.package.submissions[0]
-        c = rep.counts()
-        lv = levels.from_severity_counts(c["by_status"], c["fail_by_severity"])
-        badge = levels.verdict(lv, rep.week0)
-        fails = sorted((f for f in rep.findings if f.status is Status.FAIL), key=lambda f: -f.severity.rank)
+        v = rep.tally.report  # this submission's verdicts and counts, as the engine computed them
+        units.append(v)
+        badge = levels.verdict(v)
+        fails = worst_first(f for f in rep.findings if f.status is Status.FAIL)
         rows.append({
             "i": i, "org": sub.org or "—", "name": _sub_id(sub), "rel": sub.rel, "page": page,
             "systems": [s.name for s in sub.systems],
             "models": sorted({cv.name for cv in sub.curves()}),
-            "division": _division(sub), "verdict": rep.verdict, "week0_reject": rep.week0_reject,
-            "badge": badge, "vrank": VERDICT_RANK[badge["key"]], "problems": levels.problems(lv),
-            "counts": c["by_status"], "sev": c["fail_by_severity"],
+            "division": _division(sub), "verdict": v.gate, "week0_reject": v.week0_reject,
+            "rules_verdict": v.rules, "week0": v.week0["verdict"] if v.week0 is not None else "",
+            "badge": badge, "verdicts": levels.unit_verdicts(v), "vrank": VERDICT_RANK[badge["key"]],
+            "problems": levels.problems(v.counts.levels()),
+            "counts": v.counts.by_status(), "sev": v.counts.fail_by_severity(),
             "worst": [{"rule": f.rule_id, "level": levels.LEVEL_OF[f.severity.value], "subject": f.subject.label(),
                        "message": f.message if len(f.message) <= 160 else f.message[:159] + "…"}
                       for f in fails[:MAX_WORST]],
-            "more": max(0, len(fails) - MAX_WORST),
+            "more": max(0, v.counts.failed - MAX_WORST),
         })
         for model, agentic, series in _series(rep, sub, page):
             by_model.setdefault(model, []).append((agentic, series))
@@ -153,12 +167,18 @@ def index_view(reports: list, pages: list[str], cohort_report=None) -> dict:
         "paths": sorted({p for r in reports for p in r.paths}) if cohort_report is None else list(cohort_report.paths),
         "rows": rows,
         "verdicts": [(k, verdicts[k], VERDICT_WORDS[k]) for k in VERDICT_RANK if verdicts[k]],
-        "week0_rejects": sum(1 for r in rows if r["week0_reject"]),
+        "tally": (f"{levels.counts_phrase(cohort_report.tally.counts)} · {levels.checks_phrase(cohort_report)}"
+                  if cohort_report is not None else ""),
+        "week0_rejects": sum(1 for u in units if u.week0_reject),
+        "week0_checked": sum(1 for u in units if u.week0 is not None),
+        "week0_name": levels.week0_name(*units),
         "checked": {"name": os.path.basename(os.path.normpath(base.paths[0])) if base is not None and base.paths
                     else "cohort"},
         "charts": charts,
         "other_findings": ordered(others),
         "other_scoped": scoped(others),
+        "waivers": waivers_view(cohort_report) if cohort_report else None,
+        "baseline": baseline_view(cohort_report) if cohort_report else None,
         "data": {"orgs": sorted({r["org"] for r in rows}), "divisions": sorted({r["division"] for r in rows}),
                  "models": sorted(by_model), "total": len(rows)},
     }

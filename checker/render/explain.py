@@ -145,6 +145,11 @@ def explain_rule(rule: Rule) -> str:
     ]
     pols = policy_files(rule)
     head.append("policy files: " + (", ".join(pols) if pols else "none"))
+    from checker.core.rule_pages import rule_url
+
+    url = rule_url(rule.family, rule.id)
+    if url:
+        head.append(f"rule page: {url}")
     body = inspect.cleandoc(rule.doc)
     return "\n".join(head + [""] + [body, ""] + examples(rule)) + "\n"
 
@@ -156,4 +161,9 @@ def explain_family(family: str, rules: list[Rule]) -> str:
     lines = [f"family {family}: {len(rs)} rules in {', '.join(mods)}", ""]
     lines += [f"  {r.id:<{w}}  {r.severity.value:<13}  {r.title}" for r in rs]
     lines += ["", "`endpoints-checker explain RULE` prints one rule in full."]
+    from checker.core.rule_pages import page_url
+
+    url = page_url(f"{family}.md")
+    if url:
+        lines.append(f"family page: {url}")
     return "\n".join(lines) + "\n"

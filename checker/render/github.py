@@ -1,7 +1,8 @@
 """GitHub Actions workflow commands (::error/::warning/::notice), grouped per submission.
 
 Escaping follows the Actions toolkit: data escapes %, CR, LF; property values also ':' and ','.
-Annotations do not fail a job; the exit code does.
+Annotations do not fail a job; the exit code does. With ``--baseline`` a title says whether the problem is
+new or unchanged.
 """
 from __future__ import annotations
 
@@ -28,13 +29,19 @@ def annotation(f) -> str:
             props.append(f"line={f.location.line}")
             if f.location.column:
                 props.append(f"col={f.location.column}")
-    props.append(f"title={escape_property(f'{f.rule_id} ({f.severity.value}) {f.subject.label()}')}")
-    msg = f.message + (f"\nfix: {f.fix}" if f.fix else "")
+    from checker.render.levels import baseline_mark, official_words
+
+    state = baseline_mark(f)
+    title = f"{f.rule_id} ({f.severity.value}) {f.subject.label()}" + (f" [{state}]" if state else "")
+    props.append(f"title={escape_property(title)}")
+    said = "".join(f"\nthe automated check says: {w}" for w in official_words(f))
+    msg = f.message + said + (f"\nfix: {f.fix}" if f.fix else "")
     return f"::{cmd} {','.join(props)}::{escape_data(msg)}"
 
 
 def render(report, **_options) -> str:
     from checker.render.levels import verdict_line
+    from checker.render.text import cohort_lines
 
     lines = []
     fails = [f for f in report.findings if f.status is Status.FAIL]
@@ -42,6 +49,7 @@ def render(report, **_options) -> str:
         lines.append(f"::group::{escape_data('endpoints-checker: ' + (sub or 'package'))}")
         lines.extend(annotation(f) for f in items)
         lines.append("::endgroup::")
+    lines.extend(cohort_lines(report))  # a cohort: each unit's verdicts (plain lines, as the verdict line)
     lines.append(verdict_line(report))
     return "\n".join(lines) + "\n"
 

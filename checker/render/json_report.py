@@ -92,7 +92,7 @@ def _items(findings: list, blocks: dict):
             if batch:
                 yield findings_block(batch)
                 batch = []
-            yield hit[1]
+            yield str(hit[1])  # the text, or read back from where it was spooled (checker.core.spool)
             i += len(hit[0])
             continue
         batch.append(findings[i])

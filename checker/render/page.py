@@ -66,13 +66,13 @@ def _concurrency(rf):
     return lp.target_concurrency if lp.target_concurrency is not None else lp.type
 
 
-def run_folder_digest(rf, rows: list[dict], anchor: str) -> dict:
-    """One run folder's numbers (formatted) and its problems, for the page's run-folder section."""
+def run_folder_digest(rf, counts, anchor: str) -> dict:
+    """One run folder's numbers (formatted) and its problems (the tally's counts), for the page's run-folder
+    section."""
     s = _summary_model(rf)
     py = rf.files.get("point_yaml")
     region = _get(py.model, "region") if py is not None and py.model is not None else None
     conc = _concurrency(rf)
-    counts = levels.level_counts(rows)
     cells = {
         "system_tps": svg.fmt_num(_get(s, "derived_system_tps")),
         "ttft_p90_ms": svg.fmt_num(_get(s, "ttft_p90_ms")),
@@ -82,7 +82,7 @@ def run_folder_digest(rf, rows: list[dict], anchor: str) -> dict:
         "concurrency": svg.fmt_num(conc) if not isinstance(conc, str) else conc,
         "state": str(_get(s, "state")) if _get(s, "state") is not None else "—",
     }
-    return {"name": rf.name, "rel": rf.rel, "anchor": anchor, "cells": cells, "problems": levels.problems(counts),
+    return {"name": rf.name, "rel": rf.rel, "anchor": anchor, "cells": cells, "problems": levels.problems(counts.levels()),
             "region_why": "" if cells["region"] != "—" else "no point.yaml beside the folder (or --point)"}
 
 

@@ -14,8 +14,8 @@ import sys
 
 from checker.core.findings import Finding, Severity, Status
 from checker.render.as_written import printable as _c, spell_lines
-from checker.render.levels import LEVEL_WORD, checks_phrase, counts_phrase, gate_phrase, plural, verdict_line, \
-    week0_phrase
+from checker.render.levels import LEVEL_WORD, baseline_mark, baseline_phrase, checks_phrase, counts_phrase, \
+    gate_phrase, official_words, plural, short_counts, unit_verdicts, verdict_line, week0_phrase
 
 __all__ = ["render", "render_plain", "verdict_line", "header_line", "problem_groups"]
 
@@ -68,8 +68,9 @@ def _group_key(f: Finding) -> tuple:
 
 def problem_groups(findings) -> list[list[Finding]]:
     """FAIL findings, most severe first (report order within a level), grouped by cause."""
-    fails = [f for f in findings if f.status is Status.FAIL]
-    fails.sort(key=lambda f: -f.severity.rank)  # stable: report order within a severity
+    from checker.engine.tally import worst_first
+
+    fails = worst_first(f for f in findings if f.status is Status.FAIL)
     groups: dict[tuple, list[Finding]] = {}
     for f in fails:
         groups.setdefault(_group_key(f), []).append(f)
@@ -97,7 +98,9 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
     f = group[0]
     level = LEVEL_WORD[f.severity]
     mark = " [*]" if f.edits else ""
-    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')}{mark} {_c(f.message)}"
+    state = baseline_mark(f) if baseline else ""
+    state = f" ({paint(_c(state), 'dim')})" if state else ""
+    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')}{mark}{state} {_c(f.message)}"
     out = [head]
     if not details:
         return out
@@ -105,12 +108,12 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
     if f.observed is not None or f.expected is not None:
         out += _evidence("observed", f.observed, ind)
         out += _evidence("expected", f.expected, ind)
+    for words in official_words(f):
+        out.append(f"{ind}the automated check says: {_c(str(words))}")
     if f.fix:
         out.append(f"{ind}fix: {_c(f.fix)}")
     if f.severity is Severity.REJECT_POINTS:
         out.append(f"{ind}{paint('rejects this point (reject-points)', 'dim')}")
-    if baseline and f.baseline:
-        out.append(f"{ind}{paint(f.baseline + ' since the baseline', 'dim')}")
     if len(group) > 1:
         out.append(f"{ind}{_same_at(f, group[1:])}")
     return out
@@ -136,10 +139,9 @@ def verbose_lines(report, paint: _Paint) -> list[str]:
 
 def statistics_lines(report) -> list[str]:
     """FAIL findings per rule, most frequent first."""
-    from collections import Counter
-
     titles = {r.id: r.title for r in report.rules}
-    n = Counter((f.rule_id, f.severity) for f in report.findings if f.status is Status.FAIL)
+    n = {(rid, Severity(sev)): k for rid, c in report.tally.by_rule.items() for sev, k in c.fail_by_severity().items()
+         if k}
     if not n:
         return ["statistics: no problems"]
     rows = sorted(n.items(), key=lambda kv: (-kv[1], kv[0][0]))
@@ -158,14 +160,15 @@ def resolved_lines(report) -> list[str]:
     out = [f"resolved since the baseline ({base['counts']['resolved']}):"]
     for d in base["resolved"]:
         subj = "/".join(v for v in d["subject"].values() if v) or "(package)"
-        out.append(_c(f"  {d['rule_id']} {subj}: {d.get('message', '')}"))
+        what = d.get("part") or d.get("message") or f"fingerprint {d['fingerprint']}"
+        out.append(_c(f"  {d['rule_id']} {subj}: {what}"))
     if base.get("resolved_not_listed"):
         out.append(f"  (and {base['resolved_not_listed']} more, counted but not listed)")
     return out
 
 
 def cohort_lines(report) -> list[str]:
-    """Cohort mode: one line per submission (verdict, label, problems in words)."""
+    """Cohort mode: one line per unit (gate verdict, label, problems in words, the rules' and Week-0 verdicts)."""
     cohort = getattr(report, "sections", {}).get("cohort")
     if not cohort:
         return []
@@ -174,17 +177,13 @@ def cohort_lines(report) -> list[str]:
     out = [f"cohort: {len(rows) - n_rf} submission(s)" + (f" and {n_rf} run folder(s)" if n_rf else "")]
     width = max(len(r["label"]) for r in rows)
     for r in rows:
-        sev = r["counts"]["fail_by_severity"]
-        errors = sev.get("reject", 0) + sev.get("reject-points", 0)
-        parts = [plural(errors, "error")] * bool(errors) + [plural(sev.get("flag", 0), "flag")] * bool(sev.get("flag"))
-        parts += [plural(sev.get("warn", 0), "warning")] * bool(sev.get("warn"))
-        extra = "" if r["checked"] else " · check did not complete"
-        out.append(_c(f"  {r['verdict']:<6}  {r['label']:<{width}}  {', '.join(parts) or 'no problems'}{extra}"))
+        v = report.tally.units[r["label"]]
+        extra = "" if v.checked else " · check did not complete"
+        out.append(_c(f"  {v.gate:<6}  {v.label:<{width}}  {short_counts(v.counts)} · {unit_verdicts(v)}{extra}"))
     return out
 
 
 def summary_lines(report, paint: _Paint) -> list[str]:
-    fails = [f for f in report.findings if f.status is Status.FAIL]
     where_ = ""
     cohort = getattr(report, "sections", {}).get("cohort")
     if cohort:
@@ -193,11 +192,10 @@ def summary_lines(report, paint: _Paint) -> list[str]:
         where_ = " in " + " and ".join(x for x in (plural(n_sub, "submission") if n_sub else "",
                                                    plural(n_rf, "run folder") if n_rf else "") if x)
     gate = gate_phrase(report)
-    base = getattr(report, "sections", {}).get("baseline")
+    base = baseline_phrase(report)
     if base:
-        n = base["counts"]
-        gate += f" · baseline: {n['new']} new, {n['unchanged']} unchanged, {n['resolved']} resolved"
-    out = [f"{counts_phrase(fails)}{where_} · {checks_phrase(report)}"]
+        gate += f" · {base}"
+    out = [f"{counts_phrase(report.tally.counts)}{where_} · {checks_phrase(report)}"]
     out += fix_lines(report)
     return out + [_c(week0_phrase(report)), paint(gate, report.verdict)]
 
@@ -215,7 +213,7 @@ def fix_lines(report) -> list[str]:
         if done["not_fixed"]:
             line += f"; {plural(done['not_fixed'], 'file')} not fixed (left as they were, see above)"
         out.append(_c(line))
-    n = report.fixable() if hasattr(report, "fixable") else 0
+    n = report.tally.fixable
     if n and not (done and done["mode"] == "diff"):
         out.append(f"[*] {n} fixable with --fix (--diff shows the changes first)")
     return out

@@ -71,7 +71,9 @@ def finding_row(i: int, f: Finding) -> dict:
         "observed": _short(f.observed),
         "expected": _short(f.expected),
         "fix": f.fix if f.status is Status.FAIL else None,
+        "official": levels.official_words(f),
         "reason": f.reason,
+        "baseline": levels.baseline_mark(f) if f.status is not Status.PASS else "",
         "key": (s.submission, s.system, s.model, s.point),
         "own_severity": f.severity.value != _default_severity(f.rule_id),
     }
@@ -89,16 +91,21 @@ def ordered(rows: list[dict]) -> list[dict]:
     return sorted(rows, key=lambda r: (r["srank"], -r["rank"] if r["status"] == "FAIL" else 0, r["i"]))
 
 
-def scoped(rows: list[dict]) -> dict:
+def scoped(rows: list[dict], under=None, nested: str = "") -> dict:
     """A section's findings split for the page: problems shown, reviewer-relevant skips collapsed, the
-    rest counted (passes and not-applicable skips are listed only in "all findings")."""
+    rest counted (passes and not-applicable skips are listed only in "all findings"). ``under``: the tally's
+    counts of everything under the section (its badge), so a section whose problems sit in ``nested`` parts
+    below says so instead of "no errors"."""
     rows = ordered(rows)
     fails = [r for r in rows if r["status"] == "FAIL"]
     skips = [r for r in rows if r["status"] == "SKIP" and r["reason"] != "not-applicable"]
     passed = sum(1 for r in rows if r["status"] == "PASS")
     reasons = Counter(r["reason"] or "no reason given" for r in skips)
+    none = "No errors, flags or warnings."
+    if not fails and under is not None and under.failed:
+        none = f"None here: {levels.short_counts(under)} in {nested or 'the parts'} below."
     return {"fails": fails, "skips": skips, "skip_reasons": sorted(reasons.items()), "passed": passed,
-            "na": len(rows) - len(fails) - len(skips) - passed}
+            "na": len(rows) - len(fails) - len(skips) - passed, "none": none}
 
 
 def _context(report):
@@ -163,7 +170,7 @@ def ordered_metrics(metrics: list) -> list:
     return sorted(metrics, key=lambda m: (first.get(m[0], len(first)), metrics.index(m)))
 
 
-def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> dict:
+def point_view(point, ctx, regions, findings: list[Finding], agentic: bool, verdicts=None) -> dict:
     m = metrics_for(point, ctx, load_catalogue().point_metrics)
     c = point.concurrency
     if point.is_dedicated_offline:
@@ -179,6 +186,9 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> d
         x = getattr(summ, "e2e_avg_interactivity", None) if summ is not None else None
     checks = point_checks(fails)
     verdict = "; ".join(f"{c['level']}: {c['rule']}" for c in checks) if checks else "no errors, flags or warnings"
+    week0 = levels.point_week0(verdicts)
+    if week0:
+        verdict += f"\n{week0}"
     cells = {k: svg.fmt_num(v) if not isinstance(v, str) else v for k, v in m.items()}
     tip = (f"{point.name} · concurrency {svg.fmt_num(c)} · region {svg.REGION_LABELS.get(region, region)}"
            + (f" (declared {m.get('region_declared')})" if m.get("region_declared") else "")
@@ -193,8 +203,8 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> d
         "cells": cells,
         "marked": _marked_cells(fails),
         "failing": bool(fails),
-        "n_fail": len(fails),
         "checks": checks,
+        "week0": week0,
         "verdict": verdict,
         "x_text": svg.fmt_num(x),
         "mark": svg.Mark(point.name, x, m.get("system_tps"), region, offline, bool(fails), tip),
@@ -203,13 +213,14 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool) -> d
     }
 
 
-def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str) -> dict:
+def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str, tally) -> dict:
     regions, why = curve_regions(curve)
     agentic = is_agentic(curve, models_or_none(ctx))
     inter = uses_interactivity(curve, ctx)
     sub, system = curve.system.submission.name, curve.system.name
     points = sorted(curve.points, key=lambda p: point_sort_key(p.name))
-    pviews = [point_view(p, ctx, regions, by_key.get((sub, system, curve.name, p.name), []), inter)
+    pviews = [point_view(p, ctx, regions, by_key.get((sub, system, curve.name, p.name), []), inter,
+                         (tally.point(sub, system, curve.name, p.name), tally.units.get(sub)))
               for p in points]
     xlabel = ("Interactivity, e2e_avg_interactivity (tok/s)" if inter else
               "TPS per user (tok/s; no e2e_avg_interactivity reported)" if agentic else "TPS per user (tok/s)")
@@ -245,16 +256,31 @@ def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str) -> dict
                    for r in list(REGION_ORDER) + ["offline", "out_of_range", "unknown"] if r in present],
         "findings": ordered(rows),
         "scoped": scoped(rows),
-        "n_fail": sum(1 for r in rows if r["status"] == "FAIL"),
-        "problems": levels.problems(levels.level_counts(rows)),
+        "problems": levels.problems(tally.counts_under(sub, system, curve.name).levels()),
         "n_failing_points": sum(1 for p in pviews if p["failing"]),
         "series_marks": [p["mark"] for p in pviews],
     }
 
 
-def _counts(rows: list[dict]) -> dict:
-    c = Counter(r["status"] for r in rows)
-    return {"FAIL": c["FAIL"], "SKIP": c["SKIP"], "PASS": c["PASS"]}
+def waivers_view(report) -> dict | None:
+    """--waivers: every waiver of the file with its state in words (in force, expiring, expired, ...)."""
+    ws = getattr(report, "sections", {}).get("waivers")
+    if not ws:
+        return None
+    rows = [{**e, "state": levels.waiver_state(e)} for e in ws["entries"]]
+    return {"file": ws["file"], "today": ws["today"], "rows": rows,
+            "active": sum(1 for e in ws["entries"] if not e["expired"])}
+
+
+def baseline_view(report, limit: int = 200) -> dict | None:
+    """--baseline: the counts in words and the problems resolved since the baseline."""
+    base = getattr(report, "sections", {}).get("baseline")
+    if not base:
+        return None
+    resolved = [{"rule": d["rule_id"], "subject": "/".join(v for v in d["subject"].values() if v) or "(package)",
+                 "what": d.get("part") or d.get("message") or ""} for d in base["resolved"][:limit]]
+    return {"file": base["file"], "phrase": levels.baseline_phrase(report), "resolved": resolved,
+            "more": base["counts"]["resolved"] - len(resolved)}
 
 
 def build_view(report, back_link: str | None = None) -> dict:
@@ -263,6 +289,7 @@ def build_view(report, back_link: str | None = None) -> dict:
     from checker.engine.report import TOOL_NAME
 
     ctx = _context(report)
+    tally = report.tally
     rows = [finding_row(i, f) for i, f in enumerate(report.findings)]
     by_key: dict = {}
     rows_by_key: dict = {}
@@ -274,36 +301,38 @@ def build_view(report, back_link: str | None = None) -> dict:
     for si, sub in enumerate(getattr(pkg, "submissions", []) or []):
         systems = []
         for yi, system in enumerate(sub.systems):
-            curves = [curve_view(c, ctx, by_key, rows_by_key, f"s{si}-y{yi}-c{ci}") for ci, c in enumerate(system.curves)]
+            curves = [curve_view(c, ctx, by_key, rows_by_key, f"s{si}-y{yi}-c{ci}", tally)
+                      for ci, c in enumerate(system.curves)]
             own = [r for r in rows_by_key.get((sub.name, system.name, "", ""), [])]
-            every = [r for r in rows if r["key"][:2] == (sub.name, system.name)]
+            under = tally.counts_under(sub.name, system.name)
             systems.append({"name": system.name, "anchor": f"s{si}-y{yi}", "curves": curves,
-                            "findings": ordered(own), "scoped": scoped(own),
-                            "n_fail": sum(1 for r in every if r["status"] == "FAIL"),
-                            "problems": levels.problems(levels.level_counts(every))})
+                            "findings": ordered(own), "scoped": scoped(own, under, "its curves"),
+                            "problems": levels.problems(under.levels())})
         own = [r for r in rows if r["key"][0] == sub.name and not r["key"][1]]
-        sub_rows = [r for r in rows if r["key"][0] == sub.name]
+        under = tally.counts_under(sub.name)
         subs.append({"name": sub.name, "org": sub.org, "rel": sub.rel, "anchor": f"s{si}", "systems": systems,
-                     "findings": ordered(own), "scoped": scoped(own), "counts": _counts(sub_rows),
-                     "levels": levels.level_counts(sub_rows)})
+                     "findings": ordered(own), "scoped": scoped(own, under, "its systems"),
+                     "levels": under.levels()})
     run_folders = []
     for ri, rf in enumerate(getattr(pkg, "run_folders", []) or []):
         rf_rows = rows_by_key.get(("", "", "", rf.name), [])
-        run_folders.append(page.run_folder_digest(rf, rf_rows, f"rf{ri}")
+        run_folders.append(page.run_folder_digest(rf, tally.counts_under("", "", "", rf.name), f"rf{ri}")
                            | {"findings": ordered(rf_rows), "scoped": scoped(rf_rows)})
     rf_names = {rf["name"] for rf in run_folders}
     others = [r for r in rows if not r["key"][0] and not (r["key"][3] in rf_names and not any(r["key"][1:3]))]
     counts = report.counts()
-    lv = levels.from_severity_counts(counts["by_status"], counts["fail_by_severity"])
+    lv = tally.counts.levels()
     families = sorted({r["family"] for r in rows if r["family"]})
-    by_rule: dict = {}
-    for r in rows:
-        by_rule.setdefault(r["rule"], []).append(r)
+    by_rule = tally.by_rule
+    from checker.core.rule_pages import rule_url
+
+    docs_url = getattr(report, "docs_url", "")
     catalogue = [{
         "id": r.id, "title": r.title, "family": r.family, "severity": r.severity.value, "scope": r.scope,
+        "url": rule_url(r.family, r.id, docs_url),
         "clause": r.clause, "official": r.official, "summary": r.summary, "what": r.section("What it checks"),
         "why": r.section("Why"), "fix": r.section("How to fix"),
-        "problems": levels.problems(levels.level_counts(by_rule.get(r.id, []))),
+        "problems": levels.problems(by_rule[r.id].levels()) if r.id in by_rule else [],
     } for r in sorted(complete_rules(report.rules), key=lambda r: r.id)]
     metrics = ordered_metrics([(k, label, unit) for k, label, unit, _f in load_catalogue().point_metrics])
     return {
@@ -315,7 +344,7 @@ def build_view(report, back_link: str | None = None) -> dict:
         "verdict": report.verdict,
         "week0_reject": report.week0_reject,
         "week0": report.week0, "rules_verdict": report.rules_verdict,
-        "badge": levels.verdict(lv, report.week0),
+        "badge": levels.verdict(tally.report),
         "levels": lv,
         "problems": levels.problems(lv),
         "level_meaning": levels.MEANING,
@@ -335,6 +364,8 @@ def build_view(report, back_link: str | None = None) -> dict:
         "catalogue": [c for c in catalogue if c["problems"]],
         "catalogue_rest": [c for c in catalogue if not c["problems"]],
         "back_link": back_link,
+        "waivers": waivers_view(report),
+        "baseline": baseline_view(report),
         "data": {
             "statuses": ["FAIL", "SKIP", "PASS"],
             "severities": [s for s in counts["fail_by_severity"]],

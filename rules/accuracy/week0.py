@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from checker.core.week0 import Hit
+from rules.shared import official_schema, official_view as ov
 
 
 def gate_fails(finding, sub, policy) -> bool:
@@ -38,11 +39,14 @@ def swebench_fraction(sub, policy) -> list[Hit]:
         for point in curve.points:
             lf = point.files.get("accuracy")
             entries = lf.data.get("accuracy_scores") if lf is not None and lf.ok and isinstance(lf.data, dict) else None
-            for e in entries if isinstance(entries, list) else []:
+            for i, e in enumerate(entries if isinstance(entries, list) else []):
                 score = e.get("score") if isinstance(e, dict) else None
                 if isinstance(e, dict) and e.get("dataset_name") in names and isinstance(score, (int, float)) \
                         and not isinstance(score, bool) and not 0 <= score <= 1:
-                    hits.append(Hit("agentic-accuracy-swebench", curve.subject, f"score {score} is not a fraction"))
+                    hits.append(ov.hit("agentic-accuracy-swebench", curve.subject, f"accuracy_results.json: "
+                                       f"{e['dataset_name']} score {ov.spell(score)} is not a fraction from 0 to 1; the "
+                                       "automated check never reads a percentage", lf, ("accuracy_scores", i, "score"),
+                                       f"write the score as a fraction: {score / 100 if score > 1 else score}"))
                     return hits
     return hits
 
@@ -54,6 +58,26 @@ def _load_pattern(point):
     return rs.get("load_pattern")
 
 
-PREDICATES: list = [(frozenset(), swebench_fraction)]
+def accuracy_valid(sub, policy) -> list:
+    """accuracy-valid: a point's accuracy_results.json (else the accuracy_scores of its results.json, when
+    non-empty) is readable and validates as the official's AccuracyResult (the client's list is read as a
+    mapping by dataset_name: each entry named once, with a score)."""
+    hits = []
+    for point in sub.points():
+        r = ov.accuracy(point, policy)
+        if r.present:
+            hits += ov.file_hits("accuracy-valid", point.subject, r, "accuracy_results.json")
+            continue
+        legacy = point.files.get("accuracy_legacy")
+        data, why = ov.read(legacy)
+        scores = data.get("accuracy_scores") if isinstance(data, dict) and not why else None
+        if scores is None or scores == {} or scores == []:
+            continue
+        model, problems = official_schema.validated(policy.get("week0_schemas"), "accuracy", {"accuracy_scores": scores})
+        hits += [ov.hit(rule, point.subject, f"results.json: {w}", legacy, path, fix) for rule, path, w, fix in problems]
+    return hits
+
+
+PREDICATES: list = [(frozenset(), swebench_fraction), (frozenset({"accuracy-valid"}), accuracy_valid)]
 #: official id -> does our same-trigger FAIL stand as the official's ERROR?
 REFINE = {"accuracy-gate": gate_fails}

@@ -86,6 +86,10 @@ def approved_drafter(point, ctx):
     `disputed` in the list (the sources disagree: DeepSeek-R1 and GPT-OSS heads the official
     checker carries over, which the submitter FAQ says are not approved) is a flag-level FAIL
     naming the disagreement, not a reject.
+    A `native` entry (a head that ships inside a checkpoint) is approved together with the approved
+    checkpoint that ships it, identified by that checkpoint's model ID and checksum (the newest rules
+    text, RULES.md §13): it matches by the checksum, a differing model_id fails, and a block that
+    names no model_id is a warning.
     Why: R§2.9.4: only a designated drafter may be used, including one shipped in the canonical
     checkpoint but not listed; swapping the drafter or the algorithm is a model change.
     How to fix: Use an approved drafter and declare its checksum, or turn speculative decoding off
@@ -110,6 +114,12 @@ def approved_drafter(point, ctx):
                     observed=decl.describe(), expected=f"an undisputed approved drafter for {bench}",
                     fix="A reviewer decides whether this head is approved; be ready to show its approval, or run "
                         "the points without speculative decoding.")
+    if m.entry.native and decl.get("model_id") is None:
+        return Fail(f"drafter {decl.describe()} matches {bench}'s native head by {m.how}, but the block names no "
+                    f"model_id: the rules identify a native head by the model ID and checksum of the approved "
+                    f"checkpoint that ships it", file=lf, path=(BLOCK,), severity=Severity.WARN,
+                    observed=decl.describe(), expected={"model_id": m.entry.model_id},
+                    fix=f"Add `model_id: {m.entry.model_id}` to the speculative_decoding block.")
     return Pass(f"drafter {decl.describe()} matches the approved entry for {bench} by {m.how} "
                 f"(approved {m.entry.approved_cohort})")
 
@@ -119,7 +129,8 @@ def drafter_approval_lead_time(point, ctx):
     """An approved drafter is used no earlier than two cohorts after its approval.
 
     What it checks: for a point whose drafter matches an approved entry, `target_cohort` is at
-    least `approved_cohort` + 2 cohorts (cohort_rules.yaml: drafter_lead_cohorts). The finding
+    least `approved_cohort` + 2 cohorts (cohort_rules.yaml: drafter_lead_cohorts); for a native head
+    that is the approval cohort of the checkpoint that ships it (RULES.md §13). The finding
     names the earliest usable cohort. Points without a drafter pass; an unapproved drafter or an
     invalid target_cohort is left to approved-drafter / target-cohort (SKIP).
     Why: R§2.9.4: the lead time gives every submitter the same chance to adopt a new drafter.
@@ -140,9 +151,12 @@ def drafter_approval_lead_time(point, ctx):
     approved = cohorts.parse(m.entry.approved_cohort)
     earliest = approved + lead
     gap = target - approved
+    what = (f"the approval of the checkpoint {m.entry.model_id} that ships this native head" if m.entry.native
+            else "the drafter's approval")
     if target >= earliest:
-        return Pass(f"target_cohort {target} is {gap} cohorts after approval {approved} (needs >= {lead})")
-    return Fail(f"target_cohort {target.label()} is {gap} cohort(s) after the drafter's approval {approved}; "
+        return Pass(f"target_cohort {target} is {gap} cohorts after {what if m.entry.native else 'approval'} "
+                    f"{approved} (needs >= {lead})")
+    return Fail(f"target_cohort {target.label()} is {gap} cohort(s) after {what} {approved}; "
                 f"it is usable from {earliest.label()} (approval + {lead})", file=lf, path=("target_cohort",),
                 observed=str(target), expected=f">= {earliest}")
 

@@ -138,6 +138,8 @@ def match(decl: Decl, entries: list, benchmark: str) -> Match:
         if mid is not None and hit.model_id and not _eq(mid, hit.model_id):
             return Match(None, "", f"model_id {mid!r:.60} differs from the approved entry's {hit.model_id!r} for the "
                                    "same weight checksum", (BLOCK, "model_id"))
+        if hit.native:  # the rules identify a native head by its checkpoint's model ID and checksum
+            how = f"the checksum of the approved checkpoint {hit.model_id} that ships it (a native head)"
     algo = decl.get("algorithm")
     if hit.algorithm:
         if not isinstance(algo, str) or not algo.strip():

@@ -1,29 +1,41 @@
 """Week-0 predicate of the official's approved-drafter rule (endpoints-submission-cli 1.5.3.0).
 
-A point's `speculative_decoding` block must match an entry of the approved list for its benchmark
-by weight_checksum, or by target_checksum + configuration; the official never weighs a dispute.
+A validated point.yaml whose `speculative_decoding` mapping is not empty must match an approved entry
+of the curve's benchmark (the first model_name its points declare, else the directory's name) by
+weight_checksum, or by target_checksum plus an equal, non-empty configuration.
 """
 from __future__ import annotations
 
-from checker.core.week0 import Hit
+from rules.shared import official_view as ov
 
 
-def approved_drafter(sub, policy) -> list[Hit]:
+def _matches(entry, spec: dict) -> bool:
+    if entry.weight_checksum is not None:
+        return spec.get("weight_checksum") == entry.weight_checksum
+    target = getattr(entry, "target_checksum", None)
+    if target is not None:
+        config = getattr(entry, "configuration", None)
+        return spec.get("target_checksum") == target and bool(config) and spec.get("configuration") == config
+    return False
+
+
+def approved_drafter(sub, policy) -> list:
     entries = policy.get("approved_drafters").drafters or []
     hits = []
     for curve in sub.curves():
-        mine = [e for e in entries if e.benchmark == curve.name]
-        for point in curve.points:
-            lf = point.files.get("point_yaml")
-            d = lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else {}
-            spec = d.get("speculative_decoding")
-            if not isinstance(spec, dict):
-                continue
-            ok = any((e.weight_checksum and spec.get("weight_checksum") == e.weight_checksum) or
-                     (getattr(e, "target_checksum", None) and spec.get("target_checksum") == e.target_checksum
-                      and spec.get("configuration") == getattr(e, "configuration", None)) for e in mine)
-            if not ok:
-                hits.append(Hit("approved-drafter", point.subject, "no approved entry matches"))
+        models = [(p, ov.point_config(p, policy)) for p in curve.points]
+        models = [(p, r) for p, r in models if r.model is not None]
+        benchmark = next((r.model.model_name for _p, r in models if r.model.model_name), curve.name)
+        mine = [e for e in entries if e.benchmark == benchmark]
+        for point, r in models:
+            spec = r.model.speculative_decoding
+            if spec and not any(_matches(e, spec) for e in mine):
+                named = ", ".join(f"{k} {ov.spell(spec[k])}" for k in ("weight_checksum", "target_checksum")
+                                  if k in spec) or "no checksum"
+                hits.append(ov.hit("approved-drafter", point.subject, f"point.yaml speculative_decoding ({named}) "
+                                   f"matches no approved drafter of {benchmark} (by weight_checksum, or "
+                                   "target_checksum and configuration)", r.lf, ("speculative_decoding",),
+                                   "use an approved drafter and copy its checksum from the approved list"))
     return hits
 
 

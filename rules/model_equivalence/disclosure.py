@@ -188,7 +188,9 @@ def me_checkpoint_provenance(point, ctx):
     the component does not participate in producing output"); a `preapproved` checkpoint's checksum
     is on the policy's pre-approved list (SKIP while none is published). Serviced/RDI: stripping is
     static weight removal, allowed only when declared in `techniques` with a disclosure.
-    Declining to use a component at run time (`unused_components`) is permitted.
+    Declining to use a component at run time (`unused_components`) is permitted, and such a
+    component need not be resident in accelerator memory (`[CKPT-RESIDENCY]`, resolved "not
+    required" in the newest rules text, RULES.md §13): nothing is asked about where it is loaded.
     Why: "Removing it from the artifact is not [permitted]": the freed memory is KV-cache capacity.
     How to fix: Rebuild the derived checkpoint with every component (MTP/EAGLE heads included) and
     list the ones you do not use in `unused_components`.
@@ -224,7 +226,8 @@ def me_checkpoint_provenance(point, ctx):
     if ck is None or ck.source not in pol.checkpoint_sources:
         return Skip("checkpoint source not disclosed (see me-checkpoint-disclosed)", reason="missing-input")
     unused = [u for u in (ck.unused_components or []) if isinstance(u, str)]
-    tail = f"; not used at run time (permitted): {listing(unused)}" if unused else ""
+    tail = (f"; not used at run time (permitted; residency in accelerator memory is not required): {listing(unused)}"
+            if unused else "")
     if ck.source == "derived":
         if ck.components_retained is None:
             return Skip("components_retained not declared (see me-checkpoint-disclosed)", reason="missing-input")

@@ -308,5 +308,6 @@ def me_disclosure_present(curve, ctx):
         return Fail(f"{len(missing)} of {len(loaded)} points have no model_equivalence block "
                     f"({', '.join(p.name for p in missing)}); reviewers will ask for: " + "; ".join(_ASK),
                     file=missing[0].files["point_yaml"], path=(), observed=[p.name for p in missing],
+                    parts=tuple(p.name for p in missing),
                     expected="a model_equivalence block at every point")
     return Pass(f"all {len(loaded)} points carry a model_equivalence block")

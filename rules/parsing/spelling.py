@@ -64,7 +64,7 @@ def unknown_key(pkg, ctx):
                          path=first.path, subject=subject, entry=entry,
                          observed=[dotted(u.path) for u in found],
                          expected={dotted(u.path): u.suggestion for u in found if u.suggestion} or "known keys only",
-                         fix=fix, edits=tuple(edits)))
+                         fix=fix, edits=tuple(edits), parts=tuple(u.path for u in found)))
     return outs or Pass(f"every key of {files} point.yaml/system_desc.json file(s) is a known field")
 
 
@@ -96,7 +96,7 @@ def value_spelling(pkg, ctx):
                              observed={dotted(x.path): (written_text(lf, x) if x.written is not None else x.why)
                                        for x in lf.spellings},
                              expected={dotted(x.path): x.value for x in lf.spellings if x.written is not None}
-                             or "no byte-order mark", **_plain_fix(lf)))
+                             or "no byte-order mark", parts=tuple(x.path for x in lf.spellings), **_plain_fix(lf)))
     for rf in pkg.run_folders:
         for name, obj in (("sample_idx_map.json", rf.idx_map), ("events.jsonl", rf.events_audit)):
             if obj is not None and getattr(obj, "bom", False):

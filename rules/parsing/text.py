@@ -47,5 +47,6 @@ def text_characters(pkg, ctx):
         more = f" (+{len(notes) - 5} more)" if len(notes) > 5 else ""
         outs.append(Fail(f"{len(notes)} value(s) in {entry} are not plain text: {shown}{more}", file=lf,
                          path=notes[0][0], subject=subject, entry=entry,
-                         observed={_dotted(p): what for p, what in notes[:50]}, expected="text keys and strings"))
+                         observed={_dotted(p): what for p, what in notes[:50]}, expected="text keys and strings",
+                         parts=tuple(p for p, _what in notes)))
     return outs or Pass("every key is a string and every string is plain text")

@@ -9,6 +9,7 @@ import re
 
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
+from checker.load.models.client_config import config_format
 from rules.preflight.context import lf, no_configs, pattern, region_label, regions
 from rules.run_folder.context import dataset_size, is_int, region_minimum
 from rules.shared.run_checks import invalid_pattern, passes_problem, planned_samples
@@ -130,16 +131,23 @@ def _ms(value) -> float | None:
 @rule(id="preflight-duration", title="Planned duration covers the region minimum", clause="R§6.2",
       severity="flag", scope="plan", needs=("policy:run_folder", "policy:run_rules"))
 def preflight_duration(plan, ctx):
-    """Each config's min_duration_ms reaches its region's minimum, with a margin; a duration cap does not cut the run.
+    """What the config fixes of the run's length reaches its region's minimum; no cap cuts the run.
 
-    What it checks: settings.runtime.min_duration_ms (client default 600,000) against the R§6.2
-    minimum the run-folder rules apply (600 s at concurrency <= 32, 1,200 s above and for the
-    Offline run; 2,400 s above 32 for an agentic benchmark): below it FAILs; within the policy
-    margin above it is a warning, since the minimum is judged on the steady-state window, which
-    excludes ramp-up and drain. A max_duration_ms below min_duration_ms is refused by the client;
-    any cap warns, because a cap that elapses drops the requests in flight (run-folder-complete).
-    Why: R§6.2; the client never enforces min_duration_ms itself (RUN-FOLDER.md §2).
-    How to fix: Set min_duration_ms above the minimum with room to spare, and leave max_duration_ms 0.
+    What it checks: in the config's own format (config.yaml's keys tell the client's older format,
+    settings.drain, from the newer one, settings.timeouts). Older format: settings.runtime.min_duration_ms
+    (the client's default 600,000 when absent) against the R§6.2 minimum the run-folder rules apply (600 s
+    at concurrency <= 32, 1,200 s above and for the Offline run; 2,400 s above 32 for an agentic
+    benchmark): below it FAILs; within the policy margin above it is a warning, since the minimum is judged
+    on the steady-state window, which excludes ramp-up and drain; a max_duration_ms below min_duration_ms is
+    refused by the client; any cap (not 0) warns. Newer format: there is no minimum duration to plan for a
+    concurrency run (min_duration_ms only sizes a poisson run with a target_qps and is refused otherwise;
+    the run lasts as long as its samples take): a min_duration_ms or a `max_duration_ms: 0` the client
+    refuses FAILs; a cap (max_duration_ms, later max_issue_duration_ms) below the minimum FAILs, any other
+    cap warns; else SKIP, and preflight-sample-count decides. A key the file does not have is never cited.
+    Why: R§6.2; the client never enforces a minimum itself (RUN-FOLDER.md §2), and a cap that elapses drops
+    the requests in flight.
+    How to fix: Older format: set min_duration_ms above the minimum with room to spare, and leave
+    max_duration_ms 0. Newer format: size the run with n_samples_to_issue and leave the cap out.
     """
     if not plan.configs:
         return no_configs()
@@ -163,36 +171,74 @@ def preflight_duration(plan, ctx):
                 label = f"concurrency {t} (above {pol.ultra_low_max_concurrency})"
         runtime = c.get("settings", "runtime")
         runtime = runtime if isinstance(runtime, dict) else {}
-        raw = runtime.get("min_duration_ms", 600000)
-        path = ("settings", "runtime", "min_duration_ms")
-        ms = _ms(raw)
-        cap = _ms(runtime.get("max_duration_ms", 0))
-        want = minimum * 1000 * (1 + pol.duration_margin)
-        if ms is None:
-            outs.append(Fail(f"min_duration_ms is {raw!r}: not a duration", file=c, path=path, subject=rf.subject,
-                             observed=raw, expected=f">= {minimum * 1000:.0f}"))
-        elif ms < minimum * 1000:
-            outs.append(Fail(f"min_duration_ms {ms:.0f} < {minimum * 1000} ms, the minimum for {label}", file=c,
-                             path=path, subject=rf.subject, observed=raw, expected=f">= {minimum * 1000}"))
-        elif cap and cap < ms:
-            outs.append(Fail(f"max_duration_ms {cap:.0f} < min_duration_ms {ms:.0f}: the client refuses the config",
-                             file=c, path=("settings", "runtime", "max_duration_ms"), subject=rf.subject,
-                             observed=cap, expected=f"0 or >= {ms:.0f}"))
-        elif ms < want:
-            outs.append(Fail(f"min_duration_ms {ms:.0f} is within {pol.duration_margin:.0%} of the {minimum} s minimum "
-                             f"for {label}: the steady-state window, which decides, excludes ramp-up and drain",
-                             file=c, path=path, subject=rf.subject, observed=raw, expected=f">= {want:.0f}",
-                             severity=_WARN, fix="Plan a longer run: min_duration_ms and n_samples_to_issue with "
-                                                 "room above the minimum."))
-        elif cap:
-            outs.append(Fail(f"max_duration_ms {cap:.0f} caps the run: when it elapses, the requests in flight are "
-                             "dropped (run-folder-complete flags them)", file=c,
-                             path=("settings", "runtime", "max_duration_ms"), subject=rf.subject, observed=cap,
-                             expected=0, severity=_WARN, fix="Set max_duration_ms: 0 and size the run with "
-                                                             "n_samples_to_issue."))
+        fmt = config_format(c.data)
+        if fmt.name == "older" or (fmt.name == "unknown" and "min_duration_ms" in runtime):
+            o = _older_duration(c, runtime, minimum, label, pol)
         else:
-            outs.append(Pass(f"min_duration_ms {ms:.0f} >= {minimum} s for {label}, with margin", subject=rf.subject))
+            o = _newer_duration(c, runtime, fmt, minimum, label)
+        o.subject = rf.subject
+        outs.append(o)
     return outs
+
+
+def _older_duration(c, runtime: dict, minimum: int, label: str, pol):
+    """The older client: min_duration_ms (default 600,000) sizes the run; max_duration_ms 0 is no cap."""
+    given = "min_duration_ms" in runtime
+    raw = runtime.get("min_duration_ms", 600000)
+    name = "min_duration_ms" if given else "the older client's default min_duration_ms (not set in the file)"
+    path = ("settings", "runtime", "min_duration_ms") if given else ("settings", "runtime")
+    ms = _ms(raw)
+    cap = _ms(runtime.get("max_duration_ms", 0))
+    want = minimum * 1000 * (1 + pol.duration_margin)
+    if ms is None:
+        return Fail(f"min_duration_ms is {raw!r}: not a duration", file=c, path=path, observed=raw,
+                    expected=f">= {minimum * 1000:.0f}")
+    if ms < minimum * 1000:
+        return Fail(f"{name} {ms:.0f} < {minimum * 1000} ms, the minimum for {label}", file=c, path=path,
+                    observed=raw, expected=f">= {minimum * 1000}")
+    if cap and cap < ms:
+        return Fail(f"max_duration_ms {cap:.0f} < min_duration_ms {ms:.0f}: the client refuses the config", file=c,
+                    path=("settings", "runtime", "max_duration_ms"), observed=cap, expected=f"0 or >= {ms:.0f}")
+    if ms < want:
+        return Fail(f"{name} {ms:.0f} is within {pol.duration_margin:.0%} of the {minimum} s minimum for {label}: the "
+                    "steady-state window, which decides, excludes ramp-up and drain", file=c, path=path,
+                    observed=raw, expected=f">= {want:.0f}", severity=_WARN,
+                    fix="Plan a longer run: min_duration_ms and n_samples_to_issue with room above the minimum.")
+    if cap:
+        return Fail(f"max_duration_ms {cap:.0f} caps the run: when it elapses, the requests in flight are dropped "
+                    "(run-folder-complete flags them)", file=c, path=("settings", "runtime", "max_duration_ms"),
+                    observed=cap, expected=0, severity=_WARN,
+                    fix="Set max_duration_ms: 0 and size the run with n_samples_to_issue.")
+    return Pass(f"{name} {ms:.0f} >= {minimum} s for {label}, with margin")
+
+
+def _newer_duration(c, runtime: dict, fmt, minimum: int, label: str):
+    """The newer client (or a plan naming no format): no minimum to plan; only what it refuses and a cap."""
+    where = fmt.label
+    if "min_duration_ms" in runtime:  # only a poisson run with a target_qps may set it (not a Pareto point)
+        return Fail(f"min_duration_ms is set, but {where} refuses it unless the load pattern is poisson with a "
+                    "target_qps: the client will not start this run", file=c,
+                    path=("settings", "runtime", "min_duration_ms"), observed=runtime["min_duration_ms"],
+                    expected="absent", fix="Remove settings.runtime.min_duration_ms and size the run with "
+                                           "n_samples_to_issue (enough passes to last the minimum at your throughput).")
+    key = fmt.cap_key
+    if key is not None:
+        raw = runtime[key]
+        cap = _ms(raw)
+        path = ("settings", "runtime", key)
+        if cap is None or cap <= 0:
+            return Fail(f"{key} is {raw!r}: {where} refuses it (leave the key out for no cap)", file=c, path=path,
+                        observed=raw, expected="absent (no cap)", fix=f"Remove settings.runtime.{key}.")
+        if cap < minimum * 1000:
+            return Fail(f"{key} {cap:.0f} ends the performance phase before the {minimum} s minimum for {label}",
+                        file=c, path=path, observed=raw, expected=f"absent, or >= {minimum * 1000}",
+                        fix=f"Remove settings.runtime.{key} (no cap) and size the run with n_samples_to_issue.")
+        return Fail(f"{key} {cap:.0f} caps the run: when it elapses, the requests in flight are dropped "
+                    "(run-folder-complete flags them)", file=c, path=path, observed=raw, expected="absent (no cap)",
+                    severity=_WARN, fix=f"Remove settings.runtime.{key} and size the run with n_samples_to_issue.")
+    return Skip(f"{where}: a concurrency run has no minimum duration to plan, it lasts as long as its samples take "
+                f"(the {minimum} s minimum for {label} is checked on the finished run by run-folder-duration; the "
+                "sample count by preflight-sample-count)", reason="not-in-config")
 
 
 @rule(id="preflight-sample-count", title="Planned samples are whole dataset passes", clause="R§6.4, R§4.4",
@@ -200,14 +246,16 @@ def preflight_duration(plan, ctx):
 def preflight_sample_count(plan, ctx):
     """The samples the client will issue are a whole multiple of the dataset, enough passes for a steady state.
 
-    What it checks: the count the client issues for the config (n_samples_to_issue; else the whole
-    dataset when min_duration_ms is 0; else ceil(10 QPS x min_duration x 1.1) padded up to a
-    multiple of the dataset, RUN-FOLDER.md §2) is at least one pass and a whole multiple of the
+    What it checks: the count the client issues for the config (n_samples_to_issue; else, in the
+    newer config format, the dataset once; in the older one the whole dataset when min_duration_ms
+    is 0, else ceil(10 QPS x min_duration x 1.1) padded up to a multiple of the dataset,
+    RUN-FOLDER.md §2; a plan naming neither format and neither key SKIPs: the count depends on the
+    client version) is at least one pass and a whole multiple of the
     dataset size (the same test as run-folder-sample-count); fewer passes than the steady-state
     window needs (more than 4 super-passes, R§4.4) is a warning. The dataset size comes from
     --dataset-size or the model the config names. Agentic runs issue all client turns: not applicable.
     Why: R§6.4 (one full pass, a whole multiple); the client stops when the count is issued,
-    whatever min_duration_ms says.
+    whatever duration was planned.
     How to fix: Set n_samples_to_issue to a whole multiple of the dataset size, enough passes to
     last the minimum duration at your throughput.
     """
@@ -227,9 +275,14 @@ def preflight_sample_count(plan, ctx):
             outs.append(Skip(where, reason="missing-context", subject=rf.subject))
             continue
         runtime = c.get("settings", "runtime")
-        total, how = planned_samples(runtime if isinstance(runtime, dict) else {}, size)
+        runtime = runtime if isinstance(runtime, dict) else {}
+        total, how = planned_samples(runtime, size, config_format(c.data).name)
         path = ("settings", "runtime", "n_samples_to_issue") if "n_samples_to_issue" in how else \
             ("settings", "runtime")
+        if total is None and "neither client format" in how:
+            outs.append(Skip(f"the sample count depends on the client version: {how}; set n_samples_to_issue to "
+                             "decide it", reason="missing-context", subject=rf.subject))
+            continue
         if total is None:
             outs.append(Fail(f"the sample count cannot be told: {how}", file=c, path=path, subject=rf.subject,
                              observed=how, expected="n_samples_to_issue"))
@@ -239,10 +292,11 @@ def preflight_sample_count(plan, ctx):
             outs.append(Fail(f"{text} (dataset size from {where}; count from {how})", file=c, path=path,
                              subject=rf.subject, observed=total, expected=f"a positive multiple of {size}"))
         elif total // size <= min_passes:
+            stops = "; the client stops there whatever min_duration_ms says" if "min_duration_ms" in runtime else ""
             outs.append(Fail(f"{text}: a steady-state window needs at least {min_passes} super-passes, so the run "
-                             f"needs more than {min_passes} (count from {how}; the client stops there whatever "
-                             "min_duration_ms says)", file=c, path=path, subject=rf.subject, observed=total // size,
-                             expected=f"> {min_passes} passes", severity=_WARN))
+                             f"needs more than {min_passes} (count from {how}{stops})", file=c, path=path,
+                             subject=rf.subject, observed=total // size, expected=f"> {min_passes} passes",
+                             severity=_WARN))
         else:
             outs.append(Pass(f"{text} (dataset size from {where}; count from {how})", subject=rf.subject))
     return outs

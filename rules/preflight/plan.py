@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.preflight.context import is_offline, lf, no_configs, regions, target
-from rules.run_folder.layout import scored_datasets
+from rules.run_folder.ending import scored_datasets
 
 _MANDATORY = (("Ultra Low", None), ("Low", "low_concurrency"), ("Medium", "med_concurrency"),
               ("High", "high_concurrency"))

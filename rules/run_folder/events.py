@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from checker.load.models.accuracy import score_items
 from checker.load.models.client_config import config_warmup
+from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.run_folder.context import events_skip, idx_map, is_int, run_kind, summary, within
+from rules.run_folder.ending import client_version, ending
 
 _PROBLEM_TEXT = {
     "malformed-line": "malformed line(s)",
@@ -36,7 +38,8 @@ _CUT_SHORT = {"truncated-last-line", "tracking-never-stopped"}
 
 
 @rule(id="run-folder-events-log", title="events.jsonl is a whole, ordered log", clause="R§6.3.2",
-      severity="flag", scope="run-folder", needs=("policy:run_folder",))
+      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config",
+                                                  "maybe:final_snapshot", "maybe:result_summary"))
 def run_folder_events_log(rf, ctx):
     """events.jsonl decodes line by line, in order, with known event types and an intact last line.
 
@@ -57,15 +60,20 @@ def run_folder_events_log(rf, ctx):
     skip = events_skip(rf, ctx)
     if skip:
         return skip
-    tol = ctx.policy.get("run_folder").tolerances.timestamp_backstep_ns
+    pol = ctx.policy.get("run_folder")
+    tol = pol.tolerances.timestamp_backstep_ns
+    end = ending(rf, pol.external_scorers)
     parts = []
     for kind, n in sorted(a.problems.items()):
-        if kind in _NOT_FAILING:
-            continue
+        if kind in _NOT_FAILING or kind == "unknown-event-type" or (end.stop_line is not None and kind in _CUT_SHORT):
+            continue  # a newer client's types are worded below; an interrupted run's cut log is run-folder-files'
         lines = ", ".join(str(x) for x in a.examples.get(kind, []))
         parts.append(f"{n} {_PROBLEM_TEXT.get(kind, kind)} (line {lines})")
+    newer = ""
     if a.unknown_types:
-        parts.append("unknown types: " + ", ".join(sorted(a.unknown_types)))
+        first = a.examples.get("unknown-event-type", [None])[0]
+        newer = (f"event type(s) this checker does not know: {', '.join(sorted(a.unknown_types))} (first at line "
+                 f"{first}), written by {client_version(rf)}: a newer client's, counted, not checked")
     if a.max_backstep_ns > tol:
         parts.append(f"timestamp_ns steps back by up to {a.max_backstep_ns / 1e6:.1f} ms (tolerance {tol / 1e6:.0f} ms)")
     if a.lines == 0:
@@ -75,9 +83,19 @@ def run_folder_events_log(rf, ctx):
         cut = _CUT_SHORT & set(a.problems)
         fix = ("The log stops before the run ended: the run was killed or interrupted, or events.jsonl was copied "
                "before the client finished. Rerun the point to completion (or copy the whole log of a finished "
-               "run).") if cut else None
-        return Fail("; ".join(parts), file=a.path, observed=dict(sorted(a.problems.items())), expected="no problems",
-                    fix=fix, extra={"line": first} if first else {})
+               "run).") if cut and end.stop_line is None else None
+        return Fail("; ".join(parts + ([newer] if newer else [])), file=a.path,
+                    observed=dict(sorted(a.problems.items())), expected="no problems", fix=fix,
+                    extra={"line": first} if first else {})
+    if newer:
+        return Fail(newer, file=a.path, observed=dict(sorted(a.unknown_types.items())),
+                    expected="the event types this checker knows", severity=Severity.WARN,
+                    extra={"line": a.examples.get("unknown-event-type", [None])[0]},
+                    fix="Nothing to change in the log: the client wrote these events; a newer endpoints-checker may "
+                        "check them.")
+    if end.stop_line is not None:
+        return Skip(f"{a.lines} events decoded in order up to line {end.stop_line}, where the log of this interrupted "
+                    "run stops (see run-folder-files): what came after was never written", reason="interrupted-run")
     return Pass(f"{a.lines} events decoded in order ({a.backsteps} small timestamp steps back, at most "
                 f"{a.max_backstep_ns / 1e6:.3f} ms)")
 
@@ -94,7 +112,9 @@ def _rebuilt(a) -> dict:
                         "dropped_in_flight": a.in_flight_at_end}}
 
 
-def _perf_audit(rf, ctx):
+def _perf_audit(rf, ctx, compare: bool = False):
+    """(the events audit, None) for a performance run, or (None, the SKIP); ``compare``: the rule compares the log's
+    rebuilt metrics with result_summary.json, which an interrupted run's partial values and a cut log cannot back."""
     skip = events_skip(rf, ctx)
     if skip:
         return None, skip
@@ -102,7 +122,19 @@ def _perf_audit(rf, ctx):
         return None, Skip("accuracy-only run: no performance phase to rebuild", reason="not-applicable")
     if summary(rf) is None:
         return None, Skip(f"input missing or not loaded: {rf.files['result_summary'].rel}", reason="missing-input")
-    return rf.events_audit, None
+    a = rf.events_audit
+    if not compare and not a.has_tracking:
+        return None, Skip("events.jsonl has no performance phase (no start_performance_tracking): nothing was "
+                          "measured to audit" + (" (the run was interrupted before it)" if
+                                                 summary(rf).get("state") == "interrupted" else ""),
+                          reason="not-applicable")
+    if compare and summary(rf).get("state") == "interrupted":
+        return None, Skip("the run was interrupted: result_summary.json holds the client's best-effort partial values, "
+                          "which are not compared with events.jsonl (see run-folder-complete)", reason="interrupted-run")
+    if compare and a.cut_in_tracking:
+        return None, Skip(f"events.jsonl stops at line {a.lines} with performance tracking on (see "
+                          "run-folder-events-log): it holds only part of the measured run", reason="log-cut-short")
+    return a, None
 
 
 @rule(id="run-folder-events-counts", title="Rebuilt counts match the summary", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
@@ -116,7 +148,7 @@ def run_folder_events_counts(rf, ctx):
     Why: the summary is what gets published; the log is what happened.
     How to fix: Use the summary and the log of the same run, unedited.
     """
-    a, skip = _perf_audit(rf, ctx)
+    a, skip = _perf_audit(rf, ctx, compare=True)
     if skip:
         return skip
     lf = summary(rf)
@@ -141,7 +173,7 @@ def run_folder_events_duration(rf, ctx):
     Why: duration drives the duration minimum, QPS and system TPS.
     How to fix: Use the summary and the log of the same run, unedited.
     """
-    a, skip = _perf_audit(rf, ctx)
+    a, skip = _perf_audit(rf, ctx, compare=True)
     if skip:
         return skip
     lf = summary(rf)
@@ -164,7 +196,7 @@ def run_folder_events_latency(rf, ctx):
     Why: TTFT P90 is a published metric; the log is its only raw evidence.
     How to fix: Use the summary and the log of the same run, unedited.
     """
-    a, skip = _perf_audit(rf, ctx)
+    a, skip = _perf_audit(rf, ctx, compare=True)
     if skip:
         return skip
     lf = summary(rf)

@@ -10,26 +10,34 @@ import os
 import re
 
 from checker.core.findings import Severity
+from checker.core.models import extras_of
 from checker.core.rule import Fail, Pass, Skip, rule
-from checker.load.layout import RUN_FOLDER_FILES
+from checker.load.models.client_config import config_format
 from rules.run_folder.context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
                                       summary)
+from rules.run_folder.ending import client_version, ending, entry_state as _state, scored_datasets
 from rules.shared.run_checks import invalid_pattern, pattern_verdict
 
 _PHASE = {"performance": "performance", "accuracy-only": "accuracy only", "empty": "no samples",
           "unknown": "unknown phases"}
 
 
-@rule(id="run-folder-recognised", title="Run folder recognised", clause="R§8.1", severity="warn", scope="run-folder", needs=("maybe:accuracy", "maybe:result_summary"))
+@rule(id="run-folder-recognised", title="Run folder recognised", clause="R§8.1", severity="warn", scope="run-folder", needs=("maybe:accuracy", "maybe:config", "maybe:final_snapshot", "maybe:result_summary", "maybe:steady_state_json"))
 def run_folder_recognised(rf, ctx):
-    """PATH is a run folder written by the reference client (`inference-endpoint`); says which kind.
+    """PATH is a run folder written by the reference client (`inference-endpoint`); says which kind and which client.
 
     What it checks: the folder holds performance/result_summary.json, accuracy/accuracy_results.json,
     or events.jsonl with config.yaml, and reports what ran: a performance phase (with or without
     accuracy), an accuracy-only run (its result_summary.json is empty: 0 samples, null duration),
-    or nothing.
-    Why: run folders are checked before bundling; an accuracy-only folder is not a measurement point.
-    How to fix: Point the checker at the run folder itself (the directory holding config.yaml).
+    or nothing; the client version that wrote it (result_summary.json `version`, `git_sha`) and its
+    config format (older: settings.drain; newer: settings.timeouts); the detector's steady_state.json
+    and run_meta.json when a later client wrote them. A key of result_summary.json or
+    metrics/final_snapshot.json this checker does not know is a warning naming that client version:
+    a newer client's, read as written and not checked, never an edit.
+    Why: run folders are checked before bundling; an accuracy-only folder is not a measurement point;
+    the client's files change with its versions.
+    How to fix: Point the checker at the run folder itself (the directory holding config.yaml); for keys
+    of a newer client, nothing to fix in the folder (a newer endpoints-checker may check them).
     """
     kind = run_kind(rf)
     acc = rf.files["accuracy"].exists
@@ -41,26 +49,70 @@ def run_folder_recognised(rf, ctx):
         what = f"run folder with {_PHASE[kind]}"
     if rf.layout == "flat":
         what += "; flat layout (see run-folder-files)"
-    return Pass(what)
+    version = client_version(rf)
+    c = config(rf)
+    if c is not None:
+        fmt = config_format(c.data)
+        version += f"; config.yaml in {fmt.label}"
+    extras = [n for n, k in (("steady_state.json", "steady_state_json"), ("run_meta.json", None))
+              if (k and rf.files.get(k) is not None and rf.files[k].exists) or (not k and _state(rf, n) != "missing")]
+    if extras:
+        version += f"; later-client files: {', '.join(extras)}"
+    unknown = _unknown_keys(rf)
+    if unknown:
+        (lf, keys), = unknown[:1]
+        listing = "; ".join(f"{os.path.relpath(f.rel, rf.rel)}: {', '.join(k)}" for f, k in unknown)
+        return Fail(f"{what}, written by {version}; key(s) this checker does not know, from a newer client than it "
+                    f"knows: {listing} (read as written, not checked)", file=lf, path=(keys[0],), severity=Severity.WARN,
+                    observed={os.path.relpath(f.rel, rf.rel): k for f, k in unknown}, expected="the keys it knows",
+                    fix="Nothing to change in the folder: the client wrote these keys; a newer endpoints-checker may "
+                        "check them.")
+    return Pass(f"{what}, written by {version}")
+
+
+#: keys the client writes that the typed models keep as written (agentic totals) or leave out
+_KNOWN_EXTRA = {"result_summary": {"output_tokens_per_turn_total", "e2e_turn_time_seconds_total", "accuracy"},
+                "final_snapshot": set()}
+
+
+def _unknown_keys(rf) -> list:
+    """[(LoadedFile, [keys])] of the top-level keys result_summary.json and final_snapshot.json hold that no model
+    of this checker names."""
+    out = []
+    for kind in ("result_summary", "final_snapshot"):
+        lf = rf.files.get(kind)
+        model = lf.model if lf is not None and lf.ok else None
+        if model is not None:
+            keys = sorted(k for k in extras_of(model) if k not in _KNOWN_EXTRA[kind])
+            if keys:
+                out.append((lf, keys))
+    return out
 
 
 @rule(id="run-folder-files", title="Run folder holds what the client writes", clause="R§8.1",
-      severity="reject", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:final_snapshot", "maybe:result_summary"))
+      severity="reject", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:final_snapshot", "maybe:point_yaml", "maybe:result_summary", "maybe:system_desc"))
 def run_folder_files(rf, ctx):
-    """The folder has the client files `runs create` needs, in the client's layout; what the audits read is named.
+    """The folder has the client files `runs create` needs, in a form it accepts; what the audits read is named.
 
-    What it checks: config.yaml and performance/result_summary.json are present (the last one is
-    written by accuracy-only runs too; run_folder.yaml `required_files`);
-    accuracy/accuracy_results.json when config.yaml configures an accuracy dataset the client scores
-    itself (it does so in every mode); sample_idx_map.json is a {phase: {uuid: row}} map; a flat
-    layout with result_summary.json at the top fails and says what to move where. A missing audit
-    input (report.txt, events.jsonl, sample_idx_map.json, metrics/final_snapshot.json:
-    `audit_files`) is a warning naming what could not be audited.
+    What it checks: config.yaml (a mapping) and performance/result_summary.json (an object whose
+    `duration_ns` is a number: `runs create` divides it to date the run, so the null an
+    --accuracy-only run writes is refused) are present (run_folder.yaml `required_files`); a
+    point.yaml, system_desc.json or system_power.json the submitter has added already parses (until
+    they are added the PASS names them); accuracy/accuracy_results.json when config.yaml configures
+    an accuracy dataset the client scores itself (it does so in every mode); sample_idx_map.json is a
+    {phase: {uuid: row}} map; a flat layout with result_summary.json at the top fails and says what to
+    move where. A missing audit input (report.txt, events.jsonl, sample_idx_map.json,
+    metrics/final_snapshot.json: `audit_files`) is a warning naming what could not be audited. A run
+    that was interrupted (no result_summary.json and an events.jsonl that stops mid-run) is said to be
+    one, with the files the client did not write and what could not be audited; a newer client's
+    interrupted run (`state: interrupted`) is run-folder-complete's, and its missing accuracy results are
+    not a second finding. When the folders are assembled, bundle-run-files reports what `runs create`
+    refuses instead.
     Why: the official `runs create` needs only system_desc.json, point.yaml, config.yaml and
-    performance/result_summary.json (the submitter's two are bundle-run-files'), and refuses a flat
-    folder ("missing required file(s): performance/result_summary.json"). RUN-FOLDER.md §7.1 lists
-    the rest of the client's core set, but submitters prune multi-GB logs: their absence leaves
-    audits undone, it contradicts nothing.
+    performance/result_summary.json (the submitter's two are added last), and refuses a flat folder
+    ("missing required file(s): performance/result_summary.json") or an accuracy-only one
+    (duration_ns null). RUN-FOLDER.md §7.1 lists the rest of the client's core set, but submitters
+    prune multi-GB logs: their absence leaves audits undone, it contradicts nothing.
     How to fix: Keep the folder exactly as the client wrote it; rerun if a required file is missing;
     keep the logs to let the audits run.
     """
@@ -73,23 +125,40 @@ def run_folder_files(rf, ctx):
                         "the layout the client writes.")
     required = list(pol.required_files) + ["performance/result_summary.json"]
     missing = [f for f in required if _state(rf, f) == "missing"]
+    end = ending(rf, pol.external_scorers)
+    if missing and end.interrupted and end.stop_line is not None:
+        return Fail(f"{end.describe()}; `runs create` refuses the folder (missing {', '.join(missing)})", file=rf.rel,
+                    observed=end.not_written, expected="the files of a finished run",
+                    fix="Rerun the point to completion: an interrupted run cannot be submitted (a ^C to the client's "
+                        "process group stops its event logger too, so the folder keeps only what was written so far).")
     if missing:
         return Fail(f"missing: {', '.join(missing)}", file=rf.rel, observed=missing, expected="present")
+    refused = _runs_create(rf)
+    marked = summary(rf) is not None and summary(rf).get("state") == "interrupted"
+    if refused is not None and not marked:  # an interrupted run's refusal is said on run-folder-complete's line
+        return refused
     audit = list(pol.audit_files)
     unaudited = [f for f in audit if _state(rf, f) == "missing"]
     present = required + [f for f in audit if f not in unaudited]
     unread = [f for f in present if f == "report.txt" or (f == "events.jsonl" and rf.events_audit is None)]
     unusable = [f"{f}: {_state(rf, f)[4:]}" for f in unread if _state(rf, f).startswith("bad:")]
     unusable += [f"{os.path.relpath(lf.rel, rf.rel)} does not parse: {lf.error.message}"
-                 for lf in rf.files.values() if lf.error is not None and lf.error.code == "parse-error"]
+                 for lf in rf.files.values() if lf.error is not None and lf.error.code == "parse-error"
+                 and lf.kind != "steady_state_json"]  # the detector's optional output: steady-state-detector's
     if unusable:  # the loaded files' other refusals are file-unreadable's, the logs' their audits'
         return Fail("; ".join(unusable), file=rf.rel, observed=unusable, expected="readable files of the client's kinds")
     scored = scored_datasets(rf, pol.external_scorers)
+    interrupted_note = ""
     if scored and not rf.files["accuracy"].exists:
-        return Fail(f"config.yaml configures accuracy dataset(s) {', '.join(scored)} but accuracy/accuracy_results.json "
-                    "is missing: the accuracy phase did not finish", file=rf.files["config"], path=("datasets",),
-                    observed="missing", expected="accuracy/accuracy_results.json",
-                    fix="Rerun the point; the client scores configured accuracy datasets in every mode.")
+        if end.interrupted:  # the client skips scoring after an interrupt: run-folder-complete says so
+            interrupted_note = (f"; no accuracy/accuracy_results.json: {end.describe()} (the client skips scoring "
+                                "after an interrupt; see run-folder-complete)")
+        else:
+            return Fail(f"config.yaml configures accuracy dataset(s) {', '.join(scored)} but "
+                        "accuracy/accuracy_results.json is missing: the accuracy phase did not finish",
+                        file=rf.files["config"], path=("datasets",), observed="missing",
+                        expected="accuracy/accuracy_results.json",
+                        fix="Rerun the point; the client scores configured accuracy datasets in every mode.")
     if rf.idx_map is not None and rf.idx_map.error is not None:
         return Fail(f"sample_idx_map.json: {rf.idx_map.error}", file=rf.idx_map.path, observed=rf.idx_map.error,
                     expected="{phase: {sample_uuid: dataset_row}}")
@@ -102,30 +171,41 @@ def run_folder_files(rf, ctx):
                     f"them; the audits that read them SKIP)", file=rf.rel, observed=unaudited, expected="present",
                     severity=Severity.WARN,
                     fix="Keep the client's logs in the run folder to let the audits run (nothing else needs them).")
-    return Pass(f"{', '.join(required + audit)} are present")
+    todo = [n for n, k in (("point.yaml", "point_yaml"), ("system_desc.json", "system_desc"))
+            if rf.files.get(k) is None or not rf.files[k].exists]
+    tail = f"; before `runs create`, add {' and '.join(todo)}" if todo else ""
+    return Pass(f"{', '.join(required + audit)} are present{tail}{interrupted_note}")
 
 
-def _state(rf, name: str) -> str:
-    """ok, empty, missing or bad:<why it cannot be read>, as the loader found the entry (a loaded file: ok or missing)."""
-    if name in rf.entry_states:
-        return rf.entry_states[name]
-    kind = RUN_FOLDER_FILES.get(name)
-    lf = rf.files.get(kind) if kind else None
-    return "ok" if lf is not None and lf.exists else "missing"
+def _runs_create(rf):
+    """What `runs create` refuses in the files present (endpoints-submission-cli 1.5.3.0), or None.
 
-
-def scored_datasets(rf, external) -> list[str]:
-    """Accuracy datasets config.yaml configures that the client scores itself (RUN-FOLDER.md §1)."""
-    c = config(rf)
-    ds = c.get("datasets") if c is not None else None
-    out = []
-    for i, d in enumerate(ds if isinstance(ds, list) else []):
-        if isinstance(d, dict) and d.get("type") == "accuracy":
-            acc = d.get("accuracy_config")
-            method = acc.get("eval_method") if isinstance(acc, dict) else d.get("eval_method")
-            if method not in external:
-                out.append(str(d.get("name") or f"datasets[{i}]"))
-    return out
+    Assembled folders leave it to bundle-run-files (one finding per cause); a folder checked on its own gets it
+    here, so an accuracy-only run is refused while the machine is still booked, not weeks later.
+    """
+    if rf.context.get("assembled"):
+        return None
+    s = rf.files["result_summary"]
+    if s.ok and not isinstance(s.data, dict):
+        return Fail(f"performance/result_summary.json is a {type(s.data).__name__}, not an object: `runs create` "
+                    "refuses the folder", file=s, observed=type(s.data).__name__, expected="an object")
+    if s.ok:
+        d = s.data.get("duration_ns", 0)
+        if isinstance(d, bool) or not isinstance(d, (int, float)):
+            acc = run_kind(rf) == "accuracy-only"
+            return Fail(f"performance/result_summary.json duration_ns is {d!r}: `runs create` divides it to date the "
+                        "run and stops with a TypeError, so it refuses the folder"
+                        + (" (an --accuracy-only run writes null)" if acc else ""), file=s, path=("duration_ns",),
+                        observed=d, expected="a number of nanoseconds",
+                        fix="Run the accuracy phase with --mode both, in the performance run's folder (an "
+                            "--accuracy-only run writes duration_ns: null)." if acc else
+                        "Keep the result_summary.json the client wrote for this run.")
+    for name, kind in (("config.yaml", "config"), ("point.yaml", "point_yaml")):
+        lf = rf.files.get(kind)
+        if lf is not None and lf.ok and not isinstance(lf.data, dict):
+            return Fail(f"{name} is a {type(lf.data).__name__}, not a mapping: `runs create` refuses the folder",
+                        file=lf, observed=type(lf.data).__name__, expected="a mapping")
+    return None
 
 
 def _secret_paths(node, patterns, path=()):
@@ -255,26 +335,36 @@ def run_folder_concurrency_target(rf, ctx):
 
 
 @rule(id="run-folder-complete", title="The run finished without dropping requests", clause="R§6.4, R§9.1",
-      severity="reject-points", scope="run-folder", needs=("result_summary", "maybe:accuracy"))
+      severity="reject-points", scope="run-folder", needs=("result_summary", "policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:final_snapshot", "maybe:point_yaml"))
 def run_folder_complete(rf, ctx):
     """The run finished: `complete` true, `state` complete, and every issued request completed.
 
     What it checks: result_summary.json `state` is "complete" and `complete` is true (an
-    interrupted or drained-out run: reject-points, as `run-complete` in a package); the counters
-    keep the client's invariant failed <= completed <= issued (completed INCLUDES failures,
-    RUN-FOLDER.md §7.2); no request was dropped (issued - completed = 0: a max_duration cap or
-    SIGINT drops in-flight requests and still reports complete, §7.3); no request failed. The
-    counter, dropped and failed findings are flags, as `metric-consistency-accounting` and
+    interrupted or drained-out run: reject-points, as `run-complete` in a package; an interrupted
+    run is said to be one, with the client version that wrote it, the files it did not write and
+    what could not be audited); the counters keep the client's invariant failed <= completed <=
+    issued (completed INCLUDES failures, RUN-FOLDER.md §7.2), and the later client's
+    `n_samples_succeeded` (completed - failed) and `n_samples_dropped` (issued - completed) agree
+    with them; no request was dropped (issued - completed = 0: a max_duration cap or SIGINT drops
+    in-flight requests and the client at `main` still reports complete, §7.3); no request failed.
+    The counter, dropped and failed findings are flags, as `metric-consistency-accounting` and
     `samples-dropped` are in a package: the same fact has the same severity in both modes.
-    Why: RULES.md §2.7 and §12: `complete: false` or `state: INTERRUPTED` (drained out or
+    Why: RULES.md §2.7 and §12: `complete: false` or `state: interrupted` (drained out or
     interrupted) makes the point unusable, and an unusable point is a non-conforming point (R§9.1
     "Reject points"); "complete is true" is the Verify step of running a point. Dropped or failed
     requests leave the metrics incomplete (R§6.4), a reviewer's call.
-    How to fix: Rerun the point without a max_duration cap that cuts the run, and fix the failures.
+    How to fix: Rerun the point to completion, without a duration cap that cuts the run, and fix the failures.
     """
     lf = rf.files["result_summary"]
     d = lf.data if isinstance(lf.data, dict) else {}
     state, complete = d.get("state"), d.get("complete")
+    if state == "interrupted":
+        end = ending(rf, ctx.policy.get("run_folder").external_scorers)
+        refused = _runs_create(rf)
+        also = f"; {refused.message}" if refused is not None else ""
+        return Fail(f"{end.describe()}; written by {client_version(rf)}: the point is not usable{also}", file=lf,
+                    path=("state",), observed=state, expected="complete",
+                    fix="Rerun the point to completion (an interrupted run cannot be submitted).")
     if state != "complete":
         return Fail(f"state is {state!r}: the run did not finish (interrupted), the point is not usable", file=lf,
                     path=("state",), observed=state, expected="complete")
@@ -290,15 +380,22 @@ def run_folder_complete(rf, ctx):
         return Fail(f"counters break failed <= completed <= issued: {failed} / {completed} / {issued}", file=lf,
                     path=("n_samples_completed",), observed=[failed, completed, issued],
                     expected="failed <= completed <= issued", severity=flag)
+    for key, want, how in (("n_samples_succeeded", completed - failed, "completed - failed"),
+                           ("n_samples_dropped", issued - completed, "issued - completed")):
+        if key in d and d[key] != want:  # the later client's own counts: the same accounting, written out
+            return Fail(f"{key} {d[key]!r} != {how} = {want}", file=lf, path=(key,), observed=d[key], expected=want,
+                        severity=flag)
     if issued == 0:
         return Pass("complete; no performance samples (accuracy-only run)") if run_kind(rf) == "accuracy-only" \
             else Fail("complete, but no performance sample was issued", file=lf, path=("n_samples_issued",),
                       observed=0, expected="> 0", severity=flag)
     if completed < issued:
+        own = "n_samples_dropped" if "n_samples_dropped" in d else "n_samples_completed"
         return Fail(f"{issued - completed} of {issued} requests dropped (issued {issued}, completed {completed}); "
-                    "the run was cut (max_duration cap or interrupt)", file=lf, path=("n_samples_completed",),
-                    observed=completed, expected=issued, severity=flag)
+                    "the run was cut (max_duration cap or interrupt)", file=lf, path=(own,),
+                    observed=d[own], expected=0 if own == "n_samples_dropped" else issued, severity=flag)
     if failed:
         return Fail(f"{failed} of {issued} requests failed (they count as completed; successes {completed - failed})",
                     file=lf, path=("n_samples_failed",), observed=failed, expected=0, severity=flag)
-    return Pass(f"complete: {issued} issued, {completed} completed, 0 failed")
+    extra = ", ".join(f"{k[10:]} {d[k]}" for k in ("n_samples_succeeded", "n_samples_dropped") if k in d)
+    return Pass(f"complete: {issued} issued, {completed} completed, 0 failed" + (f" ({extra})" if extra else ""))

@@ -8,47 +8,56 @@ from __future__ import annotations
 from checker.load.models.accuracy import score_items
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.run_checks import passes_problem, seeds_outcome, streaming_value
-from rules.run_folder.context import (FIXED_PATTERNS, SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
-                                      is_int,
-                                      load_pattern, point, region_minimum, run_kind, seed_set, summary)
+from checker.load.models.client_config import config_format
+from rules.run_folder.context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound, is_int,
+                                      load_pattern, point, run_kind, seed_set, summary)
+from rules.run_folder.ending import ending
+from rules.run_folder.steady import detector_file, detector_reading, run_minimum
 
 
-def _perf_only(rf):
+def _perf_only(rf, finished: bool = True):
+    """A SKIP for an accuracy-only run; with ``finished``, also for an interrupted one (what it ran is not the
+    point's run: its length and count are consequences of the interrupt run-folder-complete reports)."""
     if run_kind(rf) == "accuracy-only":
         return Skip("accuracy-only run: no performance phase", reason="not-applicable")
+    s = summary(rf)
+    if finished and s is not None and s.get("state") == "interrupted":  # one finding for the interrupt: run-folder-complete's
+        return Skip("the run was interrupted (see run-folder-complete): what it ran is not the point's run",
+                    reason="interrupted-run")
     return None
 
 
-@rule(id="run-folder-duration", title="Duration meets the region minimum", clause="R§6.2", severity="flag", scope="run-folder", needs=("result_summary", "policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:point_yaml", "maybe:system_desc"))
+@rule(id="run-folder-duration", title="Duration meets the region minimum", clause="R§6.2", severity="flag", scope="run-folder", needs=("result_summary", "policy:run_folder", "policy:run_rules", "maybe:accuracy", "maybe:config", "maybe:point_yaml", "maybe:steady_state_json", "maybe:system_desc"))
 def run_folder_duration(rf, ctx):
     """The performance phase lasted at least its region's minimum: 600 s Ultra Low, 1,200 s otherwise.
 
-    What it checks: point.yaml's steady_state.window.duration_s when one is given (the issue-time
-    span of the steady-state window), else result_summary.json `duration_ns` (the whole tracked
-    window, ramp-up and drain included: this client writes no steady-state window, RUN-FOLDER.md
-    §5). The message says which basis was used. Concurrency <= 32 is Ultra Low whatever C_max is;
-    a dedicated Offline run needs 1,200 s. A window (from --point or a point.yaml beside the
-    folder) longer than the folder's own tracked duration is a contradiction and FAILs: it never
-    makes the duration pass.
-    Why: R§6.2; the client never enforces min_duration_ms (RUN-FOLDER.md §7.5).
-    How to fix: Rerun the point for longer (min_duration_ms and n_samples_to_issue large enough).
+    What it checks: the basis R§4.4 makes official. The steady-state window's issue-time span when the
+    window is the official result: point.yaml's steady_state.window.duration_s when its status is
+    `windowable` (or states none), or the window of the detector's steady_state.json in the folder
+    when that is windowable; else result_summary.json `duration_ns` (the whole tracked run, ramp-up
+    and drain included), which is also what a point whose window falls short (insufficient_duration,
+    insufficient_passes) publishes. The message says which basis was used. Concurrency <= 32 is Ultra
+    Low whatever C_max is; a dedicated Offline run needs 1,200 s. A window (from --point or a
+    point.yaml beside the folder) longer than the folder's own tracked duration is a contradiction and
+    FAILs: it never makes the duration pass.
+    Why: R§6.2, measured as R§4.4 says; the client never enforces a minimum (RUN-FOLDER.md §7.5).
+    How to fix: Rerun the point for longer: more dataset passes (n_samples_to_issue), and in the
+    client's older config format a min_duration_ms above the minimum.
     """
     skip = _perf_only(rf)
     if skip:
         return skip
     pol = ctx.policy.get("run_folder")
-    kind, target = load_pattern(rf)
-    if kind in FIXED_PATTERNS and is_int(target) and target > 0:
-        region, minimum = region_minimum(rf, ctx, target, pol)
-    elif kind == "max_throughput" and declared_offline(rf):
-        region, minimum = "dedicated Offline", pol.min_duration_s.other
-    else:
-        region, minimum = None, pol.min_duration_s.ultra_low
+    region, minimum = run_minimum(rf, ctx)
     lf = rf.files["result_summary"]
     p = point(rf)
-    win = p.steady_state.window if p is not None and p.steady_state is not None else None
+    block = p.steady_state if p is not None else None
+    win = block.window if block is not None else None
+    status = block.status if block is not None else None
     dur = lf.get("duration_ns")
-    if win is not None and isinstance(win.duration_s, (int, float)):
+    detected = detector_reading(rf, ctx)
+    note = ""
+    if win is not None and isinstance(win.duration_s, (int, float)) and status in (None, "windowable"):
         seconds, basis, src, path = float(win.duration_s), "steady-state window (point.yaml)", \
             rf.files["point_yaml"], ("steady_state", "window", "duration_s")
         tracked = dur / 1e9 if is_int(dur) and dur > 0 else None
@@ -61,22 +70,43 @@ def run_folder_duration(rf, ctx):
                         observed=seconds, expected=f"<= {tracked:.3f} (the tracked duration)",
                         fix="Use the point.yaml written for this run (its steady-state window comes from this run's "
                             "events), or rerun the point long enough.")
+    elif block is None and detected is not None and detected.status == "windowable":
+        seconds, basis, src, path = detected.span_s, "steady-state window (steady_state.json, issue time)", \
+            detector_file(rf), ("steady_state", "window")
     else:
         if not is_int(dur) or dur <= 0:
             return Fail(f"duration_ns is {dur!r}", file=lf, path=("duration_ns",), observed=dur, expected="> 0")
-        seconds, basis, src, path = dur / 1e9, "whole tracked run, ramp-up and drain included (no steady-state " \
-            "window)", lf, ("duration_ns",)
+        if status not in (None, "windowable"):
+            note = f"; point.yaml's steady-state status {status} makes the whole run the official basis"
+        elif block is None and detected is not None and detected.passes is not None:
+            note = (f"; the detector's window ({detected.window_words()}) is not the official basis (status "
+                    f"{detected.status or 'unknown'})")
+        seconds, basis, src, path = dur / 1e9, "whole tracked run, ramp-up and drain included" + (
+            "" if note else " (no steady-state window)"), lf, ("duration_ns",)
     if region is None:  # no region: only the smallest minimum of any region can be applied
         if seconds < minimum:
-            return Fail(f"{seconds:.1f} s < {minimum} s, the smallest minimum of any region (load pattern {kind!r} "
-                        f"places the run in no region); measured on the {basis}", file=src, path=path,
-                        observed=round(seconds, 3), expected=f">= {minimum}")
-        return Skip(f"{seconds:.1f} s; load pattern {kind!r} places the run in no region: give --point for a "
-                    "dedicated Offline point", reason="missing-context")
+            return Fail(f"{seconds:.1f} s < {minimum} s, the smallest minimum of any region (load pattern "
+                        f"{load_pattern(rf)[0]!r} places the run in no region); measured on the {basis}{note}",
+                        file=src, path=path, observed=round(seconds, 3), expected=f">= {minimum}")
+        return Skip(f"{seconds:.1f} s; load pattern {load_pattern(rf)[0]!r} places the run in no region: give --point "
+                    "for a dedicated Offline point", reason="missing-context")
     if seconds < minimum:
-        return Fail(f"{seconds:.1f} s < {minimum} s minimum for {region}; measured on the {basis}", file=src,
-                    path=path, observed=round(seconds, 3), expected=f">= {minimum}")
-    return Pass(f"{seconds:.1f} s >= {minimum} s for {region}; measured on the {basis}")
+        return Fail(f"{seconds:.1f} s < {minimum} s minimum for {region}; measured on the {basis}{note}", file=src,
+                    path=path, observed=round(seconds, 3), expected=f">= {minimum}", fix=_longer(rf))
+    return Pass(f"{seconds:.1f} s >= {minimum} s for {region}; measured on the {basis}{note}")
+
+
+def _longer(rf) -> str:
+    """How to run longer, in the words of the config's own client format."""
+    c = config(rf)
+    fmt = config_format(c.data) if c is not None else None
+    if fmt is not None and fmt.name == "older":
+        return "Rerun the point for longer: min_duration_ms above the minimum and n_samples_to_issue large enough."
+    if fmt is not None and fmt.name == "newer":
+        cap = f", without settings.runtime.{fmt.cap_key}" if fmt.cap_key else ""
+        return ("Rerun the point for longer: n_samples_to_issue large enough (whole dataset passes) to last the "
+                f"minimum at this throughput{cap} (this client format has no minimum duration for a concurrency run).")
+    return "Rerun the point for longer: n_samples_to_issue large enough (whole dataset passes) to last the minimum."
 
 
 @rule(id="run-folder-sample-count", title="Full dataset passes", clause="R§6.4", severity="flag", scope="run-folder", needs=("result_summary", "policy:models", "maybe:accuracy", "maybe:config", "maybe:point_yaml"))
@@ -127,7 +157,7 @@ def run_folder_streaming(rf, ctx):
     Why: TTFT and TPOT are only measurable on streamed responses.
     How to fix: Set model_params.streaming: on and rerun.
     """
-    skip = _perf_only(rf)
+    skip = _perf_only(rf, finished=False)
     if skip:
         return skip
     lf = rf.files["config"]
@@ -167,13 +197,16 @@ def run_folder_seeds(rf, ctx):
     return seeds_outcome(lf, set_id, where, ctx)
 
 
-@rule(id="run-folder-warmup", title="Warmup at most 24 h and excluded", clause="R§6.3", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:final_snapshot", "maybe:point_yaml"))
+@rule(id="run-folder-warmup", title="Warmup at most 24 h and excluded", clause="R§6.3", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:final_snapshot", "maybe:point_yaml", "maybe:result_summary"))
 def run_folder_warmup(rf, ctx):
     """Warmup lasted at most 24 h and none of it is counted in the metrics.
 
     What it checks: the span from the first warmup request to the start of performance tracking
     (events.jsonl; else point.yaml warmup.duration_s) is <= 86,400 s; the tracked counters of
-    metrics/final_snapshot.json exclude the warmup (total issued = tracked + warmup + accuracy).
+    metrics/final_snapshot.json exclude the warmup (total issued = tracked + warmup + accuracy). The
+    counters are not compared when events.jsonl stops with performance tracking on (an interrupted run
+    whose event logger died) or the snapshot is an interrupted run's: the log then holds less than the
+    snapshot counted, which says nothing of the warmup.
     Why: R§6.3: warmup is optional, at most 24 h per point, fully excluded from metrics.
     How to fix: Shorten the warmup; rerun with the client's warmup block, not requests sent by hand.
     """
@@ -187,16 +220,22 @@ def run_folder_warmup(rf, ctx):
         snap = rf.files.get("final_snapshot")
         counters = _counters(snap)
         total, tracked = counters.get("total_samples_issued"), counters.get("tracked_samples_issued")
-        if is_int(total) and is_int(tracked):
+        cut = audit.cut_in_tracking or ending(rf, pol.external_scorers).interrupted
+        note = "; the snapshot's counters are not compared: " + (
+            f"events.jsonl stops at line {audit.lines} with performance tracking on" if audit.cut_in_tracking else
+            "the run was interrupted") if cut else ""
+        if is_int(total) and is_int(tracked) and not cut:
             want = audit.issued + audit.warmup_issued + audit.post_issued
             if tracked != audit.issued or total != want:
                 return Fail(f"final_snapshot counts {tracked} tracked of {total} issued; events.jsonl has {audit.issued} "
                             f"tracked + {audit.warmup_issued} warmup + {audit.post_issued} after tracking",
-                            file=snap, observed=[tracked, total], expected=[audit.issued, want])
+                            file=snap, observed=[tracked, total], expected=[audit.issued, want],
+                            fix="Keep metrics/final_snapshot.json and events.jsonl of the same run, unedited; send no "
+                                "requests to the endpoint from outside the client during a run.")
         if not audit.warmup_issued:
-            return Pass("no warmup requests")
-        return Pass(f"{audit.warmup_issued} warmup requests over {span / 1e9:.1f} s, excluded from the tracked counters"
-                    if span is not None else f"{audit.warmup_issued} warmup requests, excluded")
+            return Pass("no warmup requests" + note)
+        return Pass((f"{audit.warmup_issued} warmup requests over {span / 1e9:.1f} s, excluded from the tracked counters"
+                     if span is not None else f"{audit.warmup_issued} warmup requests, excluded") + note)
     p = point(rf)
     if p is not None and p.warmup is not None and isinstance(p.warmup.duration_s, (int, float)):
         d = p.warmup.duration_s

@@ -17,7 +17,7 @@ from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.registry_policy import SEED_KEYS
 from checker.core.values import MISSING, show
 from rules.shared.seed_values import (adoption_cohorts, registry_failure, declared_seeds, evidence, point_yaml,
-                              registry, registry_source, seed_edits, seed_fix_text, seed_problem)
+                              registry, registry_source, seed_edits, seed_fix_text, seed_problem, stale_seed_note)
 
 
 @rule(id="seed-set-registry", title="Seed-set registry", clause="S§4.6", severity="reject",
@@ -234,6 +234,7 @@ def seed_runtime_match(point, ctx):
                     file=lf, path=first.path,
                     observed={d.key: evidence(d.raw) for d, _ in diffs},
                     expected={d.key: bs.seeds[d.key] for d, _ in diffs}, edits=tuple(edits),
+                    parts=tuple(d.path for d, _ in diffs),
                     **({"fix": seed_fix_text(edits, notes)} if edits or notes else {}))
     if legacy:
         names = ", ".join(f"{d.path[-1]} -> {d.key}" for d in legacy)
@@ -254,8 +255,11 @@ def seed_set_adoption(point, ctx):
     `cohorts:` list when the registry gives one. A target before publication fails too. The
     finding prints the window. A registry in the bare `seed_sets:` shape has no publication
     cohort, so adoption cannot be proved: SKIP with that reason (never a PASS).
+    A target after every window of the registry says that the bundled registry may be older than the
+    published one (sets are published at each publication date, RULES.md §13) and how to pass the
+    published file. No cadence is assumed: the windows are the registry's.
     Why: S§4.6: a submission may only bind a set adoptable for the cohort it enters; sets rotate
-    every two cohorts so that seeds are not known long in advance.
+    so that seeds are not known long in advance.
     How to fix: Bind a set whose window includes your target cohort, or correct target_cohort.
     After an amendment keep the original cohort: the adoption test is not re-applied.
     """
@@ -275,9 +279,19 @@ def seed_set_adoption(point, ctx):
     if target in win:
         return Pass(f"target_cohort {target} is in set {bs.id}'s adoption window {cohorts.span(win)}")
     when = "before the set's publication" if target < win[0] else "after the window closed"
+    others = sorted(sid for sid, o in reg.bound_sets(adoption_cohorts(ctx)).items() if o.window and target in o.window)
+    if others:
+        tail, fix = f"; adoptable for it: set {', '.join(others)}", None
+    elif target > win[-1]:  # no set of the registry is adoptable yet for a later cohort: a newer one may be published
+        tail = f"; {stale_seed_note(ctx.policy, target)}"
+        fix = ("Pass the published seedset.yaml: endpoints-checker check --seed-sets FILE (or "
+               "MLPERF_ENDPOINTS_SEED_SETS=FILE); then bind the set adoptable for your target_cohort and rerun with its "
+               "seeds, or keep the bound set and correct target_cohort.")
+    else:
+        tail, fix = "", None
     return Fail(f"target_cohort {target.label()} is outside set {bs.id}'s adoption window {cohorts.span(win)} "
-                f"({src}); it is {when}", file=lf, path=("target_cohort",), observed=str(target),
-                expected=[str(c) for c in win])
+                f"({src}); it is {when}{tail}", file=lf, path=("target_cohort",), observed=str(target),
+                expected=[str(c) for c in win], fix=fix)
 
 
 @rule(id="seed-config-legacy", title="Seed config legacy", clause="S§4.6", severity="warn",
@@ -384,6 +398,7 @@ def config_seeds_match(point, ctx):
         return Fail("config.yaml seeds differ from point.yaml: " + "; ".join(d[4] for d in diffs),
                     file=cfg, path=("settings", "runtime", ckey),
                     observed={d[0]: evidence(d[2]) for d in diffs}, expected={d[0]: evidence(d[3]) for d in diffs},
+                    parts=tuple(("settings", "runtime", d[0]) for d in diffs),
                     **_bound_seed_fix(point, lf, ctx, declared, {d[1] for d in diffs}))
     if len(unrecorded) == len(CONFIG_SEEDS):
         return Skip(f"config.yaml records no seeds ({', '.join(unrecorded)}): nothing to compare with point.yaml "

@@ -2,13 +2,12 @@
 
 The official (endpoints-submission-cli 1.5.3.0) parses with pydantic in lax mode: a quoted number
 or an integral float passes where an int is declared, an absent optional field is no error, unknown
-keys are allowed. These helpers say what it does with a raw value, for the Week-0 predicates.
+keys are allowed. These helpers ask pydantic itself what it does with a raw value.
 """
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, TypeAdapter, ValidationError
 
-import math
 from typing import Any
 
 from rules.shared.strict import StrictModel
@@ -30,6 +29,19 @@ class Week0Policy(StrictModel):
         description="point.yaml dataset -> completed queries the official requires")
     region_values: list[str] = Field(description="point.yaml region values the official accepts")
     offline_values: list[str] = Field(description="point.yaml offline values the official accepts")
+    load_patterns: list[str] = Field(description="runtime_settings.load_pattern values the official accepts")
+    disclosure_fields: list[str] = Field(description="point.yaml fields point-disclosure-complete requires")
+    steady_statuses: list[str] = Field(description="steady_state.status words")
+    steady_verdicts: list[str] = Field(description="steady_state.verdict words")
+    gating_states: list[str] = Field(description="steady_state.state words")
+    min_trend_n: int = Field(description="super-passes a windowable steady state spans at least")
+    cohort_pattern: str = Field(description="regular expression a target_cohort matches in full")
+    seed_adoption_cohorts: int = Field(description="cohorts a seed set is adoptable for, from its publication")
+    legacy_seed: int = Field(description="the v0.7 seed of a point that binds no seed set")
+    metric_tolerance: float = Field(description="relative tolerance of stored derived metrics")
+    tps_utilization_tolerance: float = Field(description="absolute tolerance of tps_utilization")
+    per_point_system_fields: list[str] = Field(description="system_desc.json fields that may differ per point")
+    power_optional_divisions: list[str] = Field(description="divisions (lower case) that may omit system_power.json")
 
 
 #: a key a mapping does not hold (None is a value: YAML null)
@@ -37,34 +49,20 @@ MISSING = object()
 
 
 def lax_int(v: Any) -> int | None:
-    """pydantic's lax int: an int, an integral finite float, a numeric string; else None (a validation error)."""
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, int):
-        return v
-    if isinstance(v, float):
-        return int(v) if math.isfinite(v) and v == int(v) else None
-    if isinstance(v, str):
-        try:
-            return int(v.strip())
-        except ValueError:
-            try:
-                f = float(v.strip())
-            except ValueError:
-                return None
-            return int(f) if math.isfinite(f) and f == int(f) else None
-    return None
+    """pydantic's lax int (the official's own library): an int, a bool, an integral finite float, an integer
+    string ("8", " 8 ", "8.0", "1_000"); else None (a validation error)."""
+    try:
+        return _INT.validate_python(v)
+    except ValidationError:
+        return None
 
 
 def lax_float(v: Any) -> float | None:
-    """pydantic's lax float: a number or a numeric string; else None."""
-    if isinstance(v, bool):
-        return float(v)
-    if isinstance(v, (int, float)):
-        return float(v)
-    if isinstance(v, str):
-        try:
-            return float(v.strip())
-        except ValueError:
-            return None
-    return None
+    """pydantic's lax float: a number, a bool, a numeric string ("1e3", "nan"); else None."""
+    try:
+        return _FLOAT.validate_python(v)
+    except ValidationError:
+        return None
+
+
+_INT, _FLOAT = TypeAdapter(int), TypeAdapter(float)

@@ -149,6 +149,11 @@ class DrafterEntry(_Strict):
         None, description="the per-point configuration by default")
     source_url: Optional[str] = Field(None, description="where the drafter is published")
     notes: Optional[str] = Field(None, description="free-form notes")
+    #: a head shipped inside a checkpoint: approved together with the approved checkpoint that ships it
+    native: Optional[bool] = Field(
+        None, description="a head that ships inside a checkpoint (MTP, native DSpark): approved together with an "
+                          "approved checkpoint that ships it, identified by that checkpoint's model_id and checksum "
+                          "(weight_checksum); approved_cohort is the checkpoint's approval, the lead time counts from it")
     #: why this entry's approval is contested (sources disagree); using it is a flag, not a reject
     disputed: Optional[Annotated[str, Field(min_length=1)]] = Field(
         None, description="why this entry's approval is contested; using it is a flag, not a reject")
@@ -161,6 +166,9 @@ class DrafterEntry(_Strict):
                              "or target_checksum + configuration (configuration-identified)")
         if self.weight_checksum and not self.model_id:
             raise ValueError(f"drafter for {self.benchmark!r}: a weight-identified entry names its model_id")
+        if self.native and not (self.model_id and self.weight_checksum):
+            raise ValueError(f"native drafter for {self.benchmark!r}: give the model_id and weight_checksum of the "
+                             "approved checkpoint that ships it")
         return self
 
 

@@ -73,22 +73,31 @@ def passes_problem(issued: int, completed: int, size: int, noun: str = "complete
     return None, f"{issued} issued = {issued // size} full pass(es) of {size}"
 
 
-def planned_samples(runtime: dict, size: int) -> tuple[Optional[int], str]:
+def planned_samples(runtime: dict, size: int, fmt: str = "older") -> tuple[Optional[int], str]:
     """How many samples the client issues for ``settings.runtime`` (RUN-FOLDER.md §2), and why.
 
-    n_samples_to_issue when set; the whole dataset when min_duration_ms is 0; else
-    ceil(QPS x min_duration_s x 1.1) padded up to a multiple of the dataset, with 10 QPS assumed for
-    the concurrency and max_throughput patterns.
+    n_samples_to_issue when set. Otherwise the config's format decides (``checker.load.models.client_config.
+    config_format``): the newer client issues the dataset once; the older one the whole dataset when
+    min_duration_ms is 0, else ceil(QPS x min_duration_s x 1.1) padded up to a multiple of the dataset, with
+    10 QPS assumed for the concurrency and max_throughput patterns (min_duration_ms defaults to 600,000). A
+    config that names neither format and sets neither key: None (the count depends on the client version).
     """
-    n = runtime.get("n_samples_to_issue") if isinstance(runtime, dict) else None
+    runtime = runtime if isinstance(runtime, dict) else {}
+    n = runtime.get("n_samples_to_issue")
     if isinstance(n, int) and not isinstance(n, bool):
         return n, "settings.runtime.n_samples_to_issue"
-    md = runtime.get("min_duration_ms", 600000) if isinstance(runtime, dict) else 600000
+    if fmt == "newer":
+        return size, "the whole dataset once (no n_samples_to_issue: the newer client format issues the dataset once)"
+    if fmt != "older" and "min_duration_ms" not in runtime:
+        return None, ("no n_samples_to_issue, and the config names neither client format: the older client sizes the "
+                      "run from its default min_duration_ms, the newer one issues the dataset once")
+    md = runtime.get("min_duration_ms", 600000)
     if not isinstance(md, (int, float)) or isinstance(md, bool):
         return None, f"settings.runtime.min_duration_ms is {md!r}"
     if md == 0:
         return size, "the whole dataset once (min_duration_ms 0, no n_samples_to_issue)"
     raw = math.ceil(CLIENT_ASSUMED_QPS * md / 1000 * 1.1)
     total = -(-raw // size) * size
+    src = "" if "min_duration_ms" in runtime else "; min_duration_ms is the older client's default"
     return total, (f"the client's default: ceil({CLIENT_ASSUMED_QPS:g} QPS x {md / 1000:g} s x 1.1) = {raw}, padded to "
-                   f"a multiple of {size} (no n_samples_to_issue)")
+                   f"a multiple of {size} (no n_samples_to_issue{src})")

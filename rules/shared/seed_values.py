@@ -168,3 +168,17 @@ def seed_fix_text(edits: list, notes: list[str]) -> str | None:
                      + " in runtime_settings.runtime (config.yaml shows the run used these seeds)")
     parts += notes
     return ("; ".join(parts) + ".") if parts else None
+
+
+def stale_seed_note(policy, target) -> str:
+    """What to tell a user whose target_cohort no set of the registry in use is adoptable for."""
+    registries = policy.provenance.get("registries") or {}
+    info = registries.get("seed_sets") if isinstance(registries.get("seed_sets"), dict) else {}
+    override = policy.overrides.get("seed_sets")
+    if override:
+        return (f"no set of {override} (--seed-sets) is adoptable for {target}: pass the seed-set file published for "
+                "that cohort")
+    taken = f", taken {info['taken']}" if info.get("taken") else ""
+    return (f"no bundled seed set is adoptable for {target}: the bundled registry (rules/policy/{policy.edition}/"
+            f"seed_sets.yaml{taken}) may be older than the published one; pass the published seedset.yaml with "
+            "--seed-sets FILE or MLPERF_ENDPOINTS_SEED_SETS=FILE (`endpoints-checker policy` shows the registry's age)")

@@ -2,4 +2,4 @@
 
 NAME = "steady-state"
 #: the modules holding this family's rules, in evaluation order
-MODULES = ('window',)
+MODULES = ('window', 'detector')

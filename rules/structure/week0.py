@@ -6,61 +6,75 @@ under results/ as a system, cannot read a JSON file that starts with a byte-orde
 """
 from __future__ import annotations
 
+import math
+
 from checker.core.findings import Subject
 from checker.core.week0 import Hit
 
-from rules.shared.lax import lax_float
+from rules.shared import official_view as ov
 
 #: our loader's refusal codes for inputs the official's own reader crashes on (a traceback, exit 1)
 CRASH_CODES = {"file-encoding": "UnicodeDecodeError", "nesting-too-deep": "RecursionError",
                "integer-too-long": "ValueError (int digits limit)"}
-#: JSON file kind -> (official rule id that reports an unreadable copy, at the point or above it)
-BOM_RULES = {"result_summary": ("result-file-valid",), "system_desc": ("system-description-present",
-                                                                        "system-description-valid"),
-             "accuracy": ("accuracy-valid",)}
+#: stored result_summary.json values the official converts with float() outside any validation (system_tps
+#: always, tps_per_user where a per-user rate is derived, e2e_avg_interactivity; system_tps_per_kw never)
+STORED_FLOATS = ("system_tps", "tps_per_user", "e2e_avg_interactivity")
 
 
-#: stored result_summary.json values the official converts with float() outside any validation
-STORED_FLOATS = ("system_tps", "tps_per_user", "system_tps_per_kw", "e2e_avg_interactivity")
-
-
-def crash(sub, table) -> list[Hit]:
+def crash(sub, policy) -> list[Hit]:
     """Inputs the official crashes on: non-UTF-8 text, JSON nested past Python's recursion limit, integers
-    longer than 4,300 digits (our loader refuses each with the codes above; the official's raises), and a
-    stored derived value in result_summary.json that float() cannot take (a word, a list)."""
-    for subject, lf in sub.all_files():
+    longer than 4,300 digits (our loader refuses each with the codes above; the official's raises); and,
+    at a point whose point.yaml and result_summary.json validate, a stored derived value float() cannot
+    take (a word, a list) or an output token total int() cannot (NaN, infinity)."""
+    for _subject, lf in sub.all_files():
         code = lf.error.code if lf.error is not None else None
         if code in CRASH_CODES and lf.kind != "config":
-            return [Hit("crash", sub.subject, f"{lf.rel}: {CRASH_CODES[code]}")]
-        if lf.kind == "result_summary" and lf.ok and not lf.bom and isinstance(lf.data, dict):
-            for key in STORED_FLOATS:
-                v = lf.data.get(key)
-                if v is not None and lax_float(v) is None:
-                    return [Hit("crash", sub.subject, f"{lf.rel}: {key} {type(v).__name__}")]
+            return [ov.hit("crash", sub.subject, f"{lf.rel} makes the automated check stop with "
+                           f"{CRASH_CODES[code]} (it reports nothing)", lf, fix="write the file as plain UTF-8, "
+                           "nested and sized as the client writes it")]
+    for point in sub.points():
+        cfg = ov.point_config(point, policy)
+        rs = ov.summary(point, policy)
+        if cfg.model is None:
+            continue
+        if rs.model is None:
+            continue
+        total = rs.model.output_sequence_lengths.total
+        if not math.isfinite(total):
+            return [ov.hit("crash", sub.subject, f"{rs.lf.rel}: output_sequence_lengths.total is {ov.spell(total)}, "
+                           "which makes the automated check stop with an error (it reports nothing)", rs.lf,
+                           ("output_sequence_lengths", "total"), "record the output token total as a number")]
+        extra = rs.model.model_extra or {}
+        read = [k for k in STORED_FLOATS if k != "tps_per_user" or (cfg.model.offline != "dedicated"
+                                                                      and _p90_ok(rs.model))]
+        for key in read:
+            if extra.get(key) is not None and not _pyfloat(extra[key]):
+                return [ov.hit("crash", sub.subject, f"{rs.lf.rel}: {key} is {ov.spell(extra[key])}, which makes the "
+                               "automated check stop with an error (it reports nothing)", rs.lf, (key,),
+                               f"write {key} as a number, or leave it out")]
     return []
 
 
-def bom_files(sub, table) -> list[Hit]:
-    """A JSON file starting with a UTF-8 byte-order mark: the official's json.loads refuses it."""
-    hits = []
-    for system in sub.systems:
-        if system.power is not None and system.power.bom:
-            hits.append(Hit("power-descriptor", system.subject, "system_power.json starts with a BOM"))
-        for curve in system.curves:
-            for point in curve.points:
-                for kind, rules in BOM_RULES.items():
-                    lf = point.files.get(kind)
-                    if lf is not None and lf.exists and lf.bom:
-                        where = point.subject if kind != "system_desc" else curve.subject
-                        hits.extend(Hit(r, where, f"{lf.rel} starts with a BOM") for r in rules)
-                        if kind == "accuracy":
-                            hits.append(Hit("accuracy-coverage", curve.subject, f"{lf.rel} unreadable"))
-    return hits
+def _p90_ok(s) -> bool:
+    """tps_per_user is read only where tpot's 90th percentile is a finite number above 0."""
+    p90 = next((v for k, v in s.tpot.percentiles.items() if float(k) == 90), None)
+    return p90 is not None and math.isfinite(p90) and p90 > 0
+
+
+def _pyfloat(v) -> bool:
+    """Does Python's float() take it (what the official calls on a stored value)?"""
+    try:
+        float(v)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def src_readme(sub, table) -> list[Hit]:
     """Every src/<impl>/ holds a README.md, its name matched in any case."""
-    return [Hit("src-readme", Subject(sub.name, entry=f"src/{name}"), "no README.md")
+    return [ov.hit("src-readme", Subject(sub.name, entry=f"src/{name}"), f"src/{name}/ holds no README.md; the automated "
+                   "check wants one in every implementation directory", f"{sub.rel}/src/{name}/README.md",
+                   fix=f"add src/{name}/README.md (how to build the system and reproduce a point)")
             for name, state in sub.src_impls if state == "missing"]
 
 
@@ -71,7 +85,9 @@ def required_dir(sub, table) -> list[Hit]:
         problem = sub.dir_problems.get(name)
         if state in ("missing", "not-dir") or (state == "error" and (problem is None
                                                                      or problem.code != "symlink-escape")):
-            hits.append(Hit("required-dir", sub.subject, f"{name}/ is not a directory"))
+            hits.append(ov.hit("required-dir", sub.subject, f"{name}/ is {state if state != 'error' else 'unreadable'}; "
+                               "the automated check wants a directory there", f"{sub.rel}/{name}/",
+                               fix=f"add the {name}/ directory at the submission root"))
     return hits
 
 
@@ -81,7 +97,12 @@ def config_file_present(sub, table) -> list[Hit]:
     for point in sub.points():
         lf = point.files.get("config")
         if lf is None or not lf.exists or lf.error is not None or not isinstance(lf.data, dict):
-            hits.append(Hit("config-file-present", point.subject, "config.yaml missing or not a mapping"))
+            why = ("is missing" if lf is None or not lf.exists else f"cannot be parsed ({lf.error.message})"
+                   if lf.error is not None else f"holds {ov.yaml11_type(lf.data)}, not a mapping")
+            hits.append(ov.hit("config-file-present", point.subject, f"{point.name}/config.yaml {why}; the automated "
+                               "check wants the client's config.yaml, a YAML mapping, in every point directory",
+                               lf if lf is not None and lf.exists else f"{point.rel}/config.yaml",
+                               fix=f"copy the run's config.yaml into {point.name}/"))
     return hits
 
 
@@ -94,24 +115,12 @@ def junk_systems(sub, table) -> list[Hit]:
         parts = rel.split("/")
         if len(parts) == 2 and parts[0] == "results" and "." not in parts[1].lstrip("."):
             s = Subject(sub.name, parts[1])
-            hits.append(Hit("benchmark-model-dir", s, "no model directory"))
+            fix = f"remove {rel}/ from the package (every directory under results/ is a system to the automated check)"
+            hits.append(ov.hit("benchmark-model-dir", s, f"{rel}/ holds no model directory; the automated check takes it "
+                               "for a system", f"{sub.rel}/{rel}/", fix=fix))
             if _division(sub) == "standardized":
-                hits.append(Hit("power-descriptor", s, "no system_power.json"))
-    return hits
-
-
-def config_summary(sub, table) -> list[Hit]:
-    """system-description-valid, in part: `config_summary` is an object or a string of 4+ characters
-    (only the curve's first readable system_desc.json is validated)."""
-    hits = []
-    for curve in sub.curves():
-        first = next((p for p in curve.points if p.files.get("system_desc") is not None
-                      and p.files["system_desc"].ok and isinstance(p.files["system_desc"].data, dict)), None)
-        if first is None:
-            continue
-        v = first.files["system_desc"].data.get("config_summary")
-        if v is not None and not isinstance(v, dict) and not (isinstance(v, str) and len(v) >= 4):
-            hits.append(Hit("system-description-valid", first.subject, "config_summary too short"))
+                hits.append(ov.hit("power-descriptor", s, f"{rel}/ has no system_power.json; the automated check takes "
+                                   "it for a Standardized system", f"{sub.rel}/{rel}/", fix=fix))
     return hits
 
 
@@ -126,12 +135,10 @@ def _division(sub) -> str | None:
 #: (the official rule ids a predicate models whole, the predicate); a predicate that models an id only in
 #: part (power-descriptor here) leaves it to week0.yaml's same_trigger as well
 PREDICATES = [
-    (frozenset(), bom_files),
     (frozenset({"src-readme"}), src_readme),
     (frozenset({"required-dir"}), required_dir),
     (frozenset({"config-file-present"}), config_file_present),
     (frozenset({"benchmark-model-dir"}), junk_systems),
-    (frozenset(), config_summary),
 ]
 
 

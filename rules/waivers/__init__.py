@@ -1,4 +1,4 @@
-"""Waiver file usage: expired and unused waivers."""
+"""Waiver file usage: expired, expiring and unused waivers."""
 
 NAME = "waivers"
 #: the modules holding this family's rules, in evaluation order

@@ -47,7 +47,7 @@ def _params(argv: list[str], env: dict | None = None) -> dict:
                                        ("explain", ["explain", "--help"]), ("regions", ["regions", "--help"]),
                                        ("draft", ["draft", "--help"])])
 def test_help_texts_are_unchanged(name, args):
-    """tests/cli/help/ holds each command's help as the click-plus-fast-parser CLI printed it (commit 3e3f5cb; main.txt since gains lsp, mcp and schema)."""
+    """tests/cli/help/ holds each command's help as the click-plus-fast-parser CLI printed it (commit 3e3f5cb; main.txt since gains lsp, mcp, schema and policy)."""
     p = _cli(args)
     assert p.returncode == 0 and p.stderr == ""
     with open(os.path.join(HELP, f"{name}.txt"), encoding="utf-8") as fh:
@@ -114,7 +114,10 @@ def test_shell_completion_offers_rule_ids_and_choices():
     assert "plain,power,seed-set-adoption" in offered
     levels = _cli([], {"_ENDPOINTS_CHECKER_COMPLETE": "bash_complete",
                        "COMP_WORDS": "endpoints-checker check fixtures/valid --fail-on ", "COMP_CWORD": "4"})
-    assert levels.stdout.split() == ["plain,reject", "plain,flag", "plain,warn", "plain,never"]
+    assert levels.stdout.split() == ["plain,reject", "plain,flag", "plain,warn", "plain,never", "plain,week0"]
+    several = _cli([], {"_ENDPOINTS_CHECKER_COMPLETE": "bash_complete",
+                        "COMP_WORDS": "endpoints-checker check fixtures/valid --fail-on flag,w", "COMP_CWORD": "4"})
+    assert several.stdout.split() == ["plain,flag,warn", "plain,flag,week0"]
 
 
 def test_an_interrupt_ends_as_click_ends_it():

@@ -8,7 +8,8 @@ they do). Every op is one ``{kind: arg}`` mapping; ``file`` arguments may hold p
 ({system}, {curve}, {model}, {point}) and shell globs (``{curve}/*/point.yaml`` patches every
 point; a glob that matches nothing is an error, so a variant can never silently patch nothing).
 
-  set:     {file, path: [k, 0, ...], value}      # path [] replaces the whole document
+  set:     {file, path: [k, 0, ...], value}      # path [] replaces the whole document; if_parent: true
+                                                 # skips the files without the path's parent
   delete:  {file, path}
   merge:   {file, path, value}                   # dict.update at path
   write:   {file, text | json | yaml | bytes_hex}
@@ -19,7 +20,8 @@ point; a glob that matches nothing is an error, so a variant can never silently 
   set_entries: {file, list: [k, ...], where: {k: v}, set: {k: v}}   # every matching list entry
   drop_entries: {file, list: [k, ...], where: {k: v}}                # remove every matching entry
   symlink: {link, target}                        # target as written (absolute or relative)
-  call:    {fn, args}                            # a named function of DERIVED below
+  call:    {fn, args}                            # a named function of DERIVED below (cf_spell.py adds the
+                                                 # loose spellings: set_plain, respell)
 """
 from __future__ import annotations
 
@@ -113,6 +115,14 @@ def set_in(data: Any, path: list, value: Any) -> Any:
     else:
         parent[path[-1]] = value
     return data
+
+
+def has(data: Any, path: list) -> bool:
+    try:
+        get_in(data, path)
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
 
 
 def get_in(data: Any, path: list) -> Any:
@@ -290,8 +300,13 @@ def apply(root: str, op: dict) -> None:
     (kind, arg), = op.items()
     names = placeholders(root) if os.path.isdir(os.path.join(root, "results")) else {}
     if kind in ("set", "delete", "merge"):
+        done = 0
         for path in targets(root, arg["file"], names):
             data = load(path)
+            if arg.get("if_parent") and (not has(data, arg["path"][:-1])
+                                         or (kind == "delete" and not has(data, arg["path"]))):
+                continue  # a file without the parent (e.g. no steady_state at the Offline point) is left alone
+            done += 1
             if kind == "set":
                 data = set_in(data, arg["path"], arg["value"])
             elif kind == "merge":
@@ -299,6 +314,8 @@ def apply(root: str, op: dict) -> None:
             else:
                 del _parent(data, arg["path"])[arg["path"][-1]]
             save(path, data)
+        if not done:
+            raise ValueError(f"{kind}: no file holds {arg['path'][:-1]}")
     elif kind in ("set_entries", "drop_entries"):
         hits = 0
         for path in targets(root, arg["file"], names):

@@ -2,9 +2,12 @@
 
 Ours runs as a user runs it: the ``endpoints-checker`` console script of this interpreter's
 environment (else ``python -m checker``), ``check PATHS -f json -o FILE``, twelve packages per
-process (each its own unit; a test compares a few with one-package runs). The official runs
-through official_driver.py inside its own virtual environment, half the packages per process.
-Both go through one pool of 2 workers (the machine has 2 cores). Nothing is cached.
+process (each its own unit; a test compares a few with one-package runs), twice: with ``--week0
+model`` (the rules and the model of the official, compared with the official below) and with
+``--week0 official --official-python`` the official's own interpreter (its verdict taken from the
+official checker itself: summary.week0 must be the official's result, by construction). The official
+runs through official_driver.py inside its own virtual environment, half the packages per process.
+All go through one pool of 2 workers (the machine has 2 cores). Nothing is cached.
 
 Verdicts:
 - ours: ``reject`` when a FAIL has severity ``reject`` or ``reject-points`` (what Week-0 rejects,
@@ -77,9 +80,14 @@ def ours_command() -> list[str]:
     return [sys.executable, "-m", "checker"]
 
 
+#: our rule that echoes the Week-0 verdict (the official's, or the model's): not a verdict of the rules
+WEEK0_ECHO = "week0-check"
+
+
 def reduce_ours(doc: dict) -> dict:
-    """Our JSON report -> verdict, rejecting rule ids, flag rule ids."""
-    fails = [f for f in doc["findings"] if f["status"] == "FAIL"]
+    """Our JSON report -> verdict, rejecting rule ids, flag rule ids (the rules' own: week0-check left out),
+    the Week-0 verdict, and (``explained``) what the report says for each Week-0 ERROR."""
+    fails = [f for f in doc["findings"] if f["status"] == "FAIL" and f["rule_id"] != WEEK0_ECHO]
     rules = sorted({f["rule_id"] for f in fails if f["severity"] in REJECTING})
     flags = sorted({f["rule_id"] for f in fails if f["severity"] == "flag"})
     warns = sorted({f["rule_id"] for f in fails if f["severity"] == "warn"})
@@ -88,6 +96,10 @@ def reduce_ours(doc: dict) -> dict:
                                if f["severity"] in REJECTING + ("flag",)})[:12]}
     summary = doc.get("summary", {})
     out["week0"] = summary.get("week0")
+    out["explained"] = sorted({(f["extra"].get("official_rule") if f["rule_id"] == WEEK0_ECHO else f["rule_id"],
+                                "/".join(x for x in (f["subject"]["system"], f["subject"]["model"],
+                                                     f["subject"]["point"]) if x))
+                               for f in doc["findings"] if f["status"] == "FAIL" and f.get("week0")})
     if out["week0"] is None:
         out["error"] = "summary.week0 is missing: no Week-0 prediction for a submission"
     elif summary.get("week0_reject") != (out["week0"]["verdict"] != "accept"):
@@ -95,9 +107,15 @@ def reduce_ours(doc: dict) -> dict:
     return out
 
 
-def _ours_process(paths: list[str], report: str, cwd: str) -> tuple[dict | None, str | None]:
+def week0_args(official_python: str | None = None) -> list[str]:
+    """``--week0 model``, or the official checker itself from ``official_python``."""
+    return ["--week0", "official", "--official-python", official_python] if official_python else ["--week0", "model"]
+
+
+def _ours_process(paths: list[str], report: str, cwd: str, official_python: str | None = None
+                  ) -> tuple[dict | None, str | None]:
     """Run ``endpoints-checker check PATHS -f json -o REPORT``: (report, None) or (None, what went wrong)."""
-    cmd = ours_command() + ["check", *paths, "-f", "json", "-o", report, "--jobs", "1"]
+    cmd = ours_command() + ["check", *paths, "-f", "json", "-o", report, "--jobs", "1", *week0_args(official_python)]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, env=clean_env(), cwd=cwd)
     except subprocess.TimeoutExpired:
@@ -108,15 +126,15 @@ def _ours_process(paths: list[str], report: str, cwd: str) -> tuple[dict | None,
         return json.load(fh), None
 
 
-def run_ours(path: str, report: str) -> dict:
+def run_ours(path: str, report: str, official_python: str | None = None) -> dict:
     """One package, one process: exactly what a user runs."""
-    doc, error = _ours_process([path], report, os.path.dirname(path))
+    doc, error = _ours_process([path], report, os.path.dirname(path), official_python)
     if error:
         return {"verdict": "error", "rules": [], "flags": [], "warns": [], "error": error}
     return reduce_ours(doc)
 
 
-def run_ours_batch(paths: list[str], report: str) -> dict[str, dict]:
+def run_ours_batch(paths: list[str], report: str, official_python: str | None = None) -> dict[str, dict]:
     """Several packages in one process (cohort mode, serial): {path: reduced unit}.
 
     Each package is its own unit with its own findings (subject.submission = the unit's label).
@@ -124,7 +142,7 @@ def run_ours_batch(paths: list[str], report: str) -> dict[str, dict]:
     single-package run never does: their findings are left out (``submission-checked``, a unit that
     could not be checked, is kept). A package the batch does not list as a unit is re-run alone."""
     cwd = os.path.dirname(paths[0])
-    doc, error = _ours_process([os.path.relpath(p, cwd) for p in paths], report, cwd)
+    doc, error = _ours_process([os.path.relpath(p, cwd) for p in paths], report, cwd, official_python)
     if error:
         return {p: {"verdict": "error", "rules": [], "flags": [], "warns": [], "error": error} for p in paths}
     rows = {os.path.normpath(os.path.join(cwd, row["path"])): row for row in doc.get("cohort", {}).get("submissions", [])}
@@ -137,7 +155,7 @@ def run_ours_batch(paths: list[str], report: str) -> dict[str, dict]:
     for p in paths:
         row = rows.get(os.path.normpath(p))
         if row is None or not row.get("checked", True):
-            out[p] = run_ours(p, report + f".{len(out)}.json")
+            out[p] = run_ours(p, report + f".{len(out)}.json", official_python)
             continue
         out[p] = reduce_ours({"findings": by_label.get(row["label"], []),
                               "summary": {"week0_reject": row.get("week0_reject"), "week0": row.get("week0")}})
@@ -145,16 +163,29 @@ def run_ours_batch(paths: list[str], report: str) -> dict[str, dict]:
 
 
 def reduce_official(row: dict) -> dict:
-    """One official_driver.py row -> verdict, ERROR rule ids (a crash rejects, as its exit 1 does) and the
-    points its ERRORs name (``points``: system/model/r<N> when every ERROR names a point, else None)."""
+    """One official_driver.py row -> verdict, ERROR rule ids (a crash rejects, as its exit 1 does), the
+    points its ERRORs name (``points``: system/model/r<N> when every ERROR names a point, else None) and
+    ``errors``: (rule, system/model/r<N> or the directory its path names below results/, "" above)."""
     if row.get("crash"):
         return {"verdict": "reject", "rules": [f"crash:{row['crash'].split(':', 1)[0]}"], "error": None,
-                "messages": [row["crash"]], "points": None}
+                "messages": [row["crash"]], "points": None, "errors": [("crash", "")]}
     rules = sorted({e["rule"] for e in row["errors"]})
     named = [point_of(e.get("path") or "") for e in row["errors"]]
     points = sorted(set(named)) if named and all(named) else None
+    errors = sorted({(e["rule"], place_of(e.get("path") or "", row["path"])) for e in row["errors"]})
     return {"verdict": "accept" if row["passed"] else "reject", "rules": rules, "error": None,
-            "messages": sorted({f"{e['rule']}: {e['message'][:160]}" for e in row["errors"]})[:12], "points": points}
+            "messages": sorted({f"{e['rule']}: {e['message'][:160]}" for e in row["errors"]})[:12], "points": points,
+            "errors": errors}
+
+
+def place_of(path: str, root: str) -> str:
+    """system[/model[/r<N>]] of a path under root/results/ (directories only), else ''."""
+    rel = os.path.relpath(path, root).replace(os.sep, "/") if path else ""
+    parts = rel.split("/")
+    if len(parts) < 2 or parts[0] != "results":
+        return ""
+    dirs = parts[1:-1] if "." in parts[-1].lstrip(".") else parts[1:]
+    return "/".join(dirs[:3])
 
 
 _POINT_PATH = re.compile(r"/results/([^/]+)/([^/]+)/(r[0-9]+)(?:/|$)")
@@ -183,6 +214,46 @@ def week0_problem(ours: dict, official: dict) -> str:
     return ""
 
 
+def official_problem(ours: dict, official: dict) -> str:
+    """'' when our report, the official run inside it, says exactly what the official decided on its own:
+    the verdict, the rule ids (its crash as ``crash``), the points of a reject-points verdict, and a
+    finding marked week0 for each ERROR (its rule id, or week0-check naming it, at its place or around it)."""
+    w = ours.get("week0")
+    if w is None:
+        return "no Week-0 verdict"
+    if w.get("source") != "official":
+        return f"the Week-0 verdict is {w.get('source')!r}, not the official's"
+    crashed = official["rules"][:1] and official["rules"][0].startswith("crash:")
+    want_rules = ["crash"] if crashed else official["rules"]
+    if (w["verdict"] == "accept") != (official["verdict"] == "accept") or w["rules"] != want_rules:
+        return f"summary.week0 {w['verdict']} {w['rules']}, the official decided {official['verdict']} {official['rules']}"
+    if official.get("points") is not None and not crashed and sorted(w["points"]) != official["points"]:
+        return f"summary.week0 points {w['points']}, the official's ERRORs name {official['points']}"
+    said = ours.get("explained") or []
+    unsaid = [(rule, place) for rule, place in official.get("errors", [])
+              if not any(r in (rule,) + tuple(ALSO_FROM.get(rule, ())) and _around(p, place) for r, p in said)]
+    if unsaid:
+        return f"ERRORs of the official no finding marked week0 says: {unsaid[:5]}"
+    return ""
+
+
+def _around(a: str, b: str) -> bool:
+    """One place (system/model/r<N>) lies inside the other."""
+    x, y = a.split("/") if a else [], b.split("/") if b else []
+    return x[:len(y)] == y or y[:len(x)] == x
+
+
+def _also_from() -> dict:
+    """official id -> our rule ids that say the same ERROR (rules/policy/v1.0/week0.yaml's also_from)."""
+    import yaml
+
+    with open(os.path.join(REPO, "rules", "policy", "v1.0", "week0.yaml"), encoding="utf-8") as fh:
+        return dict(yaml.safe_load(fh).get("also_from") or {})
+
+
+ALSO_FROM = _also_from()
+
+
 def run_official(python: str, paths: list[str]) -> dict[str, dict]:
     """Check packages with the official checker in one process: {path: reduced row}."""
     try:
@@ -201,10 +272,12 @@ def run_official(python: str, paths: list[str]) -> dict[str, dict]:
 
 
 def run_all(built: dict[str, str], official_python: str | None, workdir: str, batch: int = 12) -> dict[str, dict]:
-    """{variant: package path} -> {variant: {"ours": ..., "official": ... or None}}, 2 workers.
+    """{variant: package path} -> {variant: {"ours": ..., "official": ... or None, "ours_official": ... or
+    None}}, 2 workers.
 
-    Ours checks ``batch`` packages per process (one process per package with batch=1); the
-    official checks half of them per process. Package paths must share one parent directory."""
+    Ours checks ``batch`` packages per process (one process per package with batch=1), once predicting
+    (``ours``) and, with the official, once with the official inside (``ours_official``); the official
+    checks half of them per process. Package paths must share one parent directory."""
     names = sorted(built)
     reports = os.path.join(workdir, "_reports")
     shutil.rmtree(reports, ignore_errors=True)
@@ -219,11 +292,17 @@ def run_all(built: dict[str, str], official_python: str | None, workdir: str, ba
         chunks = [paths[i:i + batch] for i in range(0, len(paths), batch)]
         ours_jobs = [pool.submit(run_ours_batch, chunk, os.path.join(reports, f"batch-{i}.json"))
                      for i, chunk in enumerate(chunks)]
+        inside_jobs = [pool.submit(run_ours_batch, chunk, os.path.join(reports, f"official-{i}.json"), official_python)
+                       for i, chunk in enumerate(chunks)] if official_python else []
         ours: dict[str, dict] = {}
         for job in ours_jobs:
             ours.update(job.result())
+        inside: dict[str, dict] = {}
+        for job in inside_jobs:
+            inside.update(job.result())
         official: dict[str, dict] = {}
         for job in official_jobs:
             official.update(job.result())
-    return {n: {"ours": ours[built[n]], "official": official.get(built[n]) if official_python else None}
+    return {n: {"ours": ours[built[n]], "official": official.get(built[n]) if official_python else None,
+                "ours_official": inside.get(built[n]) if official_python else None}
             for n in names}

@@ -16,7 +16,10 @@ import shutil
 import yaml
 
 import cf_bases
+import cf_offtests
 import cf_patch
+import cf_spell  # noqa: F401  (registers the loose-spelling patch functions)
+import cf_sweep
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VARIANTS_FILE = os.path.join(HERE, "variants.yaml")
@@ -112,7 +115,8 @@ def load_yaml_variants(path: str = VARIANTS_FILE) -> list[dict]:
 
 def all_variants() -> list[dict]:
     """Every variant, validated: unique names, known keys and bases, expect in accept/reject/either."""
-    variants = load_yaml_variants() + points_family() + cohort_family() + spelling_family() + style_family()
+    variants = (load_yaml_variants() + points_family() + cohort_family() + spelling_family() + style_family()
+                + cf_sweep.sweep_family() + cf_offtests.offtests_family())
     seen: set[str] = set()
     for v in variants:
         problems = []

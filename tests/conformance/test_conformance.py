@@ -124,6 +124,18 @@ def test_week0_prediction_is_the_official_verdict(conformance):
     wrong = {n: cf_run.week0_problem(r["ours"], r["official"]) for n, r in results.items()}
     assert {n: why for n, why in wrong.items() if why} == {}
     assert sum(r["ours"]["week0"]["verdict"] != "accept" for r in results.values()) >= 60
+    assert {r["ours"]["week0"]["source"] for r in results.values()} == {"model"}  # --week0 model: predicted
+
+
+def test_week0_with_the_official_inside_is_the_officials_own_result(conformance):
+    """With the official installed (--week0 official), summary.week0 is what the official decides on its own,
+    on every variant, by construction, and each of its ERRORs is a finding marked week0."""
+    results, _built, _s = conformance
+    wrong = {n: cf_run.official_problem(r["ours_official"], r["official"]) for n, r in results.items()}
+    assert {n: why for n, why in wrong.items() if why} == {}
+    rules = {n: (r["ours_official"]["verdict"], r["ours_official"]["rules"]) for n, r in results.items()}
+    assert rules == {n: (r["ours"]["verdict"], r["ours"]["rules"]) for n, r in results.items()}, \
+        "the rules' own verdict does not depend on who gives the Week-0 verdict"
 
 
 CORPUS = os.path.join(cf_run.REPO, "fixtures", "official-corpus")
@@ -149,3 +161,8 @@ def test_week0_prediction_on_the_official_corpus(corpus, name):
     ours, official = corpus[name]["ours"], corpus[name]["official"]
     assert official["verdict"] == CORPUS_OFFICIAL[name]
     assert cf_run.week0_problem(ours, official) == ""
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS_OFFICIAL))
+def test_week0_with_the_official_inside_on_the_official_corpus(corpus, name):
+    assert cf_run.official_problem(corpus[name]["ours_official"], corpus[name]["official"]) == ""

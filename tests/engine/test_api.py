@@ -1,5 +1,6 @@
 """The library API (checker.check, docs/api.md): the documented example runs as written; the report model
-reads every golden JSON report; argument errors are ValueErrors."""
+reads every golden JSON report; argument errors are ValueErrors, checked as the command line checks them; the
+configuration file is read as check reads it."""
 import json
 import os
 import re
@@ -41,7 +42,7 @@ def test_the_report_model_reads_each_golden_report(name):
     assert report.model_dump(mode="json", exclude_unset=True)["findings"] == doc["findings"]
 
 
-@pytest.mark.parametrize("kw, words", [({"fail_on": "error"}, "fail_on must be one of"),
+@pytest.mark.parametrize("kw, words", [({"fail_on": "error"}, "fail_on: 'error' is not one of"),
                                        ({"policy_dir": "/nonexistent/policy"}, "policy directory not found"),
                                        ({"seed_sets": "/nonexistent/seeds.yaml"}, "seed-sets file not found")])
 def test_arguments_the_cli_refuses_raise_value_error(kw, words):
@@ -49,3 +50,43 @@ def test_arguments_the_cli_refuses_raise_value_error(kw, words):
 
     with pytest.raises(ValueError, match=words):
         check(os.path.join(REPO, "fixtures", "valid"), **kw)
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"select": ["seed-runtim-match"]}, "select 'seed-runtim-match' names no rule, family or rule-id prefix. "
+                                        "Did you mean: seed-runtime-match?"),
+    ({"ignore": "sedes"}, "ignore 'sedes' names no rule, family or rule-id prefix. Did you mean: seeds?"),
+    ({"cohort": "2026-13-XX"}, "cohort: '2026-13-XX' is not a cohort id"),
+    ({"jobs": 0}, "jobs: 0 is not in the range"),
+    ({"per_path_ignores": ["r8/point.yaml"]}, "write GLOB:RULES"),
+])
+def test_values_are_checked_as_the_command_line_checks_them(kw, words):
+    from checker import check
+
+    with pytest.raises(ValueError, match=re.escape(words)):
+        check(os.path.join(REPO, "fixtures", "valid"), **kw)
+
+
+def test_a_string_is_one_selector_and_an_unknown_keyword_is_a_type_error():
+    from checker import check
+
+    report = check(os.path.join(REPO, "fixtures", "valid"), select="seeds")
+    assert {f.family for f in report.findings if f.reason != "deselected"} == {"seeds"}
+    with pytest.raises(TypeError, match="unexpected keyword argument 'selec'. Did you mean: select"):
+        check(os.path.join(REPO, "fixtures", "valid"), selec=["seeds"])
+
+
+def test_the_configuration_file_is_read_and_a_keyword_wins(tmp_path):
+    from checker import check
+    from configrepo import EXPECTED_FAILS, SUBMISSION, fails, make_repo
+
+    repo = make_repo(tmp_path / "repo")
+    sub = os.path.join(repo, SUBMISSION)
+    as_dicts = lambda r: [f.model_dump() for f in r.findings]  # noqa: E731
+    report = check(sub)
+    assert fails(as_dicts(report)) == EXPECTED_FAILS and report.fail_on == "warn" and report.summary.exit_code == 1
+    assert check(sub, fail_on="never").summary.exit_code == 0
+    assert ("src-readme", "") in fails(as_dicts(check(sub, isolated=True)))
+    other = tmp_path / "other.toml"
+    other.write_text('ignore = ["empty-file", "src-readme"]\n')
+    assert check(sub, config=other).summary.exit_code == 1  # other.toml has no waivers: the r8 flag stands

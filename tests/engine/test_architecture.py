@@ -23,7 +23,6 @@ NO_FAILING_CASE = {
     "integer-too-long": ("tests/load/test_hostile.py", "a 65-digit integer is generated"),
     "path-exists": ("tests/cli/test_cli.py", "a PATH argument that does not exist is not a package patch"),
     "agentic-accuracy": ("tests/rules/test_accuracy.py", "needs a policy edition without agentic targets"),
-    "run-folder-recognised": ("tests/rules/test_run_folder.py", "a folder that is not a run folder at all"),
     "submission-checked": ("tests/engine/test_cohort.py", "needs a worker process that dies"),
 }
 

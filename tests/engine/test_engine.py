@@ -81,9 +81,10 @@ def test_valid_fixture_passes_everything():
     bad = [(f.rule_id, f.subject.label(), f.message) for f in report.findings if f.status is Status.FAIL]
     assert not bad, bad
     assert report.exit_code() == 0
-    # the official rejects it: config_summary 'DP8' is shorter than the 4 characters its schema wants
-    assert report.week0 == {"tool": "endpoints-submission-cli 1.5.3.0", "verdict": "reject-points",
-                            "points": ["H200-SXM-141GBx8_TRT/llama3_1-8b/r1"], "rules": ["system-description-valid"]}
+    # the official accepts it too (its config_summary has the 4+ characters the official's schema wants); the
+    # suite predicts (tests/conftest.py), and says so
+    assert report.week0 == {"tool": "endpoints-submission-cli 1.5.3.0", "verdict": "accept", "points": [],
+                            "rules": [], "source": "model", "version": "1.5.3.0"}
 
 
 def test_exactly_one_finding_per_rule_and_subject():

@@ -168,28 +168,32 @@ def test_baseline_marks_new_unchanged_and_resolved(tmp_path):
     before_fails = [f for f in json.loads(base_file.read_text())["findings"] if f["status"] == "FAIL"]
     gone = len(before_fails) - 1  # all but the stray file, which is still there
     assert gone >= 1
-    assert doc["baseline"]["counts"] == {"new": 1, "unchanged": 1, "resolved": gone}
+    assert doc["baseline"]["counts"] == {"new": 1, "unchanged": 1, "waived": 0, "resolved": gone}
     assert "point-config-valid" in {d["rule_id"] for d in doc["baseline"]["resolved"]}
     text = render("text", report, tty=False)
     assert f"resolved since the baseline ({gone})" in text
     assert f"baseline: 1 new, 1 unchanged, {gone} resolved" in text.splitlines()[-1]
     # an unchanged baseline: nothing new, and --fail-on-new passes although FAILs remain
     same = _run([after], baseline=doc, fail_on_new=True, fail_on="warn")
-    assert same.sections["baseline"]["counts"] == {"new": 0, "unchanged": 2, "resolved": 0}
+    assert same.sections["baseline"]["counts"] == {"new": 0, "unchanged": 2, "waived": 0, "resolved": 0}
     assert same.exit_code() == 0
     assert _run([after], baseline=str(base_file), fail_on_new=True, fail_on="warn").exit_code() == 1
 
 
 def test_fingerprint_ignores_message_and_line(tmp_path):
-    from checker.engine.baseline import dict_fingerprint
     from checker.core.findings import Finding, Location, Severity, Subject
-    from checker.core.fingerprint import fingerprint
+    from checker.core.fingerprint import dict_fingerprints, fingerprint, fingerprints
 
     f = Finding("r", Status.FAIL, Severity.FLAG, Subject("s", "sys", "m", "r8"), "one wording",
                 location=Location("a.yaml", 3, 1, ("x", 0, "y")))
     d = f.as_dict()
     d["message"], d["location"]["line"] = "another wording", 99
-    assert dict_fingerprint(d) == fingerprint(f)
+    assert dict_fingerprints(d) == fingerprints(f) == (fingerprint(f),)
+    # a finding listing several problems: one fingerprint each, the one at its data path the same as alone
+    g = Finding("r", Status.FAIL, Severity.FLAG, Subject("s", "sys", "m", "r8"), "two problems",
+                location=Location("a.yaml", 3, 1, ("x", 0, "y")), parts=("x/0/y", "x/1/y"))
+    assert fingerprints(g)[0] == fingerprint(f) and len(set(fingerprints(g))) == 2
+    assert dict_fingerprints(g.as_dict()) == fingerprints(g)
 
 
 def test_fail_on_new_cli(tmp_path, cohort):

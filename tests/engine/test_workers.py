@@ -38,9 +38,9 @@ def test_a_dying_worker_costs_only_its_item():
 def test_spawn_start_method_works_too(monkeypatch):
     import multiprocessing
 
-    import checker.engine.pool as w
+    import checker.engine.lifetime as w
 
-    monkeypatch.setattr(w, "_context", lambda: multiprocessing.get_context("spawn"))
+    monkeypatch.setattr(w, "pool_context", lambda: multiprocessing.get_context("spawn"))
     assert run_isolated(work, [1, 2, 3], 2) == [(True, 2), (True, 4), (True, 6)]
 
 

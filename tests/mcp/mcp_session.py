@@ -17,7 +17,8 @@ async def server(cwd: str = REPO, roots: list[str] | None = None, mode: str = "a
     from mcp.client.stdio import StdioServerParameters
 
     params = StdioServerParameters(command=sys.executable, args=["-m", "checker", "mcp"], cwd=cwd,
-                                   env={"PYTHONPATH": REPO})
+                                   # the suite's Week-0 source (tests/conftest.py: predicted) reaches the server too
+                                   env={"PYTHONPATH": REPO, "ENDPOINTS_CHECKER_WEEK0": os.environ["ENDPOINTS_CHECKER_WEEK0"]})
     kw = {}
     if roots is not None:
         async def list_roots(_ctx):

@@ -1,5 +1,5 @@
 """CI outputs: SARIF (validated against the SARIF 2.1.0 schema), JUnit (against schemas/junit.xsd),
-GitHub workflow commands (escaping), auto format, step summary, pre-commit hook and the Action."""
+GitHub workflow commands (escaping), auto format, step summary and the pre-commit hook (the Action: tests/cli/test_action.py)."""
 from __future__ import annotations
 
 import json
@@ -83,6 +83,16 @@ def test_sarif_failing_package(failing_pkg, tmp_path):
         assert r["partialFingerprints"]["endpointsCheckerFinding/v1"]
     dirname = [r for r in results if r["ruleId"] == "point-dirname-concurrency"][0]
     assert dirname["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
+    # every location names a file (code scanning shows nothing on a directory): src-readme is about src/
+    readme = [r for r in results if r["ruleId"] == "src-readme"][0]
+    loc = readme["locations"][0]["physicalLocation"]["artifactLocation"]
+    root = doc["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"]
+    assert loc["uriBaseId"] == "SRCROOT" and readme["properties"]["directory"].endswith("/src")
+    from urllib.parse import unquote, urlparse
+
+    assert os.path.isfile(os.path.join(unquote(urlparse(root).path), loc["uri"]))
+    rules = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert all(r["helpUri"] for r in rules)
 
 
 def test_sarif_uri_is_repository_relative(tmp_path):
@@ -93,6 +103,30 @@ def test_sarif_uri_is_repository_relative(tmp_path):
     doc = json.loads(p.stdout)
     uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]]
     assert uris and all(u.startswith("pkg/") for u in uris), uris
+
+
+@pytest.mark.parametrize("marker", [".git", "endpoints-checker.toml", "pyproject.toml"])
+def test_sarif_uris_are_relative_to_the_repository_from_any_folder(tmp_path, marker):
+    """Run from a sibling folder, from the root or from inside the package: the same repository-relative URIs,
+    with originalUriBaseIds naming the root (the folder holding .git or the configuration file)."""
+    repo = tmp_path / "repo"
+    shutil.copytree(VALID, repo / "subs" / "pkg")
+    os.remove(repo / "subs" / "pkg" / "src" / "trtllm" / "README.md")
+    if marker == ".git":
+        os.makedirs(repo / ".git")
+    else:
+        (repo / marker).write_text("[tool.endpoints-checker]\n" if marker == "pyproject.toml" else "")
+    os.makedirs(tmp_path / "sibling")
+    seen = []
+    for cwd, path in ((tmp_path / "sibling", "../repo/subs/pkg"), (repo, "subs/pkg"), (repo / "subs" / "pkg", ".")):
+        doc = json.loads(cli("check", path, "-f", "sarif", cwd=str(cwd)).stdout)
+        _assert_valid_sarif(doc)
+        run = doc["runs"][0]
+        assert run["originalUriBaseIds"]["SRCROOT"]["uri"] == repo.as_uri() + "/"
+        locs = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]]
+        assert locs and all(loc["uriBaseId"] == "SRCROOT" and loc["uri"].startswith("subs/pkg/") for loc in locs)
+        seen.append(sorted(loc["uri"] for loc in locs))
+    assert seen[0] == seen[1] == seen[2]
 
 
 def test_fingerprints_ignore_line_numbers_and_messages(failing_pkg, tmp_path):
@@ -123,13 +157,50 @@ def test_junit_valid_against_schema(failing_pkg):
 
 
 def test_junit_counts_match_report(failing_pkg):
+    """Failures are the problems that fail the gate; one below it (a warning with --fail-on flag) is written as
+    --junit-warnings says: a passed test with its text (output, the default), skipped, or a failure."""
     import xml.etree.ElementTree as ET
 
-    root = ET.fromstring(cli("check", str(failing_pkg), "-f", "junit").stdout)
     report = json.loads(cli("check", str(failing_pkg), "-f", "json").stdout)
-    assert int(root.get("tests")) == report["summary"]["total"]
-    assert int(root.get("failures")) + int(root.get("errors")) == report["summary"]["by_status"]["FAIL"]
-    assert int(root.get("skipped")) == report["summary"]["by_status"]["SKIP"]
+    fails = [f for f in report["findings"] if f["status"] == "FAIL"]
+    gating = [f for f in fails if f["severity"] != "warn"]
+    below = len(fails) - len(gating)
+    assert gating and below
+    for mode, failures, skipped in (("output", len(gating), 0), ("skipped", len(gating), below),
+                                    ("failure", len(fails), 0)):
+        p = cli("check", str(failing_pkg), "-f", "junit", "--junit-warnings", mode)
+        root = ET.fromstring(p.stdout)
+        assert int(root.get("tests")) == report["summary"]["total"]
+        assert int(root.get("failures")) + int(root.get("errors")) == failures, mode
+        assert int(root.get("skipped")) == report["summary"]["by_status"]["SKIP"] + skipped, mode
+        outs = [c for c in root.iter("testcase") if c.find("system-out") is not None]
+        assert len(outs) == (below if mode == "output" else 0), mode
+    out = [c for c in ET.fromstring(cli("check", str(failing_pkg), "-f", "junit").stdout).iter("testcase")
+           if c.find("system-out") is not None]
+    assert all(c.find("system-out").text.startswith("warn below --fail-on flag: ") for c in out)
+    # with --fail-on warn the warnings fail the gate: failures whatever the mode
+    root = ET.fromstring(cli("check", str(failing_pkg), "-f", "junit", "--fail-on", "warn").stdout)
+    assert int(root.get("failures")) == len(fails)
+
+
+def test_junit_one_class_per_submission(tmp_path):
+    """A cohort's test cases are named per submission (classname), so a dashboard never merges two submissions'
+    `seed-runtime-match [r64]`; every (classname, name) pair is unique."""
+    import xml.etree.ElementTree as ET
+
+    from cohortfixture import build_cohort
+
+    cohort = build_cohort(str(tmp_path))
+    root = ET.fromstring(cli("check", cohort, "-f", "junit", "-j", "2").stdout)
+    suites = {s.get("name") for s in root.iter("testsuite")}
+    assert {"alpha/sub-a01", "bravo/sub-b01", "bravo/sub-b02", "charlie/sub-c01"} <= suites
+    cases = list(root.iter("testcase"))
+    pairs = {(c.get("classname"), c.get("name")) for c in cases}
+    assert len(pairs) == len(cases)
+    for s in root.iter("testsuite"):
+        assert {c.get("classname") for c in s.iter("testcase")} == {s.get("name")}
+    names = {c.get("classname") for c in cases if c.get("name").startswith("seed-runtime-match [")}
+    assert {"alpha/sub-a01", "bravo/sub-b01"} <= names
 
 
 def test_github_escaping():
@@ -192,24 +263,49 @@ def test_pre_commit_hook_entry_runs_like_pre_commit(failing_pkg, tmp_path):
     assert pattern.search("results/s/m/r8/point.yaml") and not pattern.search("notes.txt")
 
 
-def test_action_steps_run_locally(failing_pkg, tmp_path):
-    with open(os.path.join(REPO, "action.yml")) as fh:
-        action = yaml.safe_load(fh)
-    assert action["runs"]["using"] == "composite"
-    step = action["runs"]["steps"][-1]
-    assert step["run"].strip() == "python -m checker.cli.action"
-    out_dir = tmp_path / "reports"
-    gh_out = tmp_path / "github_output"
-    env = dict(os.environ, INPUT_PATH=str(failing_pkg), INPUT_FAIL_ON="flag", INPUT_FORMATS="github,sarif,json,junit",
-               INPUT_POLICY="", INPUT_OUTPUT_DIR=str(out_dir), GITHUB_OUTPUT=str(gh_out))
+#: a package the Week-0 automated check rejects for a reason the rules leave alone (R§8.2 sets no length)
+SHORT_SUMMARY = "DP8"
+
+
+@pytest.fixture(scope="module")
+def week0_only_pkg(tmp_path_factory):
+    root = tmp_path_factory.mktemp("week0") / "sub"
+    shutil.copytree(VALID, root)
+    path = root / CURVE / "r1" / "system_desc.json"
+    doc = json.loads(path.read_text())
+    doc["config_summary"] = SHORT_SUMMARY
+    path.write_text(json.dumps(doc, indent=2))
+    return root
+
+
+def test_pre_commit_week0_hook_gates_on_the_week0_verdict_alone(week0_only_pkg, tmp_path):
+    """The second hook is --fail-on week0: a Week-0 reject fails the commit, a flag or warning alone does not."""
+    with open(os.path.join(REPO, ".pre-commit-hooks.yaml")) as fh:
+        hook = {h["id"]: h for h in yaml.safe_load(fh)}["endpoints-checker-week0"]
+    assert hook["pass_filenames"] is False and any("endpoints-submission-cli" in d
+                                                   for d in hook["additional_dependencies"])
+    exe = shutil.which("endpoints-checker", path=os.path.dirname(sys.executable))
+    cmd = [exe] + shlex.split(hook["entry"])[1:] + list(hook.get("args", []))
+    assert subprocess.run(cmd, cwd=week0_only_pkg, capture_output=True).returncode == 1
+    flagged = tmp_path / "flagged"
+    shutil.copytree(VALID, flagged)
+    (flagged / CURVE / "r8" / "point.yaml").write_text(
+        (flagged / CURVE / "r8" / "point.yaml").read_text().replace("concurrency: 8\n", "concurrency: 9\n"))
+    ok = subprocess.run(cmd, cwd=flagged, capture_output=True, text=True)
+    assert ok.returncode == 0 and "flag" in ok.stdout  # problems listed, the gate is Week-0's alone
+
+
+@pytest.mark.parametrize("fail_on,code", [("week0", 1), ("reject", 0), ("reject,week0", 1), ("never", 0)])
+def test_action_fail_on_week0(week0_only_pkg, tmp_path, fail_on, code):
+    env = dict(os.environ, INPUT_PATH=str(week0_only_pkg), INPUT_FAIL_ON=fail_on, INPUT_FORMATS="github,json",
+               INPUT_WEEK0="model", INPUT_POLICY="", INPUT_OUTPUT_DIR=str(tmp_path / "reports"),
+               GITHUB_OUTPUT=str(tmp_path / "out"))
     env.pop("GITHUB_ACTIONS", None)
     p = subprocess.run([sys.executable, "-m", "checker.cli.action"], capture_output=True, text=True, env=env, cwd=REPO)
-    assert p.returncode == 1, p.stderr
-    assert p.stdout.startswith("::group::")
-    outputs = dict(line.split("=", 1) for line in gh_out.read_text().splitlines())
-    assert outputs["exit-code"] == "1"
-    for fmt in ("sarif", "json", "junit"):
-        assert os.path.exists(outputs[fmt]), fmt
-    _assert_valid_sarif(json.loads(open(outputs["sarif"]).read()))
-    declared = set(action["outputs"])
-    assert {"exit-code", "sarif", "json", "junit"} <= declared
+    assert p.returncode == code, p.stderr
+    doc = json.loads((tmp_path / "reports" / "endpoints-checker.json").read_text())
+    assert doc["fail_on"] == fail_on and doc["summary"]["week0"]["source"] == "model"
+    assert "week0-check" in p.stdout and "(predicted)" in p.stdout
+    with open(os.path.join(REPO, "action.yml")) as fh:
+        action = yaml.safe_load(fh)
+    assert "week0" in action["inputs"] and "week0" in action["inputs"]["fail-on"]["description"]

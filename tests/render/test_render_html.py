@@ -68,13 +68,18 @@ def sha(text):
 
 
 def test_self_contained_and_csp(failing):
+    """Nothing is loaded from anywhere; the only absolute URLs are the links (a user's click, never a load) to
+    the rule pages (checker.core.rule_pages; tests/render/test_rule_links.py follows them)."""
+    from checker.core.rule_pages import rule_url
+
+    pages = {rule_url(r.family, r.id) for r in failing.rules}
     html = render("html", failing)
     p = parse(html)
     for tag, attrs in p.tags:
         assert tag not in ("link", "iframe", "object", "embed", "img", "base"), tag
         for k in ("src", "href", "action", "srcset", "data"):
             v = attrs.get(k)
-            if v is not None:
+            if v is not None and not (tag == "a" and k == "href" and v in pages):
                 assert not re.match(r"^\s*([a-z][a-z0-9+.-]*:|//)", v, re.I), (tag, k, v)
     assert "@import" not in html and not re.search(r"url\((?!#)", html)
     csp = [a["content"] for t, a in p.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
@@ -88,7 +93,7 @@ def test_self_contained_and_csp(failing):
 def test_header_sections_and_catalogue(failing):
     html = render("html", failing)
     assert 'class="verdict v-reject">Would be rejected<' in html
-    assert "Week-0 automated check rejects it" in html
+    assert "Week-0 automated check (predicted) rejects it" in html  # the suite predicts (tests/conftest.py)
     assert "policy v1.0" in html and "<code>failing</code>" in html
     for rid in ("src-readme", "result-summary-present", "point-dirname-concurrency"):
         assert f'id="rule-{rid}"' in html and f'href="#rule-{rid}"' in html
@@ -149,8 +154,8 @@ def test_hostile_cohort_folder(tmp_path):
     p = parse(index)
     assert [t for t, _ in p.tags].count("script") == 2
     assert not any(k.startswith("on") for _t, a in p.tags for k in a) and "img" not in [t for t, _ in p.tags]
-    # the bundled fixture is an official reject (config_summary 'DP8', 4+ characters wanted): the badge follows it
-    assert index.count('data-verdict="reject"') == 3 and index.count('data-verdict="pass"') == 0
+    # the bundled fixture passes both verdicts; the failing and the hostile submissions are rejected
+    assert index.count('data-verdict="reject"') == 2 and index.count('data-verdict="pass"') == 1
     assert index.count('<svg class="chart overlay"') == 2  # llama3_1-8b and the hostile model name
     assert "Pareto curves: llama3_1-8b" in index
     # each page holds exactly its submission's findings
@@ -225,8 +230,9 @@ def test_cohort_from_per_submission_reports(tmp_path):
     index = files["index.html"]
     assert index.index('href="001-alpha-a.html"') < index.index('href="002-zeta-b.html"')
     assert index.count('<svg class="chart overlay"') == 1 and "2 curves overlaid" in index
-    # the badge follows the Week-0 prediction: the official rejects the bundled fixture's config_summary 'DP8'
-    assert 'data-verdict="reject"' in index and "Cohort-level findings" not in index
+    # the badge follows the Week-0 verdict: both copies of the bundled example are accepted
+    assert 'data-verdict="pass"' in index and 'data-verdict="reject"' not in index
+    assert "Cohort-level findings" not in index
 
 
 def _check(tmp_path, patch):
@@ -235,24 +241,24 @@ def _check(tmp_path, patch):
     return run_check([materialise({"base": "valid", "patch": patch}, str(tmp_path))])
 
 
-#: the bundled fixture's config_summary 'DP8' is an official ERROR (3 characters, it wants 4+): this makes
-#: the Week-0 automated check accept the package, as the badge tests need (it validates the first copy only)
-OFFICIAL_CONFIG_SUMMARY = {"set": {"file": "{curve}/r1/system_desc.json", "path": ["config_summary"], "value": "DP8 TP1"}}
+#: a config_summary of 3 characters is an official ERROR (it wants 4+) that the rules allow (R§8.2 sets no length)
+SHORT_CONFIG_SUMMARY = {"set": {"file": "{curve}/r1/system_desc.json", "path": ["config_summary"], "value": "DP8"}}
 
 
 def test_badge_says_week0_rejects_what_the_rules_allow(tmp_path):
-    """The reverse case: the rules accept the bundled package, the official rejects its short config_summary."""
-    report = _check(tmp_path, [])
+    """The reverse case: the rules accept the package, the official rejects its short config_summary (and the
+    page says the verdict is predicted, as the suite predicts it)."""
+    report = _check(tmp_path, [SHORT_CONFIG_SUMMARY])
     head = _header(render("html", report))
     assert report.rules_verdict == "accept" and report.week0["verdict"] == "reject-points"
     assert '<span class="verdict v-reject">Would be rejected</span>' in head
-    assert "the rules do not reject" in head
+    assert "the rules do not reject" in head and "(predicted)" in head
 
 
 def test_badge_says_the_rules_reject_what_week0_accepts(tmp_path):
     """complete: false at one point: the rules reject it (run-complete), the official never reads the flag."""
-    report = _check(tmp_path, [OFFICIAL_CONFIG_SUMMARY,
-                               {"set": {"file": "{curve}/r64/result_summary.json", "path": ["complete"], "value": False}}])
+    report = _check(tmp_path, [{"set": {"file": "{curve}/r64/result_summary.json", "path": ["complete"],
+                                        "value": False}}])
     assert report.week0["verdict"] == "accept" and report.rules_verdict != "accept"
     head = _header(render("html", report))
     assert "Accepted at Week 0, the rules reject" in head and "reviewers can reject for it" in head
@@ -264,13 +270,12 @@ def _header(html):
 
 def test_a_flag_and_a_warning_read_as_accepted_not_failed(tmp_path):
     """The issue's case: a package the Week-0 check accepts (one flag, one warning) got a red FAILED badge."""
-    report = _check(tmp_path, [{"set": {"file": "{curve}/r64/point.yaml", "path": ["concurrency"], "value": 65}},
-                               OFFICIAL_CONFIG_SUMMARY])
+    report = _check(tmp_path, [{"set": {"file": "{curve}/r64/point.yaml", "path": ["concurrency"], "value": 65}}])
     assert report.verdict == "FAILED" and not report.week0_reject  # --fail-on flag: exit status 1
     html = render("html", report)
     head = _header(html)
     assert '<span class="verdict v-flag">Would be accepted</span>' in head
-    assert "The Week-0 automated check accepts it; 1 flag for a reviewer, 1 warning (advice)." in head
+    assert "The Week-0 automated check (predicted) accepts it; 1 flag for a reviewer, 1 warning (advice)." in head
     assert "FAIL" not in re.sub(r"<[^>]+>", "", head) and "exit status 1 with --fail-on flag" in head
     # the warn-level finding is a warning in every badge, summary and row
     assert '<span class="lv-warning" title="advice: nothing is rejected or flagged">1 warning</span>' in head
@@ -282,10 +287,10 @@ def test_a_flag_and_a_warning_read_as_accepted_not_failed(tmp_path):
 
 
 def test_warning_only_package_is_accepted_with_advice(tmp_path):
-    report = _check(tmp_path, [{"write": {"file": "notes.txt", "text": "x\n"}}, OFFICIAL_CONFIG_SUMMARY])
+    report = _check(tmp_path, [{"write": {"file": "notes.txt", "text": "x\n"}}])
     head = _header(render("html", report))
     assert '<span class="verdict v-warning">Would be accepted</span>' in head
-    assert "The Week-0 automated check accepts it, 1 warning (advice)." in head
+    assert "The Week-0 automated check (predicted) accepts it, 1 warning (advice)." in head
 
 
 def test_page_is_titled_for_what_was_checked(failing):
@@ -322,7 +327,8 @@ def test_run_folder_metrics_digest(tmp_path):
     assert rows["flat_run"][1:6] == ["6,348", "65.09", "1.02", "—", "19.97"]
     assert rows["echo_accuracy_only"][1:6] == ["—", "—", "—", "—", "—"]  # an accuracy-only run has no numbers
     assert 'class="badge lv-flag">3 flags<' in "".join(rows["var_concurrency_allchunks"])
-    assert '<span class="ok">passed</span>' in rows["echo_accuracy_only"][0]
+    # checked on its own, the accuracy-only folder is refused as `runs create` refuses it (duration_ns null)
+    assert 'class="badge lv-error">1 error<' in rows["echo_accuracy_only"][0]
 
 
 def test_points_table_scrolls_in_its_box_with_the_checks_first(failing):

@@ -54,9 +54,14 @@ def test_poisson_run_fails_pattern_and_duration(real_report):
     assert "30.9 s < 600 s" in msg and "whole tracked run" in msg
 
 
-def test_accuracy_only_run_is_recognised(real_report):
+def test_accuracy_only_run_is_recognised_and_refused_as_runs_create_refuses_it(real_report):
     st = _statuses(real_report, "echo_accuracy_only")
-    assert "FAIL" not in st.values()
+    # checked on its own (not assembled), the folder gets `runs create`'s requirements: duration_ns null refuses it
+    assert [k for k, v in st.items() if v == "FAIL"] == ["run-folder-files"]
+    files = next(f for f in real_report.findings
+                 if f.rule_id == "run-folder-files" and f.subject.point == "echo_accuracy_only")
+    assert files.severity.value == "reject" and "duration_ns is None" in files.message
+    assert "--mode both" in files.fix
     rec = next(f for f in real_report.findings
                if f.rule_id == "run-folder-recognised" and f.subject.point == "echo_accuracy_only")
     assert "accuracy-only run" in rec.message

@@ -24,10 +24,23 @@ def golden_cases():
     ]
 
 
+#: a file:// URI of this checkout (rule pages) or of a temporary folder (a SARIF root) is the machine's own
+CHECKOUT_URI = "file:///<checkout>"
+TEMP_URI = "file:///<temporary folder>/"
+
+
 def scrub(text: str) -> str:
     text = re.sub(r'"generated_at": "[^"]*"', '"generated_at": "<scrubbed>"', text)
     text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[^\s\"<]*", "<time>", text)
-    return text
+    return scrub_uris(text)
+
+
+def scrub_uris(text: str) -> str:
+    """The checkout's and the temporary folders' file:// URIs as placeholders (the rest of each link stays)."""
+    from pathlib import Path
+
+    text = re.sub(re.escape(Path(REPO).as_uri()) + r'(?=/docs/|/")', CHECKOUT_URI, text)  # rule pages, SARIF root
+    return re.sub(r"file://[^\s\"'<>]*?/golden-[a-z]+-[A-Za-z0-9_]+/", TEMP_URI, text)
 
 
 COHORT = "<three-organisation cohort>"

@@ -117,10 +117,12 @@ def outputs() -> dict[str, str]:
         shutil.copytree(os.path.join(REPO, "fixtures", "valid"), os.path.join(tmp, "valid"), symlinks=True)
         make_failing(tmp)
         os.chdir(tmp)
+        from golden import scrub_uris
+
         for name in ("valid", "failing"):
             report = run_pinned(name)
-            out[f"report-{name}.html"] = render("html", report)
-            out[f"report-{name}.md"] = render("markdown", report)
+            out[f"report-{name}.html"] = scrub_uris(render("html", report))
+            out[f"report-{name}.md"] = scrub_uris(render("markdown", report))
     finally:
         os.chdir(cwd)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -39,6 +39,7 @@ import os
 import sys
 import threading
 import uuid
+from contextlib import contextmanager
 from typing import Any
 
 from distributed import CancelledError, KilledWorker, WorkerPlugin, as_completed, get_worker
@@ -69,6 +70,40 @@ class Setup(WorkerPlugin):
 
     def setup(self, worker) -> None:
         self.fn(self.arg)
+
+
+@contextmanager
+def _workers_stderr_quiet():
+    """While ``local:N`` starts its worker processes, descriptor 2 is /dev/null, which they inherit: a
+    terminal's Ctrl-C reaches the whole process group, and a worker still starting would print a
+    traceback there while the run itself (``checker.cli.interrupt``) stops in one line. The cluster's logs
+    are silenced anyway; a worker that dies is reported as a lost unit. Ctrl-C stays this process's."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # started with descriptor 2 closed: nothing to keep quiet
+        yield
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+class QuietOnCtrlC(WorkerPlugin):
+    """``local:N`` workers, once set up, ignore SIGINT (those restarted later too, whose standard error is
+    this process's): the run closes the cluster itself on Ctrl-C (``_workers_stderr_quiet``)."""
+
+    def setup(self, worker) -> None:
+        import signal
+
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the worker process's main thread: it keeps its own handling
+            pass
 
 
 def run_task(fn, item, report_start):
@@ -172,14 +207,16 @@ class DaskExecutor(Executor):
             self.config = dask.config.set(LOCAL_CLUSTER_CONFIG)
             self.config.__enter__()
             try:
-                self.cluster = LocalCluster(n_workers=int(value), threads_per_worker=1, processes=True,
-                                            host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                            silence_logs=logging.CRITICAL)
+                with _workers_stderr_quiet():
+                    self.cluster = LocalCluster(n_workers=int(value), threads_per_worker=1, processes=True,
+                                                host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                                silence_logs=logging.CRITICAL)
             except BaseException:
                 self.config, config = None, self.config
                 config.__exit__(None, None, None)
                 raise
             self.client = Client(self.cluster, set_as_default=False)
+            self.client.register_plugin(QuietOnCtrlC(), name="endpoints-quiet-on-ctrl-c")
         else:
             try:
                 self.client = Client(value, timeout=CONNECT_TIMEOUT, set_as_default=False)

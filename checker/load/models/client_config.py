@@ -152,3 +152,49 @@ def config_model_name(lf) -> Optional[str]:
     """model_params.name of a loaded config.yaml (None when absent or not text)."""
     cfg = loaded_config(lf)
     return cfg.model_params.name if cfg is not None and cfg.model_params is not None else None
+
+
+class ConfigFormat:
+    """Which of the client's config formats a config.yaml is written in, and its run-length keys as spelled there.
+
+    `older`: the client at `main` up to ea33275 (settings.drain, settings.service_ready_timeout_s): the run is
+    sized from runtime.min_duration_ms (default 600,000) unless n_samples_to_issue is set, and
+    max_duration_ms: 0 means no cap. `newer`: pull request #409 and the `main` that adopted its format
+    (settings.timeouts, settings.metrics_tokenizer_workers): min_duration_ms only sizes a poisson run with a
+    target_qps and is refused otherwise, the client issues the dataset once unless n_samples_to_issue is set,
+    max_duration_ms: 0 is refused (absent = no cap), and later clients spell the cap max_issue_duration_ms.
+    `unknown`: a hand-written plan that says neither (only the keys it has are read).
+    """
+
+    __slots__ = ("name", "evidence", "cap_key")
+
+    def __init__(self, name: str, evidence: str, cap_key: Optional[str]):
+        self.name = name
+        self.evidence = evidence
+        self.cap_key = cap_key
+
+    @property
+    def label(self) -> str:
+        return {"older": f"the client's older config format ({self.evidence}: main up to ea33275)",
+                "newer": f"the client's newer config format ({self.evidence}: pull request #409 and later main)",
+                }.get(self.name, "a config that names neither client format")
+
+
+#: runtime keys that cap the performance phase, newest spelling first
+CAP_KEYS = ("max_issue_duration_ms", "max_duration_ms")
+
+
+def config_format(data: Any) -> ConfigFormat:
+    """The format of a config.yaml's raw mapping (``ConfigFormat``): read from the keys that tell them apart."""
+    settings = data.get("settings") if isinstance(data, dict) else None
+    settings = settings if isinstance(settings, dict) else {}
+    runtime = settings.get("runtime") if isinstance(settings.get("runtime"), dict) else {}
+    cap = next((k for k in CAP_KEYS if k in runtime), None)
+    newer = [f"settings.{k}" for k in ("timeouts", "metrics_tokenizer_workers") if k in settings]
+    newer += [f"settings.runtime.{k}" for k in ("max_issue_duration_ms", "min_issue_duration_ms") if k in runtime]
+    if newer:
+        return ConfigFormat("newer", newer[0], cap)
+    older = [f"settings.{k}" for k in ("drain", "service_ready_timeout_s") if k in settings]
+    if older:
+        return ConfigFormat("older", older[0], cap)
+    return ConfigFormat("unknown", "", cap)

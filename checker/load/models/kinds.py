@@ -12,6 +12,7 @@ FILE_MODELS = {
     "power": ("checker.load.models.power", "power_model"),
     "config": ("checker.load.models.client_config", "ClientConfig"),
     "final_snapshot": ("checker.load.models.final_snapshot", "FinalSnapshot"),
+    "steady_state_json": ("checker.load.models.detector", "DetectorOutput"),
     "accuracy_legacy": ("checker.load.models.legacy_results", "legacy_results_model"),
     # a flat run folder's top-level result_summary.json is the same file as performance/result_summary.json
     "flat_result_summary": ("checker.load.models.summary", "ResultSummary"),
@@ -22,9 +23,9 @@ FILE_MODELS = {
 #: files were modelled) and whose loose spellings are read as before (``checker.load.models.spelling``:
 #: config.yaml at the keys its model names in ``__respelled__``, results.json as accuracy entries, the
 #: others not at all); a problem in them never makes a rule that needs the file SKIP (``checker.engine.evaluate``)
-CLIENT_FILES = frozenset({"config", "final_snapshot", "accuracy_legacy", "flat_result_summary"})
+CLIENT_FILES = frozenset({"config", "final_snapshot", "accuracy_legacy", "flat_result_summary", "steady_state_json"})
 #: the kinds whose loose spellings are not read as values (they never were): their values stay as written
-NOT_RESPELLED = frozenset({"final_snapshot", "flat_result_summary"})
+NOT_RESPELLED = frozenset({"final_snapshot", "flat_result_summary", "steady_state_json"})
 
 #: files the loader reads or accounts for without a model, and why: the run-folder entries not loaded whole
 #: (``layout.UNREAD_ENTRIES``) and a submission's cli_metadata.json
@@ -34,4 +35,6 @@ NOT_MODELLED = {
     "events.jsonl": "streamed line by line and accounted for by the events audit (checker.load.events_lines)",
     "sample_idx_map.json": "grows with the samples: streamed into the sample map (checker.load.sample_map)",
     "report.txt": "the client's text report for people; only its presence is recorded (run-folder-files)",
+    "run_meta.json": "the run's metadata later clients write beside steady_state.json: only its presence is "
+                     "recorded (run-folder-recognised names it); no rule reads a key of it",
 }

@@ -8,7 +8,7 @@ MISSING = ("the language server needs the optional [lsp] extra (pygls): "
 
 
 def run() -> int:
-    """Serve until the client exits; 2 (a usage error) when pygls is not installed."""
+    """Serve until the client exits: 0 after shutdown, 1 without; 2 (a usage error) when pygls is not installed."""
     try:
         import pygls  # noqa: F401
         import lsprotocol  # noqa: F401
@@ -20,5 +20,4 @@ def run() -> int:
     from checker.lsp.server import serve
 
     settings.use(check_settings())  # the configuration file's keys are check's options
-    serve()
-    return 0
+    return serve()

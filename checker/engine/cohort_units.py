@@ -95,6 +95,12 @@ def _state(settings: UnitSettings):
     return _WORKER_STATE[settings.key]
 
 
+def share_state(settings: UnitSettings, rules, policy) -> None:
+    """The parent's rules and loaded policy for the units of ``settings``: set before the workers fork, so each
+    inherits them instead of loading its own."""
+    _WORKER_STATE[settings.key] = (rules, policy)
+
+
 def install_state(shared: tuple) -> None:
     """Worker setup for a remote executor: the client's loaded policy, so every worker checks with it."""
     key, policy = shared

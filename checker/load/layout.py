@@ -12,7 +12,7 @@ import os
 import re
 import stat
 
-from checker.load.reader import DEFAULT_MAX_BYTES, LoadBudget, LoadError
+from checker.load.reader import DEFAULT_MAX_BYTES, LoadError
 
 POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory
 
@@ -68,10 +68,6 @@ class Options:
         self.exclude = tuple(exclude or ())
         #: audit events.jsonl while a run archive streams by (off with --no-events)
         self.events = events
-        #: entries of src/, docs/ and server_configs/ still to inspect (checker.load.carried), per submission
-        self.budget = None  # a carried.Budget, set by load_submission for each submission
-        #: values the files of the unit being loaded may still hold (reset per submission and run folder)
-        self.values = LoadBudget()
         #: temporary files of an interrupted ``check --fix`` found in a point (checker.core.scratch: never
         #: package entries), by absolute path
         self.leftovers: list[str] = []

@@ -82,7 +82,7 @@ class LoadedFile(msgspec.Struct):
             self._positions = {}
             if self.text is not None:
                 try:
-                    _, self._positions = yamlread.parse_yaml(self.text)
+                    self._positions = yamlread.parse_yaml(self.text).positions
                 except YamlLoadError:
                     self._positions = {}
         path = tuple(path)
@@ -292,8 +292,8 @@ def _parse(raw: bytes, lf: LoadedFile, max_values: int | None, as_json: bool | N
         # positions are recovered lazily (like JSON's): most files never need one, and skipping the
         # map makes parsing ~20 % cheaper
         try:
-            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=limit, keys=keys, counted=counted,
-                                             quoted=lf.quoted)
+            doc = yamlread.parse_yaml(text, want_positions=False, max_values=limit, styles=True)
+            lf.data, lf.quoted, keys, counted = doc.data, doc.quoted, doc.keys, [doc.values]
         except YamlLoadError as exc:
             if exc.code == "duplicate-key":  # re-read with positions so the message names the first line
                 try:

@@ -17,6 +17,7 @@ import msgspec
 from checker.load import mirror
 from checker.load.discovery import discover
 from checker.load.layout import Options
+from checker.load.reader import DISK
 from checker.core.findings import Finding, Status, Subject
 from checker.core.spool import TextSpool
 from checker.engine.policy import load_policy
@@ -54,7 +55,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     select, ignore = list(config.select) or None, list(config.ignore) or None
     fail_on = config.fail_on
     rules = rules_for(select, ignore)  # with --select, only the selected families are imported
-    policy = load_policy(config.policy_dir, config.policy_overrides)
+    policy = load_policy(config.policy_dir, config.policy_overrides, config.reads)
     ws = base = None
     if config.waivers is not None:
         from checker.engine.waivers import load_waivers
@@ -118,7 +119,8 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore, offi
     """Discover and evaluate: one package in-process, or a cohort of units on the executor."""
     max_bytes, exclude = config.max_bytes, config.exclude
     events = bool(opts.get("events", True))
-    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude, events=events))
+    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude, events=events,
+                                   reads=config.reads or DISK))
     assembling = False
     if plan.run_folders:  # only run folders are ever assembled: the assembly code is imported for them alone
         from checker.engine import assemble
@@ -139,7 +141,8 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore, offi
     ctx = Context(package=plan, policy=policy, options=opts)
     settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
-                               max_bytes, config.keep_packages, config.prerender_json, exclude, official)
+                               max_bytes, config.keep_packages, config.prerender_json, exclude, official,
+                               overlay=tuple(sorted(config.reads.overlay.items())) if config.reads else ())
     policy.load_all()  # once here, not once per forked worker
     co.share_state(settings, rules, policy)  # inherited by forked workers
     findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
@@ -151,14 +154,16 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
                   ) -> Evaluated:
     """One package (or the bundle its run folders become): every rule, in this process."""
     max_bytes, exclude = config.max_bytes, config.exclude
-    pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True))))
+    reads = config.reads or DISK
+    pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True)),
+                                  reads=reads))
     ctx = Context(package=pkg, policy=policy, options=opts)
     bundle_section = None
     staged = None
     if assembling and pkg.run_folders:
         from checker.engine import assemble
 
-        staged = assemble.build_view(pkg, paths, max_bytes, exclude)
+        staged = assemble.build_view(pkg, paths, max_bytes, exclude, reads)
     from checker.engine import week0
 
     pending = None
@@ -166,7 +171,7 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
         pending = week0.begin(official, pkg.submissions, config.policy_overrides)  # runs beside our rules
         if pkg.run_folders:
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,
-                                executor=executor, timeout=config.timeout)
+                                executor=executor, timeout=config.timeout, reads=reads)
         findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore, sort=False)  # sorted in check()
         # the Week-0 verdict and its explanations (before findings are relocated)
         predictions, fed = week0.attach(pkg, ctx, findings, rules, select, ignore, pending)

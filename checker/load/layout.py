@@ -12,7 +12,7 @@ import os
 import re
 import stat
 
-from checker.load.reader import DEFAULT_MAX_BYTES, LoadError
+from checker.load.reader import DEFAULT_MAX_BYTES, DISK, LoadError, Reads
 
 POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory
 
@@ -60,8 +60,11 @@ JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thu
 class Options:
     """Loader options shared by the walk."""
 
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=(), events: bool = True):
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=(), events: bool = True,
+                 reads: Reads = DISK):
         self.max_bytes = max_bytes
+        #: the check's overlay and parse cache (``reader.Reads``): every file of the walk is read through it
+        self.reads = reads
         #: cohort planning: find submission roots and run folders, but load nothing inside them
         self.shallow = shallow
         #: --exclude globs: matching entries are left out of the walk (as if absent)

@@ -62,7 +62,7 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
             point.files[kind] = LoadedFile(kind=kind, rel=rel, abspath=abspath)
             continue
         lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real, budget=budget.values,
-                       post=attach_model)
+                       post=attach_model, reads=options.reads)
         point.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
             refused.append((point.subject, name, lf.error))
@@ -138,7 +138,7 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
         elif e.name == "cli_metadata.json":
             lf = sub.files["cli_metadata"] = read_file("cli_metadata", os.path.join(display, e.name),
                                                        os.path.join(abspath, e.name), root_real, options.max_bytes,
-                                                       budget=budget.values)
+                                                       budget=budget.values, reads=options.reads)
             if lf.error is not None and lf.error.code != "parse-error":  # a parse error: cli-metadata-valid
                 sub.refused.append((sub.subject, e.name, lf.error))
         else:
@@ -236,7 +236,7 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
         return
     names = {e.name for e in entries}
     system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes, budget=budget.values,
-                              post=attach_model)
+                              post=attach_model, reads=options.reads)
                     if "system_power.json" in names else LoadedFile(kind="power", rel=power_rel, abspath=power_abs))
     if system.power.error is not None and system.power.error.code != "parse-error":
         sub.refused.append((system.subject, "system_power.json", system.power.error))

@@ -82,7 +82,7 @@ def _problems(path: str, schema: str) -> list[str]:
     with open(path, encoding="utf-8-sig") as fh:
         text = fh.read()
     try:
-        doc = json.loads(text) if path.endswith((".json", ".sarif")) else parse_yaml(text, want_positions=False)[0]
+        doc = json.loads(text) if path.endswith((".json", ".sarif")) else parse_yaml(text, want_positions=False).data
     except (ValueError, YamlLoadError) as exc:
         return [f"unreadable: {exc}"]
     return [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message[:200]}"

@@ -8,6 +8,7 @@ import os
 import sys
 
 import click
+import msgspec
 
 from checker.cli.usage import CohortId, InputError, complete_rules
 from checker.core.gate import DEFAULT_FAIL_ON, FAIL_ON_VALUES
@@ -161,7 +162,7 @@ def command(**values) -> None:
 
     with signals_end_the_run():  # SIGINT/SIGTERM: a prompt stop, workers taken down, exit 130/143
         try:
-            code = check(**values)
+            code = check(values)
         except Interrupted as exc:
             from checker.cli.interrupt import stopped
 
@@ -184,20 +185,18 @@ def resolve_settings(ctx: click.Context, values: dict):
         raise InputError(str(exc)) from None
 
 
-def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verbose, statistics, policy_dir,
-          max_file_size, seed_sets, approved_drafters, point_file, max_concurrency, seed_set, dataset_size, no_events,
-          assemble, write_bundle, jobs, waivers, baseline, fail_on_new, cohort, today, timeout, executor,
-          scheduler, fix=False, diff=False, write_baseline=None, waiver_expiry_warning=WAIVER_EXPIRY_WARNING_DAYS,
-          junit_warnings="output", docs_url=None, extend_exclude=(), per_path_ignores=(), week0=None,
-          official_python=None) -> int:
-    """The check with click's values (the options of ``command``); return the exit code."""
-    if quiet and verbose:
+def check(values: dict) -> int:
+    """The check with click's values (the options of ``command``, the configuration file read in); return the
+    exit code. The RunConfig is built once from them (``_run_config``)."""
+    paths, point_file, write_bundle = values["paths"], values["point_file"], values["write_bundle"]
+    formats, outputs = values["formats"], values["outputs"]
+    if values["quiet"] and values["verbose"]:
         raise InputError("--quiet and --verbose contradict each other: give one")
     pairs = _pair_outputs(tuple(f.lower() for f in formats), outputs)
-    if write_baseline is not None:
-        pairs = _with_baseline_file(pairs, write_baseline)
-    docs_url = _docs_url(docs_url)
-    mode = _fix_mode(fix, diff, paths, point_file, pairs, formats, executor, scheduler, write_bundle)
+    if values.get("write_baseline") is not None:
+        pairs = _with_baseline_file(pairs, values["write_baseline"])
+    mode = _fix_mode(values.get("fix"), values.get("diff"), paths, point_file, pairs, formats, values["executor"],
+                     values["scheduler"], write_bundle)
     if mode == "diff" and not formats and not outputs:
         pairs = []  # the diff is standard output's
     from checker.cli import interrupt
@@ -216,25 +215,15 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
             parent = os.path.dirname(os.path.abspath(out))
             if not os.path.isdir(parent):
                 raise InputError(f"output directory does not exist: {parent}")
-    if fail_on_new and not baseline:
+    if values["fail_on_new"] and not values["baseline"]:
         raise InputError("--fail-on-new needs --baseline FILE")
-    _check_assembly(paths, point_file, assemble, write_bundle)
-    _start_official(week0, official_python, paths, executor == "dask" or bool(scheduler))
-    overrides = {k: v for k, v in (("seed_sets", seed_sets), ("approved_drafters", approved_drafters)) if v}
-    _check_values(_split(select), _split(ignore), seed_set, policy_dir, overrides)
-    path_ignores = _path_ignores(per_path_ignores)
-    from checker.engine.check_settings import run_folder_options
+    _check_assembly(paths, point_file, values["assemble"], write_bundle)
+    _start_official(values["week0"], values["official_python"], paths,
+                    values["executor"] == "dask" or bool(values["scheduler"]))
+    config = _run_config(values, pairs)
 
-    options = run_folder_options({"point_file": point_file, "max_concurrency": max_concurrency, "seed_set": seed_set,
-                                  "dataset_size": dataset_size, "no_events": no_events, "cohort": cohort})
-    def make_report(bundle=write_bundle):
-        return _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options,
-                    jobs=jobs, exclude=tuple(exclude) + tuple(extend_exclude), per_path_ignores=path_ignores,
-                    waivers=waivers, baseline=baseline, fail_on_new=fail_on_new,
-                    today=today, timeout=timeout, assemble=assemble, write_bundle=bundle,
-                    executor=executor or ("dask" if scheduler else "local"), scheduler=scheduler,
-                    waiver_expiry_warning=waiver_expiry_warning, docs_url=docs_url, week0=week0,
-                    official_python=official_python)
+    def make_report(bundle=write_bundle, reads=None):
+        return _run(paths, msgspec.structs.replace(config, write_bundle=bundle, reads=reads))
 
     diff_text = None
     try:
@@ -247,13 +236,13 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
     except InputError:
         raise
     except Exception as exc:  # noqa: BLE001  (a bug: exit 2, still write the JSON report)
-        report = _crashed_report(paths, fail_on, exc)
+        report = _crashed_report(paths, config.fail_on, exc)
     if mode:
         from checker.cli import fixing
 
         fixing.tell(report, diff_text, _text_on_stdout(pairs))
-    _emit(report, pairs, {"quiet": quiet, "verbose": verbose, "statistics": statistics,
-                          "junit_warnings": junit_warnings})
+    _emit(report, pairs, {"quiet": values["quiet"], "verbose": values["verbose"], "statistics": values["statistics"],
+                          "junit_warnings": values.get("junit_warnings") or "output"})
     _tell_bundle(report, write_bundle)
     from checker.cli.fixing import tell_leftovers
 
@@ -266,6 +255,30 @@ def check(paths, formats, outputs, select, ignore, exclude, fail_on, quiet, verb
         for p, why in report.package.unusable_paths:
             warn(f"error: nothing to check at {p}: {why}")
     return report.exit_code()  # the one the reports carry: an output that failed is in report.output_problems
+
+
+def _run_config(values: dict, pairs):
+    """The RunConfig of this command line (``check_settings.run_config``, as the servers and the library build
+    theirs), with what only the CLI decides: the jobs, the progress bar and what its outputs need. An unknown
+    rule, seed set or malformed value is a usage error (exit 2)."""
+    from checker.core.option_values import UsageProblem
+    from checker.engine.check_settings import run_config
+    from checker.engine.pool import default_jobs
+
+    simple = {"text", "json", "sarif", "junit", "github", "auto"}
+    jobs, scheduler = values["jobs"], values["scheduler"]
+    try:
+        config = run_config(values, jobs=jobs or default_jobs(), audit_jobs=jobs, progress=_isatty(sys.stderr),
+                            keep_packages=any(fmt not in simple for fmt, _ in pairs),
+                            prerender_json=any(fmt == "json" for fmt, _ in pairs),
+                            docs_url=_docs_url(values.get("docs_url")),
+                            per_path_ignores=_path_ignores(values.get("per_path_ignores")),
+                            executor=values["executor"] or ("dask" if scheduler else "local"))
+    except UsageProblem as exc:
+        raise InputError(str(exc)) from None
+    _check_values(list(config.select), list(config.ignore), values["seed_set"], config.policy_dir,
+                  config.policy_overrides)
+    return config
 
 
 def _start_official(week0, official_python, paths, remote) -> None:
@@ -421,20 +434,12 @@ def _path_ignores(items):
         raise InputError(str(exc)) from None
 
 
-def _run(paths, select, ignore, fail_on, policy_dir, max_file_size, pairs, overrides, options, jobs, **kw):
+def _run(paths, config):
     """Run the check; bad --waivers/--baseline/--today input is a usage error (exit 2)."""
-    from checker.engine.config import RunConfig
     from checker.engine.executors import ExecutorUnavailable
     from checker.engine.pipeline import check as run_pipeline
-    from checker.engine.pool import default_jobs
 
-    simple = {"text", "json", "sarif", "junit", "github", "auto"}
     try:
-        config = RunConfig.of(select=_split(select), ignore=_split(ignore), fail_on=fail_on, policy_dir=policy_dir,
-                              max_bytes=max_file_size, policy_overrides=overrides, options=options,
-                              jobs=jobs or default_jobs(), audit_jobs=jobs, progress=_isatty(sys.stderr),
-                              keep_packages=any(fmt not in simple for fmt, _ in pairs),
-                              prerender_json=any(fmt == "json" for fmt, _ in pairs), **kw)
         return run_pipeline(list(paths), config)
     except ExecutorUnavailable as exc:
         raise InputError(str(exc)) from None

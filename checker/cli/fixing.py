@@ -19,13 +19,13 @@ def check_paths(paths, point_file) -> str | None:
 
 
 def run(mode: str, make_report, paths, point_file, write_bundle=None, before_rename=None):
-    """(the report to emit, the diff text or None) for ``mode`` "fix" or "diff". ``make_report(bundle)``
-    runs the check (writing the assembled bundle to ``bundle`` when given): the rounds never write it,
-    the check after --fix does."""
+    """(the report to emit, the diff text or None) for ``mode`` "fix" or "diff". ``make_report(bundle, reads)``
+    runs the check (writing the assembled bundle to ``bundle`` when given; reading through ``reads``, a round's
+    overlay): the rounds never write it, the check after --fix does."""
     from checker.fix import engine
 
     roots = engine.roots_of(list(paths), [point_file] if point_file else [])
-    first, _last, states = engine.fix_rounds(lambda: make_report(None), roots)
+    first, _last, states = engine.fix_rounds(lambda reads: make_report(None, reads), roots)
     before = len(engine.fixable(first.findings))
     if mode == "diff":
         text = engine.diff(states)

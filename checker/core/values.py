@@ -20,6 +20,21 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
+def is_int(v: Any) -> bool:
+    """An integer as the files mean one: a JSON/YAML int, never a bool (which Python counts as an int).
+    The one integer test of the engine and the rules; an integral float is not an int here."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def loaded_mapping(lf: Any) -> "dict | None":
+    """The parsed mapping of a loaded file ``lf`` (a LoadedFile or None), or None when the file is
+    absent, did not load, or holds something other than a mapping at its top. The one accessor for
+    "this file loaded as a mapping"; callers wanting ``{}`` write ``loaded_mapping(lf) or {}``."""
+    if lf is None or not lf.ok or not isinstance(lf.data, dict):
+        return None
+    return lf.data
+
+
 def value_at(data: Any, path, default: Any = None) -> Any:
     """The value at ``path`` in parsed YAML/JSON ``data``, or ``default`` when there is none.
 

@@ -53,7 +53,7 @@ def draft_text(rf, audit, ctx: Context) -> tuple[str, tuple[int, int]]:
               "write it in (uncomment a commented field once filled), then check the run folders:",
               "  endpoints-checker check RUN_FOLDER... --fix", ""]
     text = render(entries, header)
-    data, _ = parse_yaml(text, want_positions=False)
+    data = parse_yaml(text, want_positions=False).data
     if not same(data, _expected(entries)):  # a draft that would not read as drafted is never written
         raise ValueError("the drafted text does not read back as drafted")
     return text, count(entries)

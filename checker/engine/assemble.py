@@ -17,6 +17,7 @@ from checker.core.findings import Finding, Location
 from checker.engine.bundle_writer import write_tree
 from checker.load.bundle import Assembly, assemble_plan
 from checker.load.layout import Options
+from checker.load.reader import DISK
 from checker.load.submission import load_submission
 
 #: display root of the staged tree (shown only where no run-folder file corresponds)
@@ -52,9 +53,11 @@ def _name(paths: list[str], run_folders: list) -> tuple[str, str]:
 class Staged:
     """The assembled view of one set of run folders: its plan, staged tree and path map."""
 
-    def __init__(self, assembly: Assembly, max_bytes: int):
+    def __init__(self, assembly: Assembly, max_bytes: int, reads=None):
         self.assembly = assembly
         self.max_bytes = max_bytes
+        #: the check's overlay (``checker.load.reader.Reads``): a --fix/--diff round stages the fixed texts
+        self.reads = reads or DISK
         #: staged display path -> (run-folder display path, its LoadedFile or None, rewritten by the builder?)
         self.files: dict[str, tuple] = {}
         self.dirs: dict[str, str] = {}
@@ -70,7 +73,7 @@ class Staged:
     def stage(self) -> str:
         self.tmp = tempfile.mkdtemp(prefix="endpoints-checker-bundle-")
         root = os.path.join(self.tmp, "bundle")
-        write_tree(self.assembly, root, full=False, max_bytes=self.max_bytes, note=self.note)
+        write_tree(self.assembly, root, full=False, max_bytes=self.max_bytes, note=self.note, reads=self.reads)
         return root
 
     def cleanup(self) -> None:
@@ -167,12 +170,12 @@ class Staged:
                     point.rel = point.rel.replace(STAGED + "/", "", 1)
 
 
-def build_view(pkg, paths: list[str], max_bytes: int, exclude=()) -> Staged | None:
+def build_view(pkg, paths: list[str], max_bytes: int, exclude=(), reads=None) -> Staged | None:
     """Plan and load the assembled view into ``pkg`` (submissions = [the bundle], assemblies = [plan])."""
     label, display = _name(paths, pkg.run_folders)
-    staged = Staged(assemble_plan(pkg.run_folders, label, display), max_bytes)
+    staged = Staged(assemble_plan(pkg.run_folders, label, display), max_bytes, reads)
     try:
-        sub = staged.load(Options(max_bytes=max_bytes, exclude=exclude))
+        sub = staged.load(Options(max_bytes=max_bytes, exclude=exclude, reads=staged.reads))
     except OSError as exc:  # no room or no permission for the private staging directory
         staged.cleanup()
         pkg.unusable_paths.append((display, f"the bundle view cannot be staged ({exc.strerror or exc}): the run "
@@ -222,4 +225,4 @@ def write_bundle(staged: Staged, out: str, inputs: list[str]) -> int:
     why = check_output(out, inputs)
     if why is not None:
         raise ValueError(f"--write-bundle {out}: {why}")
-    return write_tree(staged.assembly, out, full=True, max_bytes=staged.max_bytes)
+    return write_tree(staged.assembly, out, full=True, max_bytes=staged.max_bytes, reads=staged.reads)

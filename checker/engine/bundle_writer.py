@@ -14,7 +14,7 @@ import shutil
 from typing import Any, Callable
 
 from checker.load.bundle import Assembly, PointPlan, Run, inside
-from checker.load.reader import overlaid
+from checker.load.reader import DISK, Reads
 
 #: run-folder files the builder copies into a point besides its four (the extra files it keeps)
 EXTRA_FILES = ("results.json", "sample_idx_map.json", "serving_config.json", "report.txt", "metrics/final_snapshot.json")
@@ -24,9 +24,10 @@ def _noop(*_a: Any, **_k: Any) -> None:
     return None
 
 
-def write_tree(a: Assembly, root: str, full: bool, max_bytes: int, note: Callable = _noop) -> int:
+def write_tree(a: Assembly, root: str, full: bool, max_bytes: int, note: Callable = _noop, reads: Reads = DISK) -> int:
     """Write the bundle under ``root`` (new or empty); ``note(rel, origin, lf, transformed, is_dir)`` records
-    where each written path comes from. Returns the number of files written."""
+    where each written path comes from; ``reads``: the check's overlay (a --fix/--diff round writes the fixed
+    texts). Returns the number of files written."""
     os.makedirs(root, exist_ok=True)
     if os.listdir(root):
         raise FileExistsError(f"{root} is not empty")
@@ -64,17 +65,17 @@ def write_tree(a: Assembly, root: str, full: bool, max_bytes: int, note: Callabl
         lf = lifted.file("power") if lifted is not None else None
         note(f"results/{name}/system_power.json", lf.rel if lf is not None else sp.runs[0].path("system_power.json"),
              lf, False, False)
-        if lf is not None and _copy_bytes(lf.abspath, os.path.join(sysdir, "system_power.json"), max_bytes):
+        if lf is not None and _copy_bytes(lf.abspath, os.path.join(sysdir, "system_power.json"), max_bytes, reads):
             n += 1
     for (system, model), pps in curves.items():
         note(f"results/{system}/{model}", a.display, None, False, True)
         peak = _peak_tps([r for pp in pps for r in pp.perf + pp.acc])
         for pp in pps:
-            n += _write_point(a, pp, os.path.join(root, *pp.rel.split("/")), full, max_bytes, peak, note)
+            n += _write_point(a, pp, os.path.join(root, *pp.rel.split("/")), full, max_bytes, peak, note, reads)
     return n
 
 
-def _write_point(a: Assembly, pp: PointPlan, pdir: str, full: bool, max_bytes: int, peak, note) -> int:
+def _write_point(a: Assembly, pp: PointPlan, pdir: str, full: bool, max_bytes: int, peak, note, reads: Reads) -> int:
     os.makedirs(pdir)
     run = pp.primary
     note(pp.rel, run.rel, None, False, True)
@@ -83,38 +84,38 @@ def _write_point(a: Assembly, pp: PointPlan, pdir: str, full: bool, max_bytes: i
     inject = {f: sp.value for f in ("shared_docs", "shared_src")
               for sp in [a.shared.get(((pp.system, pp.model, pp.n), f))]
               if sp is not None and sp.declared in (None, "") and sp.value is not None}
-    raw = _read(point.abspath, max_bytes)
+    raw = _read(point.abspath, max_bytes, reads)
     if raw is not None:
         _write(os.path.join(pdir, "point.yaml"), _inject(raw, point.data, inject) if inject else raw)
         n += 1
     note(f"{pp.rel}/point.yaml", point.rel, point, bool(inject), False)
     for name, kind in (("result_summary.json", "result_summary"), ("config.yaml", "config")):
         lf = run.file(kind)
-        if _copy_bytes(lf.abspath, os.path.join(pdir, name), max_bytes):
+        if _copy_bytes(lf.abspath, os.path.join(pdir, name), max_bytes, reads):
             n += 1
         note(f"{pp.rel}/{name}", lf.rel, lf, False, False)
     sd = run.file("system_desc")
     util = _utilization(run, peak)
     if util is None:
-        n += _copy_bytes(sd.abspath, os.path.join(pdir, "system_desc.json"), max_bytes)
+        n += _copy_bytes(sd.abspath, os.path.join(pdir, "system_desc.json"), max_bytes, reads)
     else:
         _write(os.path.join(pdir, "system_desc.json"), (json.dumps(dict(sd.data, tps_utilization=util), indent=2)
                                                          + "\n").encode("utf-8"))
         n += 1
     note(f"{pp.rel}/system_desc.json", sd.rel, sd, util is not None, False)
-    n += _write_accuracy(pp, pdir, max_bytes, note)
+    n += _write_accuracy(pp, pdir, max_bytes, note, reads)
     for inner in EXTRA_FILES:
         src = os.path.join(run.rf.abspath, inner)
         if (full or inner == "results.json") and inside(run.rf.abspath, src) and not os.path.islink(src):
             os.makedirs(os.path.dirname(os.path.join(pdir, inner)), exist_ok=True)
-            n += _copy_bytes(src, os.path.join(pdir, inner), max_bytes if inner == "results.json" else None)
+            n += _copy_bytes(src, os.path.join(pdir, inner), max_bytes if inner == "results.json" else None, reads)
             note(f"{pp.rel}/{inner}", run.path(inner), None, False, False)
     if full:
-        n += _copy_server_configs(run, pdir)
+        n += _copy_server_configs(run, pdir, reads)
     return n
 
 
-def _write_accuracy(pp: PointPlan, pdir: str, max_bytes: int, note) -> int:
+def _write_accuracy(pp: PointPlan, pdir: str, max_bytes: int, note, reads: Reads) -> int:
     """r<N>/accuracy_results.json: the accuracy run's file (with the performance run's inline entry)."""
     acc = pp.accuracy_run
     target = f"{pp.rel}/accuracy_results.json"
@@ -122,7 +123,7 @@ def _write_accuracy(pp: PointPlan, pdir: str, max_bytes: int, note) -> int:
         owner = pp.acc[0] if pp.acc else pp.primary
         note(target, owner.path("accuracy/accuracy_results.json"), None, False, False)
         return 0
-    raw = _read(os.path.join(acc.rf.abspath, acc.accuracy), max_bytes)
+    raw = _read(os.path.join(acc.rf.abspath, acc.accuracy), max_bytes, reads)
     lf = acc.file("accuracy") if acc.accuracy == "accuracy/accuracy_results.json" else None
     merged = _with_inline(raw, pp) if raw is not None and pp.acc and pp.perf else None
     if raw is not None:
@@ -177,8 +178,8 @@ def _utilization(run: Run, peak: float | None) -> float | None:
     return tps / peak if tps is not None else None
 
 
-def _read(path: str, max_bytes: int | None) -> bytes | None:
-    fixed = overlaid(path)  # a --fix/--diff round checks the fixed text before it is written
+def _read(path: str, max_bytes: int | None, reads: Reads) -> bytes | None:
+    fixed = reads.overlaid(path)  # a --fix/--diff round checks the fixed text before it is written
     if fixed is not None:
         return fixed
     try:
@@ -193,7 +194,7 @@ def _write(dst: str, raw: bytes) -> None:
         fh.write(raw)
 
 
-def _copy_bytes(src: str, dst: str, max_bytes: int | None) -> int:
+def _copy_bytes(src: str, dst: str, max_bytes: int | None, reads: Reads) -> int:
     """Copy a file (read once, at most max_bytes + 1 bytes; None: streamed whole); 1 when written."""
     if max_bytes is None:
         try:
@@ -201,14 +202,14 @@ def _copy_bytes(src: str, dst: str, max_bytes: int | None) -> int:
             return 1
         except OSError:
             return 0
-    raw = _read(src, max_bytes)
+    raw = _read(src, max_bytes, reads)
     if raw is None:
         return 0
     _write(dst, raw)
     return 1
 
 
-def _copy_server_configs(run: Run, pdir: str) -> int:
+def _copy_server_configs(run: Run, pdir: str, reads: Reads) -> int:
     """server_configs/ (point-specific, submitter-defined): regular files only, never through a symlink."""
     top = os.path.join(run.rf.abspath, "server_configs")
     if os.path.islink(top) or not os.path.isdir(top):
@@ -222,7 +223,7 @@ def _copy_server_configs(run: Run, pdir: str) -> int:
                 continue
             dst = os.path.join(pdir, os.path.relpath(src, run.rf.abspath))
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            n += _copy_bytes(src, dst, None)
+            n += _copy_bytes(src, dst, None, reads)
     return n
 
 

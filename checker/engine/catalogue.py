@@ -34,35 +34,6 @@ class Family(msgspec.Struct, frozen=True):
     reporters: dict[str, str] = msgspec.field(default_factory=dict)  # policy name -> rule id reporting it
 
 
-class Catalogue(msgspec.Struct):
-    families: list[Family]
-    rules: list[Rule]
-    by_id: dict[str, Rule]
-    #: policy name -> "rules.<package>.<module>:Class" (imported on first use)
-    policy_models: dict[str, str]
-    policy_reporters: dict[str, str]
-    #: per-point metrics the reports show: the built-ins, then each family's (``@point_metric``)
-    point_metrics: list = msgspec.field(default_factory=list)
-
-    def rule(self, rule_id: str) -> Rule | None:
-        return self.by_id.get(rule_id)
-
-    def family(self, name: str) -> Family | None:
-        return next((f for f in self.families if f.name == name), None)
-
-    def policy_model(self, name: str) -> Any:
-        """The pydantic model of a policy file, or None when no family owns that file."""
-        ref = self.policy_models.get(name)
-        if ref is None:
-            return None
-        return _import_attr(ref)
-
-
-def _import_attr(ref: str) -> Any:
-    mod, _, attr = ref.partition(":")
-    return getattr(importlib.import_module(mod), attr)
-
-
 class FamilyTable(msgspec.Struct):
     """The families and the policy files they own: what ``rules/*/__init__.py`` say, no rule imported."""
 
@@ -77,6 +48,43 @@ class FamilyTable(msgspec.Struct):
         if ref is None:
             return None
         return _import_attr(ref)
+
+
+class Catalogue(msgspec.Struct):
+    """Every rule of the families of ``table``, by id (``load_catalogue``)."""
+
+    table: FamilyTable
+    rules: list[Rule]
+    by_id: dict[str, Rule]
+    #: per-point metrics the reports show: the built-ins, then each family's (``@point_metric``)
+    point_metrics: list = msgspec.field(default_factory=list)
+
+    @property
+    def families(self) -> list[Family]:
+        return self.table.families
+
+    @property
+    def policy_models(self) -> dict[str, str]:
+        return self.table.policy_models
+
+    @property
+    def policy_reporters(self) -> dict[str, str]:
+        return self.table.policy_reporters
+
+    def policy_model(self, name: str) -> Any:
+        """The pydantic model of a policy file, or None when no family owns that file (``FamilyTable``'s)."""
+        return self.table.policy_model(name)
+
+    def rule(self, rule_id: str) -> Rule | None:
+        return self.by_id.get(rule_id)
+
+    def family(self, name: str) -> Family | None:
+        return next((f for f in self.families if f.name == name), None)
+
+
+def _import_attr(ref: str) -> Any:
+    mod, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(mod), attr)
 
 
 @lru_cache(maxsize=None)
@@ -149,7 +157,7 @@ def load_catalogue() -> Catalogue:
     keys = [m[0] for m in metrics]
     if len(keys) != len(set(keys)):
         raise ValueError(f"a point metric is declared twice: {sorted(k for k in keys if keys.count(k) > 1)}")
-    return Catalogue(table.families, out, by_id, table.policy_models, table.policy_reporters, metrics)
+    return Catalogue(table, out, by_id, metrics)
 
 
 # --- the rule index: every rule's metadata without importing its module -------------------------
@@ -218,7 +226,7 @@ def rules_for(select: Iterable[str] | None, ignore: Iterable[str] | None = None)
                       severity=Severity(e["severity"]), scope=e["scope"], func=_Deferred(e["function"]),
                       needs=tuple(e["needs"]), official=e["official"], doc="", after_waivers=e["after_waivers"])
                  for e in entry["rules"]]
-        if any(select_matches(r, select) and not (ignore and select_matches(r, ignore)) for r in stubs):
+        if any(is_selected(r, select, ignore) for r in stubs):
             out.extend(_family_rules(fam)[0])
         else:
             out.extend(stubs)
@@ -248,6 +256,12 @@ def policy_root() -> str:
     import rules
 
     return os.path.join(os.path.dirname(os.path.abspath(rules.__file__)), "policy")
+
+
+def is_selected(rule: Rule, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:
+    """Does a check with ``--select``/``--ignore`` evaluate this rule? Selected (every rule without ``select``)
+    and not ignored: the one definition; a rule not selected SKIPs as deselected."""
+    return (not select or select_matches(rule, select)) and not (ignore and select_matches(rule, ignore))
 
 
 def select_matches(rule: Rule, tokens: Iterable[str]) -> bool:

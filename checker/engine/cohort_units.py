@@ -40,6 +40,8 @@ class UnitSettings(msgspec.Struct, frozen=True):
     prerender: bool = False  # encode the unit's findings' JSON in the worker (the JSON report splices it in)
     exclude: tuple = ()  # --exclude globs (discovery)
     official: Any = None  # checker.engine.official.Spec: the official checker each unit's Week-0 verdict comes from
+    #: the check's overlay (``checker.load.reader.Reads``) as sorted (real path, bytes) pairs: a --fix/--diff round
+    overlay: tuple = ()
 
     @property
     def key(self) -> tuple:
@@ -95,6 +97,12 @@ def _state(settings: UnitSettings):
     return _WORKER_STATE[settings.key]
 
 
+def share_state(settings: UnitSettings, rules, policy) -> None:
+    """The parent's rules and loaded policy for the units of ``settings``: set before the workers fork, so each
+    inherits them instead of loading its own."""
+    _WORKER_STATE[settings.key] = (rules, policy)
+
+
 def install_state(shared: tuple) -> None:
     """Worker setup for a remote executor: the client's loaded policy, so every worker checks with it."""
     key, policy = shared
@@ -107,10 +115,12 @@ def install_state(shared: tuple) -> None:
 def check_unit(job: tuple) -> UnitResult:
     """Load and check one unit (runs in a worker process)."""
     from checker.load.layout import Options
+    from checker.load.reader import DISK, Reads
 
     unit, settings = job
     rules, policy = _state(settings)
-    opts = Options(max_bytes=settings.max_bytes, exclude=settings.exclude)
+    reads = Reads(dict(settings.overlay)) if settings.overlay else DISK
+    opts = Options(max_bytes=settings.max_bytes, exclude=settings.exclude, reads=reads)
     if not needs_mirror(unit.path):
         return _check_loaded(unit, settings, rules, policy, opts, unit.path)
     from checker.load import mirror, mirror_build
@@ -157,7 +167,7 @@ def _check_unit_with(unit: Unit, settings: UnitSettings, rules, policy, opts, pa
     if pkg.run_folders:  # the events audit runs in this worker: no nested pool, no second progress bar
         from checker.engine.run_folders import prepare_run_folders
 
-        prepare_run_folders(pkg, ctx.options, settings.max_bytes, jobs=1, progress=False)
+        prepare_run_folders(pkg, ctx.options, settings.max_bytes, jobs=1, progress=False, reads=opts.reads)
     select, ignore = list(settings.select) or None, list(settings.ignore) or None
     findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore)
     # before the worker pre-renders the findings' JSON

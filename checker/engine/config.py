@@ -72,6 +72,9 @@ class RunConfig(msgspec.Struct, frozen=True):
     #: the official's limits per submission: seconds, and MiB of address space
     week0_timeout: float = DEFAULT_TIMEOUT
     week0_memory_mb: int = DEFAULT_MEMORY_MB
+    #: what the check reads besides the disk (``checker.load.reader.Reads``: an overlay of texts standing in for
+    #: files, a parse cache kept between checks), given by the fixer and the language server; None: the disk
+    reads: Any = None
 
     @classmethod
     def of(cls, **kw: Any) -> "RunConfig":

@@ -14,7 +14,7 @@ from checker.load.reader import LoadedFile
 from checker.load.package_tree import Package
 from checker.core.policy import Policy, PolicyUnavailable
 from checker.core.rule import REGISTRY_UNUSABLE, Outcome, Rule, split_need
-from checker.engine.catalogue import select_matches
+from checker.engine.catalogue import is_selected
 
 
 class Context(msgspec.Struct):
@@ -256,7 +256,7 @@ def run_rules(rules: Iterable[Rule], pkg: Package, ctx: Context, select: list[st
     findings: list[Finding] = []
     subjects: dict[str, list] = {}  # the package does not change while its rules run: one list per scope
     for rule in rules:
-        selected = (not select or select_matches(rule, select)) and not (ignore and select_matches(rule, ignore))
+        selected = is_selected(rule, select, ignore)
         objs = subjects.get(rule.scope)
         if objs is None:
             objs = subjects[rule.scope] = subjects_for(rule.scope, pkg)

@@ -12,13 +12,16 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
+import msgspec
+
 from checker.load import mirror
 from checker.load.discovery import discover
 from checker.load.layout import Options
+from checker.load.reader import DISK
 from checker.core.findings import Finding, Status, Subject
 from checker.core.spool import TextSpool
 from checker.engine.policy import load_policy
-from checker.engine.catalogue import rules_for, select_matches
+from checker.engine.catalogue import is_selected, rules_for
 from checker.engine.report import Report
 from checker.engine.config import RunConfig
 from checker.engine.evaluate import Context, evaluate, run_rules, unit_rules
@@ -28,6 +31,18 @@ from checker.engine.executors import LocalExecutor, make_executor
 COHORT_SECTION_VERSION = "1.0"
 #: how a worker reports a URL or archive it refused to mirror (an input problem, not an internal error)
 MIRROR_REFUSAL = "internal error: MirrorError: "
+
+
+class Evaluated(msgspec.Struct):
+    """What discovery and evaluation hand to the rest of the pipeline (``_evaluate``)."""
+
+    package: Any  #: the Package checked (a cohort's plan)
+    ctx: Context
+    findings: list
+    cohort: Any = None  #: a cohort's (units, digests); None for one unit
+    bundle_section: Any = None  #: the report's bundle section when run folders were assembled
+    encoded: dict = msgspec.field(default_factory=dict)  #: id(first finding) -> (a unit's findings, their JSON text)
+    predictions: dict = msgspec.field(default_factory=dict)  #: submission name -> its Week0
 
 
 def run_check(paths: list[str], config: RunConfig | None = None, **kw: Any) -> Report:
@@ -40,7 +55,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
     select, ignore = list(config.select) or None, list(config.ignore) or None
     fail_on = config.fail_on
     rules = rules_for(select, ignore)  # with --select, only the selected families are imported
-    policy = load_policy(config.policy_dir, config.policy_overrides)
+    policy = load_policy(config.policy_dir, config.policy_overrides, config.reads)
     ws = base = None
     if config.waivers is not None:
         from checker.engine.waivers import load_waivers
@@ -56,12 +71,11 @@ def check(paths: list[str], config: RunConfig) -> Report:
     official = spec_for(config)  # --week0 official without the official: a usage error (a ValueError) first
     executor = make_executor(config)  # an unusable executor is a usage error before any work
     try:
-        pkg, ctx, findings, cohort_state, bundle_section, encoded, predictions = _evaluate(paths, config, rules, policy, opts,
-                                                                              executor, select, ignore, official)
+        ev = _evaluate(paths, config, rules, policy, opts, executor, select, ignore, official)
     finally:
         executor.close()
-        if mirror.REDIRECTS or mirror._ROOTS:
-            mirror.release_all()
+        mirror.release_all()
+    pkg, ctx, findings, encoded = ev.package, ev.ctx, ev.findings, ev.encoded
     if config.per_path_ignores:
         from checker.engine.path_ignores import apply as ignore_at_paths
 
@@ -84,7 +98,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
                     policy_version=policy.version, fail_on=fail_on, package=pkg,
                     input_error=bool(pkg.missing_paths) or nothing, policy_overrides=dict(policy.overrides),
                     count_waived=ws is not None, gate_new_only=config.fail_on_new, context=ctx,
-                    week0_by_submission=predictions, docs_url=config.docs_url)
+                    week0_by_submission=ev.predictions, docs_url=config.docs_url)
     if encoded:  # a unit's findings keep their encoded text while none is baselined (the renderer checks
         # that the block's very findings are still consecutive in the report: a waived one is a new object)
         marked = attrgetter("baseline")
@@ -93,19 +107,20 @@ def check(paths: list[str], config: RunConfig) -> Report:
         report.sections["waivers"] = _waiver_section(ws)
     if baseline_section is not None:
         report.sections["baseline"] = baseline_section
-    if cohort_state is not None:
-        report._tally = _cohort_tally(report, *cohort_state)
-        report.sections["cohort"] = _cohort_section(report, *cohort_state)
-    if bundle_section is not None:
-        report.sections["bundle"] = bundle_section
+    if ev.cohort is not None:
+        report._tally = _cohort_tally(report, *ev.cohort)
+        report.sections["cohort"] = _cohort_section(report, *ev.cohort)
+    if ev.bundle_section is not None:
+        report.sections["bundle"] = ev.bundle_section
     return report
 
 
-def _evaluate(paths, config, rules, policy, opts, executor, select, ignore, official=None):
+def _evaluate(paths, config, rules, policy, opts, executor, select, ignore, official=None) -> Evaluated:
     """Discover and evaluate: one package in-process, or a cohort of units on the executor."""
     max_bytes, exclude = config.max_bytes, config.exclude
     events = bool(opts.get("events", True))
-    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude, events=events))
+    plan = discover(paths, Options(max_bytes=max_bytes, shallow=True, exclude=exclude, events=events,
+                                   reads=config.reads or DISK))
     assembling = False
     if plan.run_folders:  # only run folders are ever assembled: the assembly code is imported for them alone
         from checker.engine import assemble
@@ -122,31 +137,33 @@ def _evaluate(paths, config, rules, policy, opts, executor, select, ignore, offi
         child_for(official)  # this process checks them: it imports the official while we load and check
     encoded: dict = {}  # id(first finding) -> (a unit's own findings, their worker-encoded JSON text)
     if not units:
-        pkg, ctx, findings, bundle_section, predictions = _evaluate_one(paths, config, rules, policy, opts, executor,
-                                                                        select, ignore, assembling, official)
-        return pkg, ctx, findings, None, bundle_section, encoded, predictions
+        return _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling, official)
     ctx = Context(package=plan, policy=policy, options=opts)
     settings = co.UnitSettings(config.policy_dir, tuple(sorted(config.policy_overrides.items())),
                                tuple(select or ()), tuple(ignore or ()), tuple(sorted(opts.items())),
-                               max_bytes, config.keep_packages, config.prerender_json, exclude, official)
+                               max_bytes, config.keep_packages, config.prerender_json, exclude, official,
+                               overlay=tuple(sorted(config.reads.overlay.items())) if config.reads else ())
     policy.load_all()  # once here, not once per forked worker
-    co._WORKER_STATE[settings.key] = (rules, policy)  # inherited by forked workers
+    co.share_state(settings, rules, policy)  # inherited by forked workers
     findings, cohort_state = _run_cohort(rules, units, settings, ctx, config.jobs, config.progress, select, ignore,
                                          config.timeout, encoded, executor)
-    return plan, ctx, findings, cohort_state, None, encoded, {}
+    return Evaluated(plan, ctx, findings, cohort=cohort_state, encoded=encoded)
 
 
-def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling, official=None):
+def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, assembling, official=None
+                  ) -> Evaluated:
     """One package (or the bundle its run folders become): every rule, in this process."""
     max_bytes, exclude = config.max_bytes, config.exclude
-    pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True))))
+    reads = config.reads or DISK
+    pkg = discover(paths, Options(max_bytes=max_bytes, exclude=exclude, events=bool(opts.get("events", True)),
+                                  reads=reads))
     ctx = Context(package=pkg, policy=policy, options=opts)
     bundle_section = None
     staged = None
     if assembling and pkg.run_folders:
         from checker.engine import assemble
 
-        staged = assemble.build_view(pkg, paths, max_bytes, exclude)
+        staged = assemble.build_view(pkg, paths, max_bytes, exclude, reads)
     from checker.engine import week0
 
     pending = None
@@ -154,7 +171,7 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
         pending = week0.begin(official, pkg.submissions, config.policy_overrides)  # runs beside our rules
         if pkg.run_folders:
             prepare_run_folders(pkg, ctx.options, max_bytes, config.audit_jobs, config.progress,
-                                executor=executor, timeout=config.timeout)
+                                executor=executor, timeout=config.timeout, reads=reads)
         findings = run_rules(unit_rules(rules), pkg, ctx, select=select, ignore=ignore, sort=False)  # sorted in check()
         # the Week-0 verdict and its explanations (before findings are relocated)
         predictions, fed = week0.attach(pkg, ctx, findings, rules, select, ignore, pending)
@@ -173,7 +190,7 @@ def _evaluate_one(paths, config, rules, policy, opts, executor, select, ignore, 
             pending.abandon()
         if staged is not None:
             staged.cleanup()
-    return pkg, ctx, findings, bundle_section, predictions
+    return Evaluated(pkg, ctx, findings, bundle_section=bundle_section, predictions=predictions)
 
 
 def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, timeout=0, encoded=None,
@@ -227,7 +244,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
     ctx.cohort_units = digests
     for rule in rules:
         if rule.scope == "cohort":
-            selected = (not select or select_matches(rule, select)) and not (ignore and select_matches(rule, ignore))
+            selected = is_selected(rule, select, ignore)
             findings.extend(evaluate(rule, plan, ctx, selected))
     return findings, (units, digests)
 

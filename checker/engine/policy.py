@@ -13,16 +13,17 @@ from functools import lru_cache, partial
 
 from checker.core.policy import DEFAULT_EDITION, Policy, PolicyProblem, PolicyUnavailable  # noqa: F401
 from checker.engine.catalogue import family_table, policy_root
-from checker.load.reader import read_file
+from checker.load.reader import DISK, read_file
 
 
 def default_policy_dir() -> str:
     return os.path.join(policy_root(), DEFAULT_EDITION)
 
 
-def load_policy(directory: str | None = None, overrides: dict[str, str] | None = None) -> Policy:
+def load_policy(directory: str | None = None, overrides: dict[str, str] | None = None, reads=None) -> Policy:
     """Index every ``*.yaml`` in the policy directory (``overrides`` maps a name to a replacement file);
-    ``index.yaml`` is read now, every other file the first time a rule asks for it."""
+    ``index.yaml`` is read now, every other file the first time a rule asks for it (through ``reads``, the
+    check's parse cache: ``checker.load.reader.Reads``)."""
     cat = family_table()  # which family owns which file: no rule module is imported here
     directory = directory or default_policy_dir()
     pol = Policy(directory=directory, edition=os.path.basename(os.path.normpath(directory)),
@@ -42,9 +43,9 @@ def load_policy(directory: str | None = None, overrides: dict[str, str] | None =
         files.setdefault(name, os.path.join(directory, f"{name}.yaml"))
     for name, path in sorted(files.items()):
         if name == "index":  # the edition and version every report names: read now
-            _load_file(pol, cat, name, path)
+            _load_file(pol, cat, name, path, reads)
         else:  # the rest when a rule first asks (Policy.get / available / problem / load_all)
-            pol.pending[name] = partial(_load_file, pol, cat, name, path)
+            pol.pending[name] = partial(_load_file, pol, cat, name, path, reads)
     return pol
 
 
@@ -62,11 +63,11 @@ def _validator(name: str):
     return validate
 
 
-def _load_file(pol: Policy, cat, name: str, path: str) -> None:
+def _load_file(pol: Policy, cat, name: str, path: str, reads=None) -> None:
     """Read and validate one policy file into ``pol.data``, or record why it cannot be used."""
     # an override is the user's own file: a symlink to it anywhere is fine
     root = "/" if name in pol.overrides else (os.path.realpath(os.path.dirname(path)) or "/")
-    lf = read_file("policy", path, path, root, 1 << 22, post=_validator(name))
+    lf = read_file("policy", path, path, root, 1 << 22, post=_validator(name), reads=reads or DISK)
     if not lf.exists:
         pol.problems[name] = PolicyProblem(path, "file not found")
         return

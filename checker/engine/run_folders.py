@@ -11,10 +11,10 @@ SERIAL_BELOW_BYTES = 64 << 20
 
 
 def prepare_run_folders(pkg: Package, options: dict[str, Any], max_bytes: int, jobs: int | None = None,
-                        progress: bool = False, executor=None, timeout: int = 0) -> None:
+                        progress: bool = False, executor=None, timeout: int = 0, reads=None) -> None:
     if not pkg.run_folders:
         return
-    attach_context(pkg, options, max_bytes)
+    attach_context(pkg, options, max_bytes, reads)
     todo = audit_todo(pkg, options.get("events", True))
     if not todo:
         return

@@ -71,7 +71,7 @@ def _parse(text: str, is_json: bool) -> tuple[bool, Any]:
         data, refusal = parse_json(body)
         return refusal is None, data
     try:
-        return True, parse_yaml(body, want_positions=False)[0]
+        return True, parse_yaml(body, want_positions=False).data
     except YamlLoadError:
         return False, None
 

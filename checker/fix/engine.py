@@ -3,7 +3,7 @@
 A round groups the text edits of every FAIL finding by file (one copy of an edit two findings share,
 overlapping changes dropped), applies them to the file's current text and checks the result reads
 back as exactly the intended data. The package is then checked again with the fixed texts standing
-in for the files (``checker.load.reader.OVERLAY``: nothing is written yet), so a fix that only a
+in for the files (their overlay, ``checker.load.reader.Reads``: nothing is written yet), so a fix that only a
 first one makes visible (a region once the concurrency reads as a number) is found too; at most
 ``MAX_ROUNDS`` rounds. ``--diff`` prints original -> final text; ``--fix`` writes each file through
 ``checker.fix.write`` (inside the roots, atomic, only if its bytes are still those the check read)
@@ -12,7 +12,6 @@ and the package is checked again from disk. The per-file results become the repo
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
 from typing import Callable
 
 import msgspec
@@ -110,28 +109,19 @@ def _read_state(plan: FilePlan, real: str) -> FileState:
     return FileState(real=real, rel=plan.rel, is_json=plan.is_json, original=text, digest=digest(data), current=text)
 
 
-@contextmanager
-def _overlaid(texts: dict):
-    from checker.load import reader
-
-    reader.OVERLAY.clear()
-    reader.OVERLAY.update(texts)
-    try:
-        yield
-    finally:
-        reader.OVERLAY.clear()
-
-
 def fix_rounds(check: Callable, roots: list[str]) -> tuple:
-    """(the first report, the report with every fix applied in memory, {real path: FileState})."""
+    """(the first report, the report with every fix applied in memory, {real path: FileState}). ``check(reads)``
+    runs the check reading through ``reads`` (``checker.load.reader.Reads``; None: the disk): each round's
+    fixed texts are its overlay, so nothing is written until every round agrees."""
+    from checker.load.reader import Reads
+
     states: dict[str, FileState] = {}
-    first = last = check()
+    first = last = check(None)
     overlay: dict[str, bytes] = {}
     for _ in range(MAX_ROUNDS):
         if not _round(plan_fixes(last.findings), states, roots, overlay):
             break
-        with _overlaid(overlay):
-            last = check()
+        last = check(Reads(dict(overlay)))
     return first, last, states
 
 

@@ -104,15 +104,16 @@ def _is_real_dir(path: str) -> bool:
         return False
 
 
-def carry_entry(subject, path: str, name: str, root_real: str, options, refused: list, empties: bool = False) -> None:
-    """An entry no rule reads but the bundle carries (``options``: the loader's, for its budget and
-    --exclude): a refusal when it cannot be carried; a directory is inspected whole."""
+def carry_entry(subject, path: str, name: str, root_real: str, budget: Budget, exclude, refused: list,
+                empties: bool = False) -> None:
+    """An entry no rule reads but the bundle carries (``budget``: the submission's entries still to inspect;
+    ``exclude``: the --exclude globs): a refusal when it cannot be carried; a directory is inspected whole."""
     problem = entry_state(path, root_real)
     if problem is not None:
         refused.append((subject, name + ("/" if _is_real_dir(path) else ""), problem))
     elif _is_real_dir(path):
         found: list = []
-        inspect(path, name, root_real, found, options.budget, options.exclude, empties)
+        inspect(path, name, root_real, found, budget, exclude, empties)
         refused.extend((subject, shown, err) for shown, err in found)
 
 

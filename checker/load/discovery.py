@@ -44,7 +44,7 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
             pkg.missing_paths.append(display)
             continue
         if not is_dir(path):
-            cfg, why = read_config(path, display, options.max_bytes) if is_file(path) else (None, "not a directory")
+            cfg, why = read_config(path, display, options.max_bytes, options.reads) if is_file(path) else (None, "not a directory")
             if cfg is not None:  # a client config to pre-flight
                 planned.append(cfg)
             else:
@@ -52,7 +52,7 @@ def discover(paths: list[str], options: Options | None = None) -> Package:
             continue
         before = len(pkg.unusable_paths)
         if add_directory(pkg, path, display, options, root_real=os.path.realpath(path)):
-            cfgs = configs_in(path, display, options.max_bytes) if len(pkg.unusable_paths) > before else []
+            cfgs = configs_in(path, display, options.max_bytes, options.reads) if len(pkg.unusable_paths) > before else []
             if cfgs:  # a directory of client configs: nothing else was found there
                 del pkg.unusable_paths[before:]
                 planned.extend(cfgs)

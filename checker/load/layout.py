@@ -12,7 +12,7 @@ import os
 import re
 import stat
 
-from checker.load.reader import DEFAULT_MAX_BYTES, LoadBudget, LoadError
+from checker.load.reader import DEFAULT_MAX_BYTES, DISK, LoadError, Reads
 
 POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory
 
@@ -60,18 +60,17 @@ JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thu
 class Options:
     """Loader options shared by the walk."""
 
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=(), events: bool = True):
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, shallow: bool = False, exclude=(), events: bool = True,
+                 reads: Reads = DISK):
         self.max_bytes = max_bytes
+        #: the check's overlay and parse cache (``reader.Reads``): every file of the walk is read through it
+        self.reads = reads
         #: cohort planning: find submission roots and run folders, but load nothing inside them
         self.shallow = shallow
         #: --exclude globs: matching entries are left out of the walk (as if absent)
         self.exclude = tuple(exclude or ())
         #: audit events.jsonl while a run archive streams by (off with --no-events)
         self.events = events
-        #: entries of src/, docs/ and server_configs/ still to inspect (checker.load.carried), per submission
-        self.budget = None  # a carried.Budget, set by load_submission for each submission
-        #: values the files of the unit being loaded may still hold (reset per submission and run folder)
-        self.values = LoadBudget()
         #: temporary files of an interrupted ``check --fix`` found in a point (checker.core.scratch: never
         #: package entries), by absolute path
         self.leftovers: list[str] = []

@@ -119,6 +119,7 @@ def drop(tmp: str) -> None:
 
 
 def release_all() -> None:
+    """Delete every mirror this process built (a no-op when it built none)."""
     for root in list(_ROOTS):
         release(root)
 

@@ -1,7 +1,7 @@
 """Parsed files kept between two checks by a long-lived process (the language server), so an edit re-parses
 only the files whose bytes changed.
 
-Off unless a process turns it on (``checker.load.reader.PARSE_CACHE``): the CLI checks once and pays nothing.
+Off unless a process passes one in (``checker.load.reader.Reads``, on the RunConfig): the CLI checks once and pays nothing.
 An entry is keyed by the file's identity (kind, display path, path, root, the read's bounds) and holds the
 digest of the exact bytes read last time (from disk, or the editor's buffer standing in for them): every
 safety check of the read (lstat, symlinks, regular file, size cap, bounded read) runs again on each check, and

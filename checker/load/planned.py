@@ -13,7 +13,7 @@ import msgspec
 from checker.core.findings import Subject
 from checker.load.models.attach import validate_only
 from checker.load.package_tree import RunFolder
-from checker.load.reader import read_file
+from checker.load.reader import DISK, read_file
 
 CONFIG_SUFFIXES = (".yaml", ".yml")
 #: BenchmarkConfig keys (RUN-FOLDER.md §2) that, beside model_params, mark a client config
@@ -37,18 +37,19 @@ def is_client_config(data) -> bool:
         and any(k in data for k in _CLIENT_KEYS)
 
 
-def load_config(path: str, display: str, max_bytes: int) -> RunFolder | None:
+def load_config(path: str, display: str, max_bytes: int, reads=None) -> RunFolder | None:
     """The config at ``path`` as a planned run, or None when the file is not a client config."""
-    rf, _why = read_config(path, display, max_bytes)
+    rf, _why = read_config(path, display, max_bytes, reads)
     return rf
 
 
-def read_config(path: str, display: str, max_bytes: int) -> tuple[RunFolder | None, str]:
+def read_config(path: str, display: str, max_bytes: int, reads=None) -> tuple[RunFolder | None, str]:
     """(the planned run, "") or (None, why the file is not a client config)."""
     if not path.endswith(CONFIG_SUFFIXES):
         return None, "not a directory, and not a .yaml client config"
     abspath = os.path.abspath(path)
-    lf = read_file("config", display, abspath, os.path.realpath(os.path.dirname(abspath)), max_bytes)
+    lf = read_file("config", display, abspath, os.path.realpath(os.path.dirname(abspath)), max_bytes,
+                   reads=reads or DISK)
     if not lf.ok:
         return None, f"not a directory, and not readable as a client config: {lf.error.message if lf.error else 'missing'}"
     if not is_client_config(lf.data):
@@ -59,7 +60,7 @@ def read_config(path: str, display: str, max_bytes: int) -> tuple[RunFolder | No
                                      files={"config": lf}, layout="planned", refused=[], context={}), ""
 
 
-def configs_in(path: str, display: str, max_bytes: int) -> list:
+def configs_in(path: str, display: str, max_bytes: int, reads=None) -> list:
     """Client configs directly inside directory ``path`` (sorted by name); other files are ignored."""
     try:
         with os.scandir(path) as it:
@@ -68,7 +69,7 @@ def configs_in(path: str, display: str, max_bytes: int) -> list:
         return []
     out = []
     for n in names:
-        cfg = load_config(os.path.join(path, n), os.path.join(display, n), max_bytes)
+        cfg = load_config(os.path.join(path, n), os.path.join(display, n), max_bytes, reads)
         if cfg is not None:
             out.append(cfg)
     return out

@@ -82,7 +82,7 @@ class LoadedFile(msgspec.Struct):
             self._positions = {}
             if self.text is not None:
                 try:
-                    _, self._positions = yamlread.parse_yaml(self.text)
+                    self._positions = yamlread.parse_yaml(self.text).positions
                 except YamlLoadError:
                     self._positions = {}
         path = tuple(path)
@@ -125,17 +125,31 @@ class LoadedFile(msgspec.Struct):
 #: a file longer than this (characters) finds each position on its own, never by a map of every value
 LOCATE_ABOVE = 256 * 1024
 
-#: the fixed contents ``check --fix``/``--diff`` checks again before anything is written (real path -> bytes;
-#: checker.fix.engine fills it for one run and empties it after), or an editor's unsaved buffers (checker.lsp:
-#: one check at a time); read only for a file that exists on disk, under the same cap; empty, it costs nothing
-OVERLAY: dict = {}
+class Reads:
+    """What one check reads besides the disk, passed in by whoever runs it (``RunConfig.reads``, down the
+    loaders on ``Options.reads``): ``overlay``, texts standing in for files (real path -> bytes: the fixed
+    texts ``check --fix``/``--diff`` checks again before anything is written, or an editor's unsaved buffers),
+    read only for a file that exists on disk, under the same cap; and ``cache``, parsed files reused between
+    checks (``checker.load.parse_cache.ParseCache``: a long-lived process's, the language server's). The
+    plain one, :data:`DISK`, reads the disk and parses every file."""
+
+    __slots__ = ("overlay", "cache")
+
+    def __init__(self, overlay: dict | None = None, cache=None) -> None:
+        self.overlay = overlay or {}
+        self.cache = cache
+
+    def overlaid(self, abspath: str) -> bytes | None:
+        """The text standing in for the file at ``abspath``, else None."""
+        if not self.overlay:
+            return None
+        return self.overlay.get(os.path.realpath(abspath))
 
 
-def overlaid(abspath: str) -> bytes | None:
-    """The fixed bytes standing in for a file during a --fix/--diff round, else None."""
-    if not OVERLAY:
-        return None
-    return OVERLAY.get(os.path.realpath(abspath))
+#: what a check reads without an overlay or a cache: the files on disk, each parsed
+DISK = Reads()
+
+
 #: values all the files of one unit (a submission, a run folder) may hold: a real submission of 64 points
 #: holds about 160,000 (YAML about 40,000). They bound a unit's memory (about 100 bytes a value) and time
 #: (YAML parses at about 3 µs a value, JSON at 0.1 µs) whatever the number of files near the size cap
@@ -209,13 +223,13 @@ def _inside(path: str, root: str) -> bool:
 def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int = DEFAULT_MAX_BYTES,
               max_values: int | None = MAX_VALUES, as_json: bool | None = None,
               parent_real: str | None = None, json_hook=None, budget: LoadBudget | None = None,
-              post=None) -> LoadedFile:
+              post=None, reads: Reads = DISK) -> LoadedFile:
     """Load one YAML/JSON file by extension; every failure is recorded, nothing is raised. ``max_values``
     bounds the values (nodes) one file may hold (None: only the byte cap bounds them); ``parent_real``
     as for ``entry_problem``; ``json_hook`` as for ``json_reader.parse_json``; ``budget``: the values the
     unit's files may still hold (spent by this file); ``post``: what completes the file once read
-    (``attach_model``): with it, the completed file may be reused from ``PARSE_CACHE`` when its bytes are
-    the same as last time."""
+    (``attach_model``): with it, the completed file may be reused from ``reads.cache`` when its bytes are
+    the same as last time; ``reads``: the overlay and parse cache of the check (``Reads``)."""
     lf = LoadedFile(kind=kind, rel=rel, abspath=abspath)
     try:
         st = os.lstat(abspath)
@@ -239,15 +253,15 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     if not stat.S_ISREG(st.st_mode):
         lf.error = LoadError("file-unreadable", f"not a regular file ({filetype(st.st_mode)})")
         return lf
-    if st.st_size > max_bytes and overlaid(abspath) is None:
+    if st.st_size > max_bytes and reads.overlaid(abspath) is None:
         lf.error = LoadError(
             "file-too-large", f"file is {st.st_size} bytes, over the {max_bytes}-byte limit"
         )
         return lf
-    raw = _read_bounded(abspath, max_bytes, lf)
+    raw = _read_bounded(abspath, max_bytes, lf, reads)
     if raw is None:
         return lf
-    cache = PARSE_CACHE
+    cache = reads.cache
     if cache is not None and post is not None and json_hook is None:
         identity = (kind, rel, abspath, root_real, max_bytes, max_values, as_json, post)
         is_json = abspath.endswith(".json") if as_json is None else as_json
@@ -257,11 +271,6 @@ def read_file(kind: str, rel: str, abspath: str, root_real: str, max_bytes: int 
     if post is not None:
         post(lf)
     return lf
-
-
-#: parsed files reused between checks (``checker.load.parse_cache.ParseCache``) when a long-lived process
-#: (the language server) sets it; None (the CLI): every file is parsed
-PARSE_CACHE = None
 
 
 def _parse(raw: bytes, lf: LoadedFile, max_values: int | None, as_json: bool | None, json_hook,
@@ -292,8 +301,8 @@ def _parse(raw: bytes, lf: LoadedFile, max_values: int | None, as_json: bool | N
         # positions are recovered lazily (like JSON's): most files never need one, and skipping the
         # map makes parsing ~20 % cheaper
         try:
-            lf.data, _ = yamlread.parse_yaml(text, want_positions=False, max_values=limit, keys=keys, counted=counted,
-                                             quoted=lf.quoted)
+            doc = yamlread.parse_yaml(text, want_positions=False, max_values=limit, styles=True)
+            lf.data, lf.quoted, keys, counted = doc.data, doc.quoted, doc.keys, [doc.values]
         except YamlLoadError as exc:
             if exc.code == "duplicate-key":  # re-read with positions so the message names the first line
                 try:
@@ -328,7 +337,7 @@ def filetype(mode: int) -> str:
     return "a special file"
 
 
-def _read_bounded(abspath: str, max_bytes: int, lf: LoadedFile) -> bytes | None:
+def _read_bounded(abspath: str, max_bytes: int, lf: LoadedFile, reads: Reads) -> bytes | None:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(abspath, flags)
@@ -340,7 +349,7 @@ def _read_bounded(abspath: str, max_bytes: int, lf: LoadedFile) -> bytes | None:
         if not stat.S_ISREG(st.st_mode):  # swapped under us
             lf.error = LoadError("file-unreadable", f"not a regular file ({filetype(st.st_mode)})")
             return None
-        fixed = overlaid(abspath)
+        fixed = reads.overlaid(abspath)
         if fixed is not None:  # an editor's buffer or a fix round's text: the same cap as the file's
             if len(fixed) > max_bytes:
                 lf.error = LoadError("file-too-large", f"buffer is {len(fixed)} bytes, over the {max_bytes}-byte limit")

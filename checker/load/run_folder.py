@@ -55,7 +55,7 @@ def _streamed(url: str, what: str):
         return summarize_stream(fh, fh.size, url)
 
 
-def attach_context(pkg: Package, options: dict[str, Any], max_bytes: int) -> None:
+def attach_context(pkg: Package, options: dict[str, Any], max_bytes: int, reads=None) -> None:
     """Record where each folder's point.yaml / system_desc.json come from, and whether it is checked as part of the
     bundle it becomes (``assembled``: then the bundle rules report what `runs create` refuses); load ``--point``."""
     assembled = {id(run.rf) for a in pkg.assemblies for run in a.runs}
@@ -67,7 +67,7 @@ def attach_context(pkg: Package, options: dict[str, Any], max_bytes: int) -> Non
             rf.context["system_desc"] = "beside the run folder"
     point = options.get("point")
     if point:
-        _load_point_option(pkg, str(point), max_bytes)
+        _load_point_option(pkg, str(point), max_bytes, reads)
 
 
 def audit_todo(pkg: Package, events: bool) -> list[tuple[Any, tuple]]:
@@ -106,13 +106,13 @@ def total_bytes(todo) -> int:
     return total
 
 
-def _load_point_option(pkg: Package, path: str, max_bytes: int) -> None:
+def _load_point_option(pkg: Package, path: str, max_bytes: int, reads=None) -> None:
     from checker.load.models.attach import attach_model
-    from checker.load.reader import read_file
+    from checker.load.reader import DISK, read_file
 
     abspath = os.path.abspath(path)
     lf = read_file("point_yaml", os.path.normpath(path), abspath, os.path.realpath(os.path.dirname(abspath)),
-                   max_bytes, post=attach_model)
+                   max_bytes, post=attach_model, reads=reads or DISK)
     for rf in pkg.run_folders:
         rf.files["point_yaml"] = lf
         rf.context["point_yaml"] = "--point"

@@ -22,7 +22,7 @@ def load_run_folder(path: str, display: str, options: Options) -> RunFolder:
     budget = LoadBudget()  # the values this run folder's files may hold, together
     for relname, kind in RUN_FOLDER_FILES.items():
         lf = read_file(kind, os.path.join(display, relname), os.path.join(abspath, relname), root_real,
-                       options.max_bytes, budget=budget, post=attach_model)
+                       options.max_bytes, budget=budget, post=attach_model, reads=options.reads)
         rf.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
             rf.refused.append((rf.subject, relname, lf.error))

@@ -29,7 +29,21 @@ MAX_CURVES_PER_SUBMISSION = 256
 MAX_POINTS_PER_SUBMISSION = 2048
 
 
-def _load_point_files(point: Point, owner_files: dict, root_real: str, options: Options, refused: list) -> None:
+class UnitBudget:
+    """What one submission's loading may still spend (docs/robustness.md): the values its files hold together
+    (``reader.LoadBudget``) and the entries of src/, docs/ and the points' own directories still to inspect
+    (``carried.Budget``). Made by ``load_submission`` and passed down its walk; a run folder's files have a
+    LoadBudget of their own (``run_folder_files``)."""
+
+    __slots__ = ("values", "entries")
+
+    def __init__(self) -> None:
+        self.values = LoadBudget()
+        self.entries = carried.Budget()
+
+
+def _load_point_files(point: Point, owner_files: dict, root_real: str, options: Options, budget: UnitBudget,
+                      refused: list) -> None:
     entries, err = scan_dir(point.abspath, options.exclude)
     if err is not None:
         point.dir_error = err
@@ -47,8 +61,8 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
         if name not in names:
             point.files[kind] = LoadedFile(kind=kind, rel=rel, abspath=abspath)
             continue
-        lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real, budget=options.values,
-                       post=attach_model)
+        lf = read_file(kind, rel, abspath, root_real, options.max_bytes, parent_real=point_real, budget=budget.values,
+                       post=attach_model, reads=options.reads)
         point.files[kind] = lf
         if lf.error is not None and lf.error.code != "parse-error":
             refused.append((point.subject, name, lf.error))
@@ -63,7 +77,8 @@ def _load_point_files(point: Point, owner_files: dict, root_real: str, options: 
         elif why:
             point.junk.append((e.name, why))
         elif e.name not in POINT_FILES:  # carried by the bundle (server_configs/, notes): read or reported
-            carried.carry_entry(point.subject, os.path.join(point.abspath, e.name), e.name, root_real, options, refused)
+            carried.carry_entry(point.subject, os.path.join(point.abspath, e.name), e.name, root_real, budget.entries,
+                                options.exclude, refused)
 
 
 def _nested_reason(point: Point, run_dir: str) -> str:
@@ -92,7 +107,7 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
     )
     if options.shallow:
         return sub
-    options.budget, options.values = carried.Budget(), LoadBudget()
+    budget = UnitBudget()
     entries, err = scan_dir(abspath, options.exclude)
     if err is not None:
         sub.dir_error = err
@@ -123,26 +138,27 @@ def load_submission(path: str, display: str, options: Options, org: str = "", na
         elif e.name == "cli_metadata.json":
             lf = sub.files["cli_metadata"] = read_file("cli_metadata", os.path.join(display, e.name),
                                                        os.path.join(abspath, e.name), root_real, options.max_bytes,
-                                                       budget=options.values)
+                                                       budget=budget.values, reads=options.reads)
             if lf.error is not None and lf.error.code != "parse-error":  # a parse error: cli-metadata-valid
                 sub.refused.append((sub.subject, e.name, lf.error))
         else:
             sub.junk.append((e.name, "not part of the submission layout (results/, docs/, src/)"))
     if sub.docs_state == "ok":  # the bundle carries docs/ whole: every entry is read or reported
-        carried.carry_entry(sub.subject, os.path.join(abspath, "docs"), "docs", root_real, options, sub.refused,
-                            empties=True)
+        carried.carry_entry(sub.subject, os.path.join(abspath, "docs"), "docs", root_real, budget.entries,
+                            options.exclude, sub.refused, empties=True)
     if sub.src_state == "ok":
-        _load_src(sub, os.path.join(abspath, "src"), root_real, options)
+        _load_src(sub, os.path.join(abspath, "src"), root_real, options, budget)
     if sub.results_state == "ok":
-        _load_results(sub, os.path.join(abspath, "results"), os.path.join(display, "results"), root_real, options)
-    if options.budget.cut is not None:
-        sub.junk.append((options.budget.cut, f"more than {carried.MAX_ENTRIES:,} entries under src/, docs/ and the "
+        _load_results(sub, os.path.join(abspath, "results"), os.path.join(display, "results"), root_real, options,
+                      budget)
+    if budget.entries.cut is not None:
+        sub.junk.append((budget.entries.cut, f"more than {carried.MAX_ENTRIES:,} entries under src/, docs/ and the "
                                              "points' own directories: the rest were not inspected"))
     sub.junk = cap_entries(sub.junk)
     return sub
 
 
-def _load_src(sub: Submission, src: str, root_real: str, options: Options) -> None:
+def _load_src(sub: Submission, src: str, root_real: str, options: Options, budget: UnitBudget) -> None:
     entries, err = scan_dir(src, options.exclude)
     if err is not None:
         sub.dir_problems["src"] = err
@@ -156,7 +172,7 @@ def _load_src(sub: Submission, src: str, root_real: str, options: Options) -> No
             sub.junk.append((f"src/{e.name}", why))
             continue
         if not is_dir(p):  # a file directly in src/ is carried too
-            carried.carry_entry(sub.subject, p, f"src/{e.name}", root_real, options, sub.refused)
+            carried.carry_entry(sub.subject, p, f"src/{e.name}", root_real, budget.entries, options.exclude, sub.refused)
             continue
         if not _dir_entry_ok(p, root_real, sub.subject, f"src/{e.name}", sub.refused):
             sub.src_impls.append((e.name, "refused"))
@@ -170,11 +186,12 @@ def _load_src(sub: Submission, src: str, root_real: str, options: Options) -> No
             continue
         sub.src_impls.append((e.name, carried.readme_state(p, {x.name for x in inner}, root_real)))
         found: list = []  # src-readme reports README.md itself
-        carried.inspect(p, f"src/{e.name}", root_real, found, options.budget, options.exclude, skip={"README.md"})
+        carried.inspect(p, f"src/{e.name}", root_real, found, budget.entries, options.exclude, skip={"README.md"})
         sub.refused.extend((sub.subject, shown, err) for shown, err in found)
 
 
-def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, options: Options) -> None:
+def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, options: Options,
+                  budget: UnitBudget) -> None:
     entries, err = scan_dir(results, options.exclude)
     if err is not None:
         sub.dir_problems["results"] = err
@@ -203,11 +220,11 @@ def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, 
                                         dir_error=None, junk=[], power=None, curves=[])
         system._parent = sub
         sub.systems.append(system)
-        _load_system(sub, system, root_real, options)
+        _load_system(sub, system, root_real, options, budget)
     _refuse_excess(sub.refused, sub.subject, "results/", skipped, "system", MAX_SYSTEMS_PER_SUBMISSION)
 
 
-def _load_system(sub: Submission, system: System, root_real: str, options: Options) -> None:
+def _load_system(sub: Submission, system: System, root_real: str, options: Options, budget: UnitBudget) -> None:
     entries, err = scan_dir(system.abspath, options.exclude)
     power_rel = os.path.join(system.rel, "system_power.json")
     power_abs = os.path.join(system.abspath, "system_power.json")
@@ -218,8 +235,8 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
                                   error=LoadError("file-unreadable", "its directory cannot be listed"))
         return
     names = {e.name for e in entries}
-    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes, budget=options.values,
-                              post=attach_model)
+    system.power = (read_file("power", power_rel, power_abs, root_real, options.max_bytes, budget=budget.values,
+                              post=attach_model, reads=options.reads)
                     if "system_power.json" in names else LoadedFile(kind="power", rel=power_rel, abspath=power_abs))
     if system.power.error is not None and system.power.error.code != "parse-error":
         sub.refused.append((system.subject, "system_power.json", system.power.error))
@@ -247,12 +264,12 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
                                       dir_error=None, junk=[], points=[], duplicate_points=[], excess_points=[])
         curve._parent = system
         system.curves.append(curve)
-        _load_curve(sub, curve, root_real, options)
+        _load_curve(sub, curve, root_real, options, budget)
     system.junk = cap_entries(system.junk)
     _refuse_excess(sub.refused, system.subject, "", skipped, "model", MAX_CURVES_PER_SUBMISSION)
 
 
-def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options) -> None:
+def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options, budget: UnitBudget) -> None:
     entries, err = scan_dir(curve.abspath, options.exclude)
     if err is not None:
         curve.dir_error = err
@@ -290,7 +307,7 @@ def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options)
         curve.points.append(point)
         if n is not None:
             by_n.setdefault(n, []).append(name)
-        _load_point_files(point, point.files, root_real, options, sub.refused)
+        _load_point_files(point, point.files, root_real, options, budget, sub.refused)
         point.junk = cap_entries(point.junk)
     curve.points.sort(key=lambda p: (p.dir_concurrency if p.dir_concurrency is not None else 1 << 62, p.name))
     curve.duplicate_points = [(n, names) for n, names in sorted(by_n.items()) if len(names) > 1]

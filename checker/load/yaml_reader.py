@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from checker.load.yaml_scalars import MAX_INT_DIGITS, YamlLoadError, resolve_plain, resolve_tagged  # noqa: F401
 
 MAX_DEPTH = 64
@@ -29,6 +31,20 @@ MAX_LIST_POSITIONS = 1024
 MAX_POSITIONS = 1 << 18
 
 _PARSER = None
+
+
+class YamlDoc(msgspec.Struct):
+    """What ``parse_yaml`` read from one YAML document."""
+
+    data: Any  #: the document as plain values
+    positions: dict  #: data path -> 1-based (line, column); empty without ``want_positions``
+    #: the path of every mapping key that is not text (``5:``, ``.inf:``, ``true:``, ``null:``: JSON, the
+    #: report and the submission API hold text keys only)
+    keys: list
+    #: with ``styles``: the path of every string value not written as a plain scalar (quoted, block, or tagged
+    #: ``!``/``!!str``), as the parser saw it, so nothing reads the text again to tell ``yes`` from ``'yes'``
+    quoted: set
+    values: int  #: values parsed (a loader's budget over many files)
 
 
 def _parser(text: str):
@@ -80,7 +96,7 @@ def locate_yaml(text: str, path: tuple) -> tuple[int, int] | None:
     (a large file need not be parsed whole, nor its position map built, for one finding); None when the
     path has no recorded position."""
     try:
-        _root, positions = parse_yaml(text, _positions=_Finder(tuple(path)))
+        parse_yaml(text, _positions=_Finder(tuple(path)))
     except _Found as found:
         return found.pos
     except YamlLoadError:
@@ -107,19 +123,18 @@ def _newline_positions(text: str):
     return at
 
 
-def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None = None,
-               max_values: int | None = MAX_VALUES, keys: list | None = None,
-               counted: list | None = None, quoted: set | None = None) -> tuple[Any, dict]:
-    """Parse one YAML document into plain values and a {path: (line, col)} map (1-based). ``keys``, when
-    given, receives the path of every mapping key that is not text (``5:``, ``.inf:``, ``true:``, ``null:``:
-    JSON, the report and the submission API hold text keys only). ``counted``, when given, receives the
-    number of values parsed (a loader's budget over many files). ``quoted``, when given, receives the
-    path of every string value not written as a plain scalar (quoted, block, or tagged ``!``/``!!str``):
-    the scalar's style as the parser saw it, so nothing reads the text again to tell ``yes`` from ``'yes'``."""
+def parse_yaml(text: str, want_positions: bool = True, max_values: int | None = MAX_VALUES, styles: bool = False,
+               _positions: dict | None = None) -> YamlDoc:
+    """Parse one YAML document (``YamlDoc``): its plain values, with ``want_positions`` a {path: (line, col)}
+    map (1-based), the paths of its non-text keys, its value count and, with ``styles``, the paths of its
+    strings not written plain. Refusals raise ``YamlLoadError``. (``_positions``: ``locate_yaml``'s map,
+    which stops the parse at one path.)"""
     from ruamel.yaml.error import YAMLError
 
     events_mod = _events()
     positions: dict[tuple, tuple[int, int]] = {} if _positions is None else _positions
+    keys: list = []
+    quoted: set | None = set() if styles else None
     anchors: dict[str, tuple[Any, int]] = {}
     styled_anchors: set = set()  # anchors of strings written other than plain (``quoted``)
     alias_nodes = 0
@@ -258,9 +273,7 @@ def parse_yaml(text: str, want_positions: bool = True, _positions: dict | None =
         raise YamlLoadError("parse-error", f"YAML value error: {str(exc)[:200]}") from None
     if not have_root:
         root = None
-    if counted is not None:
-        counted.append(values)
-    return root, positions
+    return YamlDoc(root, positions, keys, quoted if quoted is not None else set(), values)
 
 
 class _NoKey:

@@ -1,9 +1,8 @@
 """One check of one unit with the editor's buffers standing in for the files on disk.
 
-The buffers go into the reader's overlay (``checker.load.reader.OVERLAY``) for the one check, so every
-bound and the symlink safety of the disk still hold (the overlay is read only for a file that exists, is
-regular and lies inside the checked root, under the same size cap). Checks run one at a time (the caller's
-single worker thread): the overlay is process-wide. A file outside any package is checked alone: a scratch
+The buffers are the check's overlay (``checker.load.reader.Reads``, on the RunConfig), so every bound and the
+symlink safety of the disk still hold (the overlay is read only for a file that exists, is regular and lies
+inside the checked root, under the same size cap); the server's parse cache rides along. A file outside any package is checked alone: a scratch
 package in a temporary directory holds an empty file at the place of its kind, the buffer is its overlay,
 and only the file-level families (loading, parsing) run; findings about anything else are dropped.
 """
@@ -29,21 +28,19 @@ def encode(text: str) -> bytes:
 
 
 def check_unit(unit: Unit, buffers: dict[str, str], trigger: str, settings: Settings,
-               encoding: str = "utf-16") -> Mapped:
-    """Check ``unit`` with ``buffers`` (absolute path -> text of each open document inside it)."""
+               encoding: str = "utf-16", cache=None) -> Mapped:
+    """Check ``unit`` with ``buffers`` (absolute path -> text of each open document inside it); ``cache``: the
+    server's parse cache (``checker.load.parse_cache.ParseCache``), or None to parse every file."""
     if unit.kind == "file":
-        return _check_alone(unit.root, buffers.get(unit.root, ""), settings, encoding)
+        return _check_alone(unit.root, buffers.get(unit.root, ""), settings, encoding, cache)
+    import msgspec
+
     from checker.engine.request import check_request
-    from checker.load import reader
+    from checker.load.reader import Reads
 
     eff = settings.effective(unit.root)
     overlay = {os.path.realpath(p): encode(t) for p, t in buffers.items()}
-    reader.OVERLAY.clear()
-    reader.OVERLAY.update(overlay)
-    try:
-        report = check_request([unit.root], eff.config)
-    finally:
-        reader.OVERLAY.clear()
+    report = check_request([unit.root], msgspec.structs.replace(eff.config, reads=Reads(overlay, cache)))
     return _told(map_report(report, buffers, trigger, eff.fail_on, settings.rule_docs, encoding=encoding),
                  trigger, eff.problem)
 
@@ -61,9 +58,9 @@ def _told(mapped: Mapped, trigger: str, problem: str | None) -> Mapped:
     return mapped
 
 
-def _check_alone(path: str, text: str, settings: Settings, encoding: str) -> Mapped:
+def _check_alone(path: str, text: str, settings: Settings, encoding: str, cache=None) -> Mapped:
     from checker.engine.request import check_request
-    from checker.load import reader
+    from checker.load.reader import Reads
 
     name = os.path.basename(path)
     scratch = tempfile.mkdtemp(prefix="endpoints-checker-lsp-")
@@ -75,13 +72,9 @@ def _check_alone(path: str, text: str, settings: Settings, encoding: str) -> Map
         eff = settings.effective(path)
         import msgspec
 
-        config = msgspec.structs.replace(eff.config, select=FILE_FAMILIES, keep_packages=True)
-        reader.OVERLAY.clear()
-        reader.OVERLAY[os.path.realpath(copy)] = encode(text)
-        try:
-            report = check_request([scratch], config)
-        finally:
-            reader.OVERLAY.clear()
+        config = msgspec.structs.replace(eff.config, select=FILE_FAMILIES, keep_packages=True,
+                                         reads=Reads({os.path.realpath(copy): encode(text)}, cache))
+        report = check_request([scratch], config)
         return _told(map_report(report, {path: text}, path, eff.fail_on, settings.rule_docs,
                                 rename={os.path.abspath(copy): path, os.path.realpath(copy): path}, encoding=encoding),
                      path, eff.problem)

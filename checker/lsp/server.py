@@ -35,11 +35,11 @@ class CheckerServer(LanguageServer):
         from checker.lsp.memory import trim
 
         self.scheduler = Scheduler(self._run, self._publish, settle=trim)
-        from checker.load import reader
         from checker.load.parse_cache import ParseCache
 
-        # a file whose bytes did not change since the last check is not parsed again (checker.load.parse_cache)
-        reader.PARSE_CACHE = self.parse_cache = ParseCache()
+        # a file whose bytes did not change since the last check is not parsed again (checker.load.parse_cache):
+        # every check is given it (checker.lsp.run.check_unit)
+        self.parse_cache = ParseCache()
 
     # -- documents -> units -------------------------------------------------------------------------------
     def path_of(self, uri: str) -> str | None:
@@ -103,7 +103,8 @@ class CheckerServer(LanguageServer):
         from checker.lsp.run import check_unit
 
         try:
-            mapped = check_unit(st.unit, snap["buffers"], snap["trigger"], snap["settings"], snap["encoding"])
+            mapped = check_unit(st.unit, snap["buffers"], snap["trigger"], snap["settings"], snap["encoding"],
+                                self.parse_cache)
         except Exception as exc:  # noqa: BLE001  (a bug of the server: said on the document, never a crash)
             mapped = Mapped()
             mapped.add(snap["trigger"], types.Diagnostic(

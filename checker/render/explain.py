@@ -50,7 +50,7 @@ def _load_yaml(path: str):
 
     try:
         with open(path, encoding="utf-8") as fh:
-            return parse_yaml(fh.read(), want_positions=False)[0]
+            return parse_yaml(fh.read(), want_positions=False).data
     except (OSError, UnicodeDecodeError, YamlLoadError):
         return None
 

@@ -16,7 +16,7 @@ from checker.core.fixes import Edit
 from checker.core.rule import Fail, Pass, Skip, rule
 from rules.shared.registry_policy import SEED_KEYS
 from checker.core.values import MISSING, show
-from rules.shared.seed_values import (adoption_cohorts, registry_failure, declared_seeds, evidence, point_yaml,
+from rules.shared.seed_values import (CLIENT_SEED_KEYS, adoption_cohorts, registry_failure, declared_seeds, evidence, point_yaml,
                               registry, registry_source, seed_edits, seed_fix_text, seed_problem, stale_seed_note)
 
 
@@ -336,7 +336,7 @@ def seed_config_legacy(point, ctx):
 
 
 #: client config.yaml key (settings.runtime.*) -> point.yaml runtime seed it must equal
-CONFIG_SEEDS = {"scheduler_random_seed": "scheduler_rng_seed", "dataloader_random_seed": "sample_index_rng_seed"}
+CONFIG_SEEDS = {ckey: pkey for pkey, ckey in CLIENT_SEED_KEYS.items()}
 
 
 def _bound_seed_fix(point, lf, ctx, declared, keys: set) -> dict:

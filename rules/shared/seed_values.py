@@ -17,7 +17,10 @@ from checker.core.values import MISSING
 from rules.shared.registry_policy import SEED_KEYS, U64_MAX
 
 RUNTIME = ("runtime_settings", "runtime")
-LEGACY_NAMES = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
+#: point.yaml runtime seed -> its v0.7 / client name: the key the client's config.yaml records it under
+#: (settings.runtime.*), also accepted in point.yaml where the v1.0 name is absent. The client has no key for
+#: model_seed (the server applies it, and no run-folder file records it). The one seed-key map.
+CLIENT_SEED_KEYS = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
 _INT_TEXT = re.compile(r"^\s*[+-]?\d+\s*$")
 
 
@@ -69,8 +72,8 @@ def declared_seeds(lf) -> dict[str, DeclaredSeed]:
         path = RUNTIME + (key,)
         raw = lf.get(*path, default=MISSING)
         legacy = False
-        if raw is MISSING and key in LEGACY_NAMES:
-            alt = RUNTIME + (LEGACY_NAMES[key],)
+        if raw is MISSING and key in CLIENT_SEED_KEYS:
+            alt = RUNTIME + (CLIENT_SEED_KEYS[key],)
             if lf.get(*alt, default=MISSING) is not MISSING:
                 raw, path, legacy = lf.get(*alt, default=MISSING), alt, True
         out[key] = DeclaredSeed(key, raw, path, legacy)
@@ -114,15 +117,10 @@ def registry_failure(ctx, name: str, what: str, expected: str):
                 observed=msg, expected=expected)
 
 
-#: point.yaml runtime seed -> the config.yaml key (settings.runtime.*) the client records it under (the
-#: client has no key for model_seed: the server applies it, and no run-folder file records it)
-RAN_UNDER = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
-
-
 def ran_seed(point, key: str) -> Any:
     """The seed the run used for ``key``, as the point's config.yaml records it (exact integer), else MISSING."""
     cfg = point.files.get("config")
-    name = RAN_UNDER.get(key)
+    name = CLIENT_SEED_KEYS.get(key)
     if name is None or cfg is None or not cfg.ok or not isinstance(cfg.data, dict):
         return MISSING
     v = cfg.get("settings", "runtime", name, default=MISSING)
@@ -143,11 +141,11 @@ def seed_edits(point, lf, set_id: str, seeds: dict, declared: dict) -> tuple[lis
             continue
         ran = ran_seed(point, key)
         if ran is MISSING:
-            why = "no client key records it" if key not in RAN_UNDER else "config.yaml does not record it"
+            why = "no client key records it" if key not in CLIENT_SEED_KEYS else "config.yaml does not record it"
             notes.append(f"{key}: what ran cannot be verified ({why})")
             continue
         if ran != want:
-            notes.append(f"{key}: the run used {ran} (config.yaml settings.runtime.{RAN_UNDER[key]}), not set "
+            notes.append(f"{key}: the run used {ran} (config.yaml settings.runtime.{CLIENT_SEED_KEYS[key]}), not set "
                          f"{set_id}'s {want}: the point needs a re-run with the set's seeds")
             continue
         if not fixable_file(lf):

@@ -124,7 +124,7 @@ def test_shell_completion_offers_rule_ids_and_choices():
 
 def test_an_interrupt_ends_as_click_ends_it():
     setup = ("import checker.cli.check_command as c\n"
-             "def boom(**values): raise KeyboardInterrupt\n"
+             "def boom(values): raise KeyboardInterrupt\n"
              "c.check = boom\n")
     p = _cli(["check", VALID, "-q"], setup=setup)
     assert (p.returncode, p.stdout, p.stderr) == (1, "", "\nAborted!\n")

@@ -160,7 +160,7 @@ def _waivers_doc():
     from checker.load.yaml_reader import parse_yaml
 
     with open(os.path.join(REPO, "docs", "examples", "waivers.yaml"), encoding="utf-8") as fh:
-        return parse_yaml(fh.read(), want_positions=False)[0]
+        return parse_yaml(fh.read(), want_positions=False).data
 
 
 @SLOW
@@ -197,7 +197,7 @@ def _policy_doc(name):
     from checker.load.yaml_reader import parse_yaml
 
     with open(os.path.join(POLICY, name + ".yaml"), encoding="utf-8") as fh:
-        return parse_yaml(fh.read(), want_positions=False)[0]
+        return parse_yaml(fh.read(), want_positions=False).data
 
 
 @SLOW

@@ -30,7 +30,7 @@ def _fix(parent: str):
     here = os.getcwd()
     os.chdir(parent)
     try:
-        return fixing.run("fix", lambda bundle: run_check(["pkg"]), ["pkg"], None)[0]
+        return fixing.run("fix", lambda bundle, reads=None: run_check(["pkg"], reads=reads), ["pkg"], None)[0]
     finally:
         os.chdir(here)
 

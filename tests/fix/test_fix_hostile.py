@@ -38,7 +38,7 @@ def _fix(parent, before_rename=None):
     here = os.getcwd()
     os.chdir(str(parent))
     try:
-        return fixing.run("fix", lambda bundle: run_check(["pkg"]), ["pkg"], None, before_rename=before_rename)[0]
+        return fixing.run("fix", lambda bundle, reads=None: run_check(["pkg"], reads=reads), ["pkg"], None, before_rename=before_rename)[0]
     finally:
         os.chdir(here)
 

@@ -103,7 +103,7 @@ def _run(mode: str, parent: str):
     os.chdir(parent)
     engine.fix_rounds = rounds
     try:
-        report, text = fixing.run(mode, lambda bundle: run_check(["pkg"]), ["pkg"], None)
+        report, text = fixing.run(mode, lambda bundle, reads=None: run_check(["pkg"], reads=reads), ["pkg"], None)
     finally:
         engine.fix_rounds = original_rounds
         os.chdir(here)

@@ -11,7 +11,7 @@ from checker.load.yaml_reader import parse_yaml
 def lf_of(text: str, is_json: bool = False, bom: bool = False) -> LoadedFile:
     import json
 
-    data = json.loads(text) if is_json else parse_yaml(text)[0]
+    data = json.loads(text) if is_json else parse_yaml(text).data
     return LoadedFile(kind="point_yaml", rel="p.yaml", abspath="/x/p.yaml", exists=True, text=text, is_json=is_json,
                       bom=bom, data=data)
 

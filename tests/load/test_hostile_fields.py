@@ -35,7 +35,7 @@ def _parse(path: str):
 
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
-    return json.loads(text) if path.endswith(".json") else parse_yaml(text, want_positions=False)[0]
+    return json.loads(text) if path.endswith(".json") else parse_yaml(text, want_positions=False).data
 
 
 _PATHS: dict = {}

@@ -247,7 +247,7 @@ def test_yaml_aliases_expand_to_bounded_text(text):
     from checker.load.yaml_reader import MAX_ALIAS_CHARS, MAX_ALIAS_NODES, YamlLoadError, parse_yaml
 
     try:
-        data, _ = parse_yaml(text, want_positions=False)
+        data = parse_yaml(text, want_positions=False).data
     except YamlLoadError as exc:
         assert exc.code == "alias-budget", exc.message
         return
@@ -284,7 +284,7 @@ def test_json_locator_agrees_with_the_position_map(doc, indent, ascii_only):
 
     text = json.dumps(doc, indent=indent, ensure_ascii=ascii_only)
     try:
-        _, positions = parse_yaml(text)
+        positions = parse_yaml(text).positions
     except YamlLoadError:
         return  # e.g. a key YAML reads as a duplicate ("1" and 1 are one JSON key, two YAML keys)
     for path, pos in positions.items():
@@ -297,7 +297,8 @@ def test_json_locator_agrees_with_the_position_map(doc, indent, ascii_only):
 def test_big_list_positions_are_bounded():
     from checker.load.yaml_reader import MAX_LIST_POSITIONS, parse_yaml
 
-    data, positions = parse_yaml("a: [" + ", ".join(["1"] * 5000) + "]\nb: 2\n")
+    doc = parse_yaml("a: [" + ", ".join(["1"] * 5000) + "]\nb: 2\n")
+    data, positions = doc.data, doc.positions
     assert len(data["a"]) == 5000
     assert len(positions) <= MAX_LIST_POSITIONS + 3
     assert positions[("b",)] == (2, 4)
@@ -319,7 +320,7 @@ def test_yaml_locator_agrees_with_the_position_map(doc, flow):
 
     text = yaml.safe_dump({"root": doc, "after": 1}, default_flow_style=flow)
     try:
-        _, positions = parse_yaml(text)
+        positions = parse_yaml(text).positions
     except YamlLoadError:
         return
     for path, pos in positions.items():
@@ -333,9 +334,9 @@ def test_positions_count_newlines_only():
     from checker.load.yaml_reader import parse_yaml
 
     text = json.dumps(["\x85", None, "\u2028\u2029", 7], ensure_ascii=False)
-    _, positions = parse_yaml(text)
+    positions = parse_yaml(text).positions
     assert positions[(1,)] == (1, 7) and positions[(3,)] == (1, 19)
-    _, positions = parse_yaml('a: "x\x85y"\nb: 1\n')
+    positions = parse_yaml('a: "x\x85y"\nb: 1\n').positions
     assert positions[("b",)] == (2, 4)
 
 

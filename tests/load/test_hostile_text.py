@@ -168,7 +168,7 @@ def test_yaml_escapes_and_byte_order_marks(tmp_path):
 def test_a_tagged_scalar_is_read_as_its_tag_says_then_checked():
     from checker.load.yaml_reader import YamlLoadError, parse_yaml
 
-    data, _ = parse_yaml("a: ! 8\nb: !!str 8\nc: !!int 8\nd: !!float 8\ne: ! [1]\n")
+    data = parse_yaml("a: ! 8\nb: !!str 8\nc: !!int 8\nd: !!float 8\ne: ! [1]\n").data
     assert data == {"a": "8", "b": "8", "c": 8, "d": 8.0, "e": [1]}
     assert type(data["d"]) is float
     try:

@@ -8,7 +8,6 @@ import pickle
 
 import pytest
 
-from checker.load import reader
 from checker.load.parse_cache import ParseCache
 from checker.lsp.resolve import resolve
 from checker.lsp.run import check_unit
@@ -16,16 +15,19 @@ from checker.lsp.settings import Settings
 from lspclient import point_path
 
 
+#: the parse cache the checks of a test share (the server gives its own to every check)
+_CACHE: list = [None]
+
+
 @pytest.fixture
 def cache():
-    kept = reader.PARSE_CACHE
-    reader.PARSE_CACHE = ParseCache()
-    yield reader.PARSE_CACHE
-    reader.PARSE_CACHE = kept
+    _CACHE[0] = ParseCache()
+    yield _CACHE[0]
+    _CACHE[0] = None
 
 
 def _check(path: str, text: str):
-    return check_unit(resolve(path), {path: text}, path, Settings())
+    return check_unit(resolve(path), {path: text}, path, Settings(), cache=_CACHE[0])
 
 
 def _codes(mapped, path: str) -> set:
@@ -73,12 +75,7 @@ def test_each_check_sees_the_buffer_the_disk_and_a_deletion_of_that_moment(cache
 
 
 def _uncached(path: str, text: str):
-    kept = reader.PARSE_CACHE
-    reader.PARSE_CACHE = None
-    try:
-        return _check(path, text)
-    finally:
-        reader.PARSE_CACHE = kept
+    return check_unit(resolve(path), {path: text}, path, Settings())
 
 
 def test_a_check_leaves_the_kept_files_as_they_were_and_finds_what_a_fresh_check_finds(cache, package):
@@ -97,19 +94,18 @@ def test_a_check_leaves_the_kept_files_as_they_were_and_finds_what_a_fresh_check
 
 
 def test_the_cache_is_bounded_in_entries_and_bytes(package):
-    kept = reader.PARSE_CACHE
-    reader.PARSE_CACHE = small = ParseCache(max_entries=10, max_bytes=1 << 30)
+    _CACHE[0] = small = ParseCache(max_entries=10, max_bytes=1 << 30)
     try:
         r8 = point_path(package, "r8")
         text = open(r8, encoding="utf-8").read()
         for i in range(3):
             _check(r8, text + f"# edit {i}\n")
             assert len(small) <= 10
-        reader.PARSE_CACHE = by_bytes = ParseCache(max_bytes=40_000)
+        _CACHE[0] = by_bytes = ParseCache(max_bytes=40_000)
         _check(r8, text)
         assert 0 < by_bytes.bytes <= 40_000 and len(by_bytes) < 30
     finally:
-        reader.PARSE_CACHE = kept
+        _CACHE[0] = None
     # one entry per file: the 200th version of a buffer replaces the 199th instead of piling up
     c = ParseCache()
     from checker.load.reader import LoadedFile

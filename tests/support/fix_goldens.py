@@ -72,7 +72,7 @@ def fix_diff(case: str, parent: str) -> tuple[str, object]:
     here = os.getcwd()
     os.chdir(parent)
     try:
-        report, text = fixing.run("diff", lambda bundle: run_check(["pkg"]), ["pkg"], None)
+        report, text = fixing.run("diff", lambda bundle, reads=None: run_check(["pkg"], reads=reads), ["pkg"], None)
     finally:
         os.chdir(here)
     return text, report.sections["fix"]

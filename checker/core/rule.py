@@ -65,6 +65,16 @@ def Skip(message: str, reason: str = "not-applicable", **kw: Any) -> Outcome:
     return Outcome("SKIP", message, reason=reason, **kw)
 
 
+class Skipped(Exception):
+    """Raised by a rule, or a helper it calls, that cannot judge its subject: the engine makes it the rule's
+    SKIP with this message and reason (as it does a declared need that is not met), so no helper hands a
+    SKIP back for its caller to return."""
+
+    def __init__(self, message: str, reason: str = "not-applicable", **kw: Any) -> None:
+        super().__init__(message)
+        self.outcome = Skip(message, reason, **kw)
+
+
 class Rule(msgspec.Struct):
     id: str
     title: str

@@ -13,7 +13,7 @@ from checker.core.findings import Finding, Location, Severity, Status, Subject
 from checker.load.reader import LoadedFile
 from checker.load.package_tree import Package
 from checker.core.policy import Policy, PolicyUnavailable
-from checker.core.rule import REGISTRY_UNUSABLE, Outcome, Rule, split_need
+from checker.core.rule import REGISTRY_UNUSABLE, Outcome, Rule, Skipped, split_need
 from checker.engine.catalogue import select_matches
 
 
@@ -226,6 +226,8 @@ def evaluate(rule: Rule, obj: Any, ctx: Context, selected: bool = True) -> list[
         if len(set(keys)) != len(keys):
             raise ValueError("rule returned two findings for one subject")
         return findings
+    except Skipped as exc:  # the rule could not judge: its SKIP, with the reason it gave
+        return [_to_finding(rule, subject, exc.outcome)]
     except PolicyUnavailable as exc:
         return [_to_finding(rule, subject, Outcome("SKIP", f"policy not loaded: {exc.name}.yaml ({exc.why})",
                                                    reason="missing-policy"))]

@@ -84,7 +84,7 @@ def gate_values(acc, targets, tscale: int) -> dict:
 
 
 @rule(id="accuracy-gate", title="Accuracy gate", clause="R§9.1, R§5", severity="reject",
-      scope="point", needs=("policy:models", "policy:accuracy"), official=True)
+      scope="point", needs=("policy:models", "policy:accuracy", "maybe:accuracy", "maybe:accuracy_legacy"), official=True)
 def accuracy_gate(point, ctx):
     """Every gated accuracy metric of the model meets its threshold at this point, with no tolerance.
 
@@ -133,7 +133,7 @@ def accuracy_gate(point, ctx):
     return Pass(f"{mid}: " + ", ".join(shown))
 
 
-@rule(id="accuracy-sample-count", title="Accuracy sample count", clause="R§6.6, R§5", severity="reject", scope="point", needs=("policy:models", "policy:accuracy"), official=True)
+@rule(id="accuracy-sample-count", title="Accuracy sample count", clause="R§6.6, R§5", severity="reject", scope="point", needs=("policy:models", "policy:accuracy", "maybe:accuracy", "maybe:accuracy_legacy"), official=True)
 def accuracy_sample_count(point, ctx):
     """The accuracy run scored at least the model's accuracy dataset size, repeats included.
 
@@ -202,7 +202,7 @@ def _score_of(entry, accepted, tscale):
     return exact(v) * entry_scale([v], accepted, tscale), None, path
 
 
-@rule(id="agentic-accuracy-inline", title="Agentic inline accuracy", clause="R§4.3, R§9.1", severity="reject", scope="point", needs=("policy:models", "policy:accuracy"), official=True)
+@rule(id="agentic-accuracy-inline", title="Agentic inline accuracy", clause="R§4.3, R§9.1", severity="reject", scope="point", needs=("policy:models", "policy:accuracy", "maybe:accuracy"), official=True)
 def agentic_accuracy_inline(point, ctx):
     """Agentic: the point's inline accuracy (`dataset_type: performance` entry) meets the model's minimum.
 
@@ -238,7 +238,7 @@ def agentic_accuracy_inline(point, ctx):
     return Pass(f"{mid}: inline accuracy {show_number(float(v))} {t.inline.describe()}")
 
 
-@rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve", needs=("policy:models", "policy:accuracy", "maybe:point_yaml"), official=True)
+@rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve", needs=("policy:models", "policy:accuracy", "maybe:point_yaml", "maybe:accuracy", "maybe:system_desc"), official=True)
 def agentic_accuracy_swebench(curve, ctx):
     """Agentic: the mean of the four mandatory-region SWE-bench results meets the model's minimum.
 

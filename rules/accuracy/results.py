@@ -173,7 +173,7 @@ def accuracy_complete(point, ctx):
     return Pass(f"{stated} of {len(acc.entries)} entries state complete: true; none is incomplete")
 
 
-@rule(id="accuracy-concurrency", title="Accuracy run at the point's concurrency", clause="R§5.3", severity="reject", scope="point", needs=("policy:models", "maybe:config", "maybe:point_yaml"))
+@rule(id="accuracy-concurrency", title="Accuracy run at the point's concurrency", clause="R§5.3", severity="reject", scope="point", needs=("policy:models", "maybe:config", "maybe:point_yaml", "maybe:accuracy", "maybe:accuracy_legacy"))
 def accuracy_concurrency(point, ctx):
     """A single-turn accuracy run uses the concurrency of the point it belongs to.
 
@@ -210,7 +210,7 @@ def accuracy_concurrency(point, ctx):
 
 
 @rule(id="accuracy-coverage", title="Accuracy at the mandatory points", clause="R§4.3, R§5.3, R§9.1",
-      severity="reject", scope="curve", needs=("policy:models", "maybe:accuracy", "maybe:point_yaml"), official=True)
+      severity="reject", scope="curve", needs=("policy:models", "maybe:accuracy", "maybe:point_yaml", "maybe:accuracy_legacy", "maybe:system_desc"), official=True)
 def accuracy_coverage(curve, ctx):
     """Exactly one accuracy run in each of Ultra Low, Low, Medium and High, plus one at the Offline point.
 

@@ -119,7 +119,8 @@ def region_basis(curve, ctx):
     return Pass(f"{c_max_txt}; {c_min_txt}{unread}", observed={"c_max": cr.c_max, "c_min": cr.c_min})
 
 
-@rule(id="region-computation", title="Region boundaries (R§5.5 input)", clause="R§5.5", severity="reject", scope="curve", official=True)
+@rule(id="region-computation", title="Region boundaries (R§5.5 input)", clause="R§5.5", severity="reject", scope="curve",
+      official=True, needs=("maybe:point_yaml", "maybe:system_desc"))
 def region_computation(curve, ctx):
     """The region algorithm's inputs are valid: `1 <= C_min <= 32` and `C_max > 32`.
 
@@ -153,7 +154,7 @@ def _single_levels(r) -> str | None:
 
 
 @rule(id="c-min-override", title="C_min override", clause="R§5.4", severity="reject",
-      scope="curve", official=True)
+      scope="curve", official=True, needs=("maybe:point_yaml", "maybe:system_desc"))
 def c_min_override(curve, ctx):
     """A `c_min_override` in system_desc.json is an integer 1..32, on every point, equal to a submitted point.
 
@@ -229,7 +230,7 @@ def region_fix(point, allowed, declared) -> dict:
 
 
 @rule(id="concurrency-in-range", title="Concurrency in range", clause="R§9.1", severity="flag",
-      scope="point", needs=("point_yaml",), official=True)
+      scope="point", needs=("point_yaml", "maybe:system_desc"), official=True)
 def concurrency_in_range(point, ctx):
     """The point's concurrency lies in a valid region: 1 .. ceil(1.10 x C_max), margin included.
 
@@ -289,7 +290,7 @@ def region_declared(point, ctx):
 
 
 @rule(id="region-placement", title="Region placement", clause="R§8.3", severity="warn",
-      scope="point", needs=("point_yaml", "policy:curve"), official=True)
+      scope="point", needs=("point_yaml", "policy:curve", "maybe:system_desc"), official=True)
 def region_placement(point, ctx):
     """The declared `region` equals the region R§5.5 computes for the point's concurrency.
 
@@ -319,7 +320,7 @@ def region_placement(point, ctx):
                    **region_fix(point, ctx.policy.get("curve").region_values, declared)})
 
 
-@rule(id="margin-float-ceiling", title="Point on a float-only margin value", clause="R§5.5", severity="warn", scope="point", needs=("point_yaml",))
+@rule(id="margin-float-ceiling", title="Point on a float-only margin value", clause="R§5.5", severity="warn", scope="point", needs=("point_yaml", "maybe:system_desc"))
 def margin_float_ceiling(point, ctx):
     """Warns when a point's concurrency is in range only because R§5.5 computes the margin in floating point.
 

@@ -123,7 +123,7 @@ def benchmark_type_consistency(curve, ctx):
 
 
 @rule(id="offline-ordering", title="Offline point ordering", clause="R§5.7.2", severity="flag",
-      scope="curve", needs=("policy:curve", "maybe:point_yaml", "maybe:result_summary"), official=True)
+      scope="curve", needs=("policy:curve", "maybe:point_yaml", "maybe:result_summary", "maybe:system_desc"), official=True)
 def offline_ordering(curve, ctx):
     """A dedicated Offline run reaches at least C_max concurrency and 98 % of the C_max point's throughput.
 
@@ -269,7 +269,7 @@ def _declare_coverage(region: str, rule_id: str, title: str, extra: str = ""):
     check.__doc__ = _COVERAGE_DOC.format(label=REGION_LABELS[region], extra=extra)
     check.__name__ = rule_id.replace("-", "_")
     globals()[check.__name__] = rule(id=rule_id, title=title, clause="R§9.1", severity="reject", scope="curve",
-                                     official=True, needs=("maybe:point_yaml",))(check)
+                                     official=True, needs=("maybe:point_yaml", "maybe:system_desc"))(check)
 
 
 _declare_coverage("low_concurrency", "low-concurrency-coverage", "Low Concurrency coverage")

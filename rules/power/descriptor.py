@@ -175,7 +175,7 @@ def _flat_outcome(lf, calc, pol):
 
 
 @rule(id="power-descriptor-shape", title="Power descriptor in the Appendix E shape", clause="R§4.5.2",
-      severity="flag", scope="system", needs=("power", "policy:power"))
+      severity="flag", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_descriptor_shape(system, ctx):
     """system_power.json uses the published Appendix E shape, not the older flat group shape.
 
@@ -201,7 +201,7 @@ def power_descriptor_shape(system, ctx):
 
 
 @rule(id="power-estimated", title="Estimated power", clause="R§4.5.2", severity="warn",
-      scope="system", needs=("power", "policy:power"), official=True)
+      scope="system", needs=("power", "policy:power", "maybe:system_desc"), official=True)
 def power_estimated(system, ctx):
     """Names every figure of the power total that is an Appendix D default ("MLC Estimated Power").
 
@@ -227,7 +227,7 @@ def power_estimated(system, ctx):
                 observed=items, expected="every value sourced from public evidence")
 
 
-@rule(id="power-system-desc-id", title="Power descriptor names its system", clause="R§4.5.2", severity="flag", scope="system", needs=("power", "policy:power"))
+@rule(id="power-system-desc-id", title="Power descriptor names its system", clause="R§4.5.2", severity="flag", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_system_desc_id(system, ctx):
     """`system_desc_id` in system_power.json names the system directory it sits in.
 
@@ -252,7 +252,7 @@ def power_system_desc_id(system, ctx):
 
 
 @rule(id="power-cooling-consistency", title="Power cooling matches the system description", clause="R§4.5.2",
-      severity="reject", scope="system", needs=("power", "policy:power"))
+      severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_cooling_consistency(system, ctx):
     """The `cooling` of system_power.json agrees with the cooling of the system description (E.2, E.7).
 
@@ -279,7 +279,7 @@ def power_cooling_consistency(system, ctx):
 
 
 @rule(id="power-node-sets-match", title="Power node sets match the system description", clause="R§4.5.2",
-      severity="flag", scope="system", needs=("power", "policy:power"))
+      severity="flag", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_node_sets_match(system, ctx):
     """Each node set of system_power.json is a node type of the system description, with its counts.
 
@@ -325,7 +325,7 @@ def power_node_sets_match(system, ctx):
 
 
 @rule(id="power-computed-figures", title="Figures written in system_power.json match the recomputation",
-      clause="R§4.5.2", severity="reject", scope="system", needs=("power", "policy:power"))
+      clause="R§4.5.2", severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_computed_figures(system, ctx):
     """Every figure the submitter wrote equals the E.5 recomputation (POWER.md E.7).
 

@@ -25,7 +25,7 @@ def _fabric(system, ctx, need_nics: bool):
 
 
 @rule(id="power-scale-out-nics", title="Scale-out NICs counted where they belong", clause="R§4.5.2",
-      severity="reject", scope="system", needs=("power", "policy:power"))
+      severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_scale_out_nics(system, ctx):
     """The scale-out NICs are counted on component-built nodes, and not twice on published ones.
 
@@ -47,7 +47,7 @@ def power_scale_out_nics(system, ctx):
 
 
 @rule(id="power-scale-out-bandwidth", title="Scale-out bandwidth covers the NICs", clause="R§4.5.2",
-      severity="reject", scope="system", needs=("power", "policy:power"))
+      severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_scale_out_bandwidth(system, ctx):
     """The required scale-out bandwidth covers the NICs, and the switches offer it.
 
@@ -68,7 +68,7 @@ def power_scale_out_bandwidth(system, ctx):
                                                 f"{so.required_tbps if so.required_tbps is not None else '?'} Tb/s")
 
 
-@rule(id="power-scale-out-fabric", title="Something joins the nodes", clause="R§4.5.2", severity="reject", scope="system", needs=("power", "policy:power"))
+@rule(id="power-scale-out-fabric", title="Something joins the nodes", clause="R§4.5.2", severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_scale_out_fabric(system, ctx):
     """A multi-node system declares what joins its nodes; a one-node system declares no scale-out fabric.
 

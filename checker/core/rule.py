@@ -22,9 +22,13 @@ from checker.core.findings import Severity
 #:   ``registry:<name>``  a registry with a reporting rule is usable (else SKIP naming that rule)
 #:   ``engine:week0``     the Week-0 verdict the engine computed (official or predicted) is handed over on
 #:                        ``ctx.week0``; the rule runs after the others (else SKIP: it was not computed)
-NEED_KINDS = ("file", "loaded", "maybe", "policy", "registry", "engine")
+#:   ``has:<what>``       the subject has it (``HAS_INPUTS``): ``has:dir`` its directory could be listed,
+#:                        ``has:points`` the curve has point directories
+NEED_KINDS = ("file", "loaded", "maybe", "policy", "registry", "engine", "has")
 #: what ``engine:`` may name
 ENGINE_INPUTS = ("week0",)
+#: what ``has:`` may name
+HAS_INPUTS = ("dir", "points")
 #: the SKIP reason of a rule whose registry cannot be used
 REGISTRY_UNUSABLE = "registry-unusable"
 
@@ -179,6 +183,8 @@ def split_need(need: str) -> tuple[str, str]:
         raise ValueError(f"unknown need {need!r}: one of {', '.join(k + ':' for k in NEED_KINDS[1:])} or a file kind")
     if kind == "engine" and name not in ENGINE_INPUTS:
         raise ValueError(f"unknown need {need!r}: the engine hands over {', '.join(ENGINE_INPUTS)}")
+    if kind == "has" and name not in HAS_INPUTS:
+        raise ValueError(f"unknown need {need!r}: one of {', '.join('has:' + n for n in HAS_INPUTS)}")
     return kind, name
 
 

@@ -98,6 +98,13 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
             continue
         if kind == "maybe":
             continue
+        if kind == "has":
+            if name == "dir" and getattr(obj, "dir_error", None) is not None:
+                return Outcome("SKIP", f"input not loaded: {obj.rel}/ ({obj.dir_error.message})",
+                               reason="input-not-loaded")
+            if name == "points" and not obj.points:
+                return Outcome("SKIP", "the curve has no point directories (see point-dirs)", reason="missing-input")
+            continue
         if kind == "engine":
             if getattr(ctx, name, None) is None:
                 return Outcome("SKIP", "the Week-0 verdict was not computed: --select/--ignore checked only some "

@@ -18,17 +18,21 @@ from checker.core.findings import Severity
 #:   ``loaded:<kind>``    the file is present and parsed as a mapping; it may be invalid (the rule reads
 #:                        what is there, e.g. one key of a point.yaml whose other keys are wrong)
 #:   ``maybe:<kind>``     read when present: the rule itself decides what absence means (never SKIPped)
+#:   ``read:<kind>``      present and read by the loader: a refusal (too large, unreadable, ...) SKIPs, as the
+#:                        loading rules report it; a parse error is the rule's to report (the validity rules)
+#:   ``maybe-read:<kind>`` as ``read:``, but the rule itself decides what absence means
 #:   ``policy:<name>``    the policy file loaded (a registry with a reporting rule: the rule handles it)
 #:   ``registry:<name>``  a registry with a reporting rule is usable (else SKIP naming that rule)
 #:   ``engine:week0``     the Week-0 verdict the engine computed (official or predicted) is handed over on
 #:                        ``ctx.week0``; the rule runs after the others (else SKIP: it was not computed)
 #:   ``has:<what>``       the subject has it (``HAS_INPUTS``): ``has:dir`` its directory could be listed,
-#:                        ``has:points`` the curve has point directories
-NEED_KINDS = ("file", "loaded", "maybe", "policy", "registry", "engine", "has")
+#:                        ``has:src`` the submission's src/, when present, could be listed, ``has:points`` the
+#:                        curve has point directories
+NEED_KINDS = ("file", "loaded", "maybe", "read", "maybe-read", "policy", "registry", "engine", "has")
 #: what ``engine:`` may name
 ENGINE_INPUTS = ("week0",)
 #: what ``has:`` may name
-HAS_INPUTS = ("dir", "points")
+HAS_INPUTS = ("dir", "src", "points")
 #: the SKIP reason of a rule whose registry cannot be used
 REGISTRY_UNUSABLE = "registry-unusable"
 
@@ -110,7 +114,7 @@ class Rule(msgspec.Struct):
     @property
     def files(self) -> tuple[str, ...]:
         """The submission file kinds this rule reads (valid or merely loaded)."""
-        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("file", "loaded", "maybe"))
+        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("file", "loaded", "maybe", "read", "maybe-read"))
 
     def section(self, name: str) -> str:
         """Return a named docstring section ('What it checks', 'Why', 'How to fix')."""

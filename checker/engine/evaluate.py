@@ -102,6 +102,9 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
             if name == "dir" and getattr(obj, "dir_error", None) is not None:
                 return Outcome("SKIP", f"input not loaded: {obj.rel}/ ({obj.dir_error.message})",
                                reason="input-not-loaded")
+            if name == "src" and obj.src_state == "error":
+                return Outcome("SKIP", f"input not loaded: src/ ({obj.dir_problems['src'].message})",
+                               reason="input-not-loaded")
             if name == "points" and not obj.points:
                 return Outcome("SKIP", "the curve has no point directories (see point-dirs)", reason="missing-input")
             continue
@@ -114,9 +117,13 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
         if lf is None:
             continue
         if not lf.exists:
+            if kind == "maybe-read":
+                continue
             return Outcome("SKIP", f"input missing: {lf.rel}", reason="missing-input")
-        if lf.error is not None:
+        if lf.error is not None and not (kind in _READ and lf.error.code == "parse-error"):
             return Outcome("SKIP", f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+        if kind in _READ:  # read, perhaps not parsed: the rule reports a parse error
+            continue
         if kind == "loaded":  # parsed, possibly invalid: the rule reads what is there
             if not isinstance(lf.data, dict):
                 return Outcome("SKIP", f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
@@ -132,6 +139,7 @@ def registry_skip(policy: Policy, name: str) -> Outcome:
 
 
 _MODELLED = {"point_yaml", "result_summary", "system_desc"}
+_READ = ("read", "maybe-read")
 
 
 _STATUS = {s.value: s for s in Status}

@@ -79,15 +79,8 @@ def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _present(point):
-    lf = point.files["system_desc"]
-    if point.dir_error is not None:
-        return None, Skip(f"input not loaded: {point.rel}/ ({point.dir_error.message})", reason="input-not-loaded")
-    return lf, None
-
-
 @rule(id="system-description-present", title="System description present", clause="R§8.2",
-      severity="reject", scope="point", official=True, needs=("maybe:system_desc",))
+      severity="reject", scope="point", official=True, needs=("has:dir", "maybe:system_desc"))
 def system_description_present(point, ctx):
     """Every `r<N>/` has its `system_desc.json`.
 
@@ -97,9 +90,7 @@ def system_description_present(point, ctx):
     the per-point parallelism (R§8.2).
     How to fix: Copy the run folder's system_desc.json into r<N>/.
     """
-    lf, skip = _present(point)
-    if skip:
-        return skip
+    lf = point.files["system_desc"]
     if not lf.exists:
         return Fail("system_desc.json is missing", file=point.rel, observed="missing",
                     expected=f"{point.name}/system_desc.json")
@@ -182,7 +173,7 @@ def _availability_problems(m, pol) -> list:
 
 
 @rule(id="system-description-valid", title="System description (system_desc.json)", clause="R§8.2",
-      severity="reject", scope="point", needs=("policy:system_desc", "maybe:system_desc"), official=True)
+      severity="reject", scope="point", needs=("policy:system_desc", "has:dir", "read:system_desc"), official=True)
 def system_description_valid(point, ctx):
     """Each copy of `system_desc.json` parses and holds the R§8.2 template's required fields.
 
@@ -198,16 +189,10 @@ def system_description_valid(point, ctx):
     How to fix: Correct the named field in the named copy; keep every copy of a curve identical
     except the per-point fields.
     """
-    lf, skip = _present(point)
-    if skip:
-        return skip
-    if not lf.exists:
-        return Skip(f"input missing: {lf.rel}", reason="missing-input")
-    if lf.error is not None:
-        if lf.error.code == "parse-error":
-            return Fail(f"system_desc.json does not parse: {lf.error.message}", file=lf,
-                        observed=lf.error.message, expected="valid JSON")
-        return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    lf = point.files["system_desc"]
+    if lf.error is not None:  # a parse error: the needs SKIP every other refusal
+        return Fail(f"system_desc.json does not parse: {lf.error.message}", file=lf,
+                    observed=lf.error.message, expected="valid JSON")
     probs = validity_problems(lf, ctx.policy.get("system_desc"))
     if probs:
         edits = tuple(quoted_edits(lf))

@@ -21,6 +21,8 @@ from checker.core.findings import Severity
 #:   ``read:<kind>``      present and read by the loader: a refusal (too large, unreadable, ...) SKIPs, as the
 #:                        loading rules report it; a parse error is the rule's to report (the validity rules)
 #:   ``maybe-read:<kind>`` as ``read:``, but the rule itself decides what absence means
+#:   ``maybe-loaded:<kind>`` when present, loaded (a refusal or a parse error SKIPs); the rule decides what
+#:                        absence means. On a curve, the file at every point of the curve
 #:   ``policy:<name>``    the policy file loaded (a registry with a reporting rule: the rule handles it)
 #:   ``registry:<name>``  a registry with a reporting rule is usable (else SKIP naming that rule)
 #:   ``engine:week0``     the Week-0 verdict the engine computed (official or predicted) is handed over on
@@ -28,7 +30,7 @@ from checker.core.findings import Severity
 #:   ``has:<what>``       the subject has it (``HAS_INPUTS``): ``has:dir`` its directory could be listed,
 #:                        ``has:src`` the submission's src/, when present, could be listed, ``has:points`` the
 #:                        curve has point directories
-NEED_KINDS = ("file", "loaded", "maybe", "read", "maybe-read", "policy", "registry", "engine", "has")
+NEED_KINDS = ("file", "loaded", "maybe", "read", "maybe-read", "maybe-loaded", "policy", "registry", "engine", "has")
 #: what ``engine:`` may name
 ENGINE_INPUTS = ("week0",)
 #: what ``has:`` may name
@@ -114,7 +116,7 @@ class Rule(msgspec.Struct):
     @property
     def files(self) -> tuple[str, ...]:
         """The submission file kinds this rule reads (valid or merely loaded)."""
-        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("file", "loaded", "maybe", "read", "maybe-read"))
+        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("file", "loaded", "maybe", "read", "maybe-read", "maybe-loaded"))
 
     def section(self, name: str) -> str:
         """Return a named docstring section ('What it checks', 'Why', 'How to fix')."""

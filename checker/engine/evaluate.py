@@ -113,23 +113,31 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
                 return Outcome("SKIP", "the Week-0 verdict was not computed: --select/--ignore checked only some "
                                "rules and the official checker is not installed to decide it", reason="not-computed")
             continue
-        lf = _input_file(obj, name)
-        if lf is None:
-            continue
-        if not lf.exists:
-            if kind == "maybe-read":
-                continue
-            return Outcome("SKIP", f"input missing: {lf.rel}", reason="missing-input")
-        if lf.error is not None and not (kind in _READ and lf.error.code == "parse-error"):
-            return Outcome("SKIP", f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
-        if kind in _READ:  # read, perhaps not parsed: the rule reports a parse error
-            continue
-        if kind == "loaded":  # parsed, possibly invalid: the rule reads what is there
-            if not isinstance(lf.data, dict):
-                return Outcome("SKIP", f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
-            continue
-        if lf.kind in _MODELLED and lf.model is None:
-            return Outcome("SKIP", f"input not valid: {lf.rel}", reason="input-not-valid")
+        if kind == "maybe-loaded" and isinstance(getattr(obj, "points", None), list):
+            files = [_input_file(p, name) for p in obj.points]  # a curve's: the file at each of its points
+        else:
+            files = [_input_file(obj, name)]
+        for lf in files:
+            skip = _file_skip(kind, lf) if lf is not None else None
+            if skip is not None:
+                return skip
+    return None
+
+
+def _file_skip(kind: str, lf: LoadedFile) -> Outcome | None:
+    """The SKIP a need of this kind calls for on this file, or None."""
+    if not lf.exists:
+        return None if kind in _WHEN_PRESENT else Outcome("SKIP", f"input missing: {lf.rel}", reason="missing-input")
+    if lf.error is not None and not (kind in _READ and lf.error.code == "parse-error"):
+        return Outcome("SKIP", f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    if kind in _READ or kind == "maybe-loaded":  # read (perhaps not parsed: the rule reports a parse error)
+        return None
+    if kind == "loaded":  # parsed, possibly invalid: the rule reads what is there
+        if not isinstance(lf.data, dict):
+            return Outcome("SKIP", f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
+        return None
+    if lf.kind in _MODELLED and lf.model is None:
+        return Outcome("SKIP", f"input not valid: {lf.rel}", reason="input-not-valid")
     return None
 
 
@@ -140,6 +148,7 @@ def registry_skip(policy: Policy, name: str) -> Outcome:
 
 _MODELLED = {"point_yaml", "result_summary", "system_desc"}
 _READ = ("read", "maybe-read")
+_WHEN_PRESENT = ("maybe-read", "maybe-loaded")
 
 
 _STATUS = {s.value: s for s in Status}

@@ -354,7 +354,7 @@ def _bound_seed_fix(point, lf, ctx, declared, keys: set) -> dict:
 
 
 @rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject",
-      scope="point", needs=("loaded:point_yaml", "policy:seed_sets", "maybe:config"))
+      scope="point", needs=("loaded:point_yaml", "policy:seed_sets", "loaded:config"))
 def config_seeds_match(point, ctx):
     """The seeds in the point's config.yaml equal the runtime seeds its point.yaml declares.
 
@@ -372,12 +372,7 @@ def config_seeds_match(point, ctx):
     How to fix: Re-run the point with the bound set's seeds in settings.runtime, or correct
     point.yaml if it misstates the seeds the run used.
     """
-    cfg = point.files.get("config")
-    if cfg is None or not cfg.exists:
-        return Skip("no config.yaml at this point (config-file-present reports it)", reason="missing-input")
-    if cfg.error is not None or not isinstance(cfg.data, dict):
-        why = cfg.error.message if cfg.error is not None else "not a mapping"
-        return Skip(f"input not loaded: {cfg.rel} ({why})", reason="input-not-loaded")
+    cfg = point.files["config"]
     lf = point.files["point_yaml"]
     declared = declared_seeds(lf)
     diffs, unrecorded = [], []

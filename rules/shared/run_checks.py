@@ -46,11 +46,9 @@ def streaming_value(config: dict) -> tuple[Any, str]:
 
 def seeds_outcome(lf, set_id: str, where: str, ctx) -> Outcome:
     """The config's RNG seeds equal the bound set's values (R§2.1.1), read from the seed-set registry."""
-    from rules.shared.seed_values import adoption_cohorts, registry
+    from rules.shared.seed_values import adoption_cohorts, usable_registry
 
-    reg, unusable = registry(ctx)  # the same seed-set registry (and --seed-sets override) as the package rules
-    if unusable is not None:
-        return unusable
+    reg = usable_registry(ctx)  # the same seed-set registry (and --seed-sets override) as the package rules
     sets = reg.bound_sets(adoption_cohorts(ctx))
     if set_id not in sets:
         return Fail(f"seed set {set_id!r} ({where}) is not a published set", file=lf, observed=set_id,

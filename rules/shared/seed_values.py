@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from checker.core.rule import REGISTRY_UNUSABLE, Fail, Skip
+from checker.core.rule import REGISTRY_UNUSABLE, Fail, Skip, Skipped
 from checker.core.values import MISSING
 from rules.shared.registry_policy import SEED_KEYS, U64_MAX
 
@@ -86,10 +86,17 @@ def point_yaml(point):
 
 
 def registry(ctx):
-    """(SeedSetsPolicy, None) or (None, SKIP outcome) when the seed-set registry is unusable."""
-    if ctx.policy.available("seed_sets"):
-        return ctx.policy.get("seed_sets"), None
-    return None, Skip(ctx.policy.unusable("seed_sets"), reason=REGISTRY_UNUSABLE)
+    """The SeedSetsPolicy, or None when the seed-set registry is unusable (seed-set-registry reports it)."""
+    return ctx.policy.get("seed_sets") if ctx.policy.available("seed_sets") else None
+
+
+def usable_registry(ctx):
+    """The SeedSetsPolicy; ``Skipped`` naming seed-set-registry when it is unusable (as ``registry:seed_sets``
+    does, for a rule that judges something else first)."""
+    reg = registry(ctx)
+    if reg is None:
+        raise Skipped(ctx.policy.unusable("seed_sets"), reason=REGISTRY_UNUSABLE)
+    return reg
 
 
 def adoption_cohorts(ctx) -> int:

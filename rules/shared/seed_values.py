@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from checker.core.rule import REGISTRY_UNUSABLE, Fail, Skip, Skipped
+from checker.core.rule import REGISTRY_UNUSABLE, Fail, Skipped
 from checker.core.values import MISSING
 from rules.shared.registry_policy import SEED_KEYS, U64_MAX
 

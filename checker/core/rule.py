@@ -29,12 +29,14 @@ from checker.core.findings import Severity
 #:                        ``ctx.week0``; the rule runs after the others (else SKIP: it was not computed)
 #:   ``has:<what>``       the subject has it (``HAS_INPUTS``): ``has:dir`` its directory could be listed,
 #:                        ``has:src`` the submission's src/, when present, could be listed, ``has:points`` the
-#:                        curve has point directories
+#:                        curve has point directories, ``has:events`` the run folder's events.jsonl was audited
+#:                        (not --no-events, present, read), ``has:events-log`` audited, read or not (the rule
+#:                        reports an unreadable log)
 NEED_KINDS = ("file", "loaded", "maybe", "read", "maybe-read", "maybe-loaded", "policy", "registry", "engine", "has")
 #: what ``engine:`` may name
 ENGINE_INPUTS = ("week0",)
 #: what ``has:`` may name
-HAS_INPUTS = ("dir", "src", "points")
+HAS_INPUTS = ("dir", "src", "points", "events", "events-log")
 #: the SKIP reason of a rule whose registry cannot be used
 REGISTRY_UNUSABLE = "registry-unusable"
 

@@ -99,14 +99,9 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
         if kind == "maybe":
             continue
         if kind == "has":
-            if name == "dir" and getattr(obj, "dir_error", None) is not None:
-                return Outcome("SKIP", f"input not loaded: {obj.rel}/ ({obj.dir_error.message})",
-                               reason="input-not-loaded")
-            if name == "src" and obj.src_state == "error":
-                return Outcome("SKIP", f"input not loaded: src/ ({obj.dir_problems['src'].message})",
-                               reason="input-not-loaded")
-            if name == "points" and not obj.points:
-                return Outcome("SKIP", "the curve has no point directories (see point-dirs)", reason="missing-input")
+            skip = _has_skip(name, obj, ctx)
+            if skip is not None:
+                return skip
             continue
         if kind == "engine":
             if getattr(ctx, name, None) is None:
@@ -121,6 +116,25 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
             skip = _file_skip(kind, lf) if lf is not None else None
             if skip is not None:
                 return skip
+    return None
+
+
+def _has_skip(name: str, obj: Any, ctx: Context) -> Outcome | None:
+    """The SKIP a ``has:<name>`` need calls for on this subject, or None."""
+    if name == "dir" and getattr(obj, "dir_error", None) is not None:
+        return Outcome("SKIP", f"input not loaded: {obj.rel}/ ({obj.dir_error.message})", reason="input-not-loaded")
+    if name == "src" and obj.src_state == "error":
+        return Outcome("SKIP", f"input not loaded: src/ ({obj.dir_problems['src'].message})", reason="input-not-loaded")
+    if name == "points" and not obj.points:
+        return Outcome("SKIP", "the curve has no point directories (see point-dirs)", reason="missing-input")
+    if name in ("events", "events-log"):  # the events audit the engine ran before the rules
+        if not ctx.opt("events", True):
+            return Outcome("SKIP", "events audit disabled by --no-events", reason="disabled")
+        audit = obj.events_audit
+        if audit is None:
+            return Outcome("SKIP", f"input missing: {obj.rel}/events.jsonl", reason="missing-input")
+        if name == "events" and audit.error is not None:
+            return Outcome("SKIP", f"input not loaded: {audit.path} ({audit.error})", reason="input-not-loaded")
     return None
 
 

@@ -200,20 +200,6 @@ def seed_set(rf, ctx) -> tuple[Optional[str], str]:
     return None, "no bound seed set: give --seed-set ID or a point.yaml with seed_set"
 
 
-def events_skip(rf, ctx):
-    """A SKIP outcome when the events audit is not available, else None."""
-    from checker.core.rule import Skip
-
-    if not ctx.opt("events", True):
-        return Skip("events audit disabled by --no-events", reason="disabled")
-    audit = rf.events_audit
-    if audit is None:
-        return Skip(f"input missing: {rf.rel}/events.jsonl", reason="missing-input")
-    if audit.error is not None:
-        return Skip(f"input not loaded: {audit.path} ({audit.error})", reason="input-not-loaded")
-    return None
-
-
 def within(observed, expected, rel: float, abs_: float) -> bool:
     if not is_num(observed) or not is_num(expected):
         return False

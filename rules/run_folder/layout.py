@@ -241,8 +241,6 @@ def run_folder_config(rf, ctx):
     How to fix: Replace the credential with `<redacted>` (and rotate it), or rerun the client.
     """
     lf = rf.files["config"]
-    if lf.error is not None and lf.error.code == "parse-error":
-        return Skip(f"config.yaml does not parse (see run-folder-files): {lf.error.message}", reason="input-not-loaded")
     if not isinstance(lf.data, dict):
         return Fail(f"config.yaml holds a {type(lf.data).__name__}, not a mapping", file=lf,
                     observed=type(lf.data).__name__, expected="a mapping")

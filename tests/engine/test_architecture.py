@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -203,6 +204,55 @@ def test_every_rule_module_is_listed_by_its_family():
                 if "@rule(" in text or "rule(id=" in text:
                     with_rules.add(fn[:-3])
         assert with_rules <= set(fam.modules), f"{fam.package}: {sorted(with_rules - set(fam.modules))} not in MODULES"
+
+
+#: what only the engine writes, from a rule's needs (``checker.core.rule.NEED_KINDS``): a rule module holding one
+#: hand-writes a missing-input skip the needs should declare
+_ENGINE_SKIPS = {
+    "a SKIP in the engine's words for a file or directory": re.compile(r'Skip(ped)?\(f"input (missing|not loaded|not valid): \{'),
+    "the engine's input-not-loaded reason": re.compile(r'reason="input-not-loaded"'),
+    "an outcome tested for being a SKIP to hand back": re.compile(r"isinstance\(\w+, Outcome\)"),
+    "a (value, SKIP) pair": re.compile(r"return [\w.]+(, [\w.]+)*, Skip\("),
+    "a helper's SKIP handed back": re.compile(r"if skip( is not None)?:\n\s+return skip\b"),
+    "a directory listing checked (has:dir)": re.compile(r"\.dir_error is not None"),
+    "a parse error told from a refusal (read:/maybe-read:)": re.compile(
+        r'error\.code [!=]= "parse-error"\)?:\n\s+return Skip\('),
+}
+#: the one judgement left that reads like one: offline-point-present finds no Offline point among the point.yaml
+#: files that loaded while others did not (a need could only SKIP the whole curve, even where it can judge)
+_JUDGED_SKIPS = {("rules/curve/shape.py", "the engine's input-not-loaded reason")}
+
+
+def test_no_rule_hand_writes_a_missing_input_skip():
+    """The engine SKIPs a rule whose declared needs are not met (and turns a ``Skipped`` into its SKIP): no rule
+    module repeats that check, hands a SKIP back from a helper or tests an outcome for one."""
+    found = []
+    for path in _py_files("rules"):
+        rel = os.path.relpath(path, REPO).replace(os.sep, "/")
+        if rel.endswith("/week0.py") or rel.startswith("rules/shared/official"):
+            continue  # the Week-0 model reads files as the official checker does, and judges no rule
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        found += [f"{rel}: {what}" for what, pattern in _ENGINE_SKIPS.items()
+                  if pattern.search(text) and (rel, what) not in _JUDGED_SKIPS]
+    assert not found, "hand-written missing-input skips (declare the need, or raise Skipped):\n" + "\n".join(found)
+
+
+def test_the_hand_written_skip_patterns_match_what_they_name():
+    """Each pattern of ``_ENGINE_SKIPS`` finds the preamble it forbids (so the test above cannot pass vacuously)."""
+    samples = {
+        "a SKIP in the engine's words for a file or directory": 'return Skip(f"input not loaded: {lf.rel}")',
+        "the engine's input-not-loaded reason": 'Skip("no file", reason="input-not-loaded")',
+        "an outcome tested for being a SKIP to hand back": "if isinstance(p, Outcome):",
+        "a (value, SKIP) pair": 'return None, Skip("no block", reason="missing-input")',
+        "a helper's SKIP handed back": "    skip = _perf_only(rf)\n    if skip:\n        return skip\n",
+        "a directory listing checked (has:dir)": "if point.dir_error is not None:",
+        "a parse error told from a refusal (read:/maybe-read:)":
+            '    if lf.error.code != "parse-error":\n        return Skip(f"{lf.rel} was refused")\n',
+    }
+    assert set(samples) == set(_ENGINE_SKIPS)
+    for what, text in samples.items():
+        assert _ENGINE_SKIPS[what].search(text), what
 
 
 class _RecordingFiles(dict):

@@ -107,7 +107,7 @@ def _needed(sd):
 
 
 @rule(id="nodes-used", title="Nodes used", clause="R§4.5.3", severity="flag", scope="point",
-      needs=("point_yaml", "policy:power", "maybe:system_desc"), official=True)
+      needs=("point_yaml", "policy:power", "maybe:system_desc", "maybe:power"), official=True)
 def nodes_used(point, ctx):
     """point.yaml `nodes_used` resolves to the system's node sets and holds the point's accelerators.
 
@@ -144,7 +144,7 @@ def nodes_used(point, ctx):
 
 
 @rule(id="maximal-engagement", title="Maximal engagement", clause="R§4.5.3", severity="flag",
-      scope="point", needs=("system_desc", "point_yaml", "policy:power"), official=True)
+      scope="point", needs=("system_desc", "point_yaml", "policy:power", "maybe:power"), official=True)
 def maximal_engagement(point, ctx):
     """Data parallelism fills the accelerators: DP = floor(A / (TP x PP x EP)), or a declared shortfall.
 

@@ -282,13 +282,14 @@ def _record_files(pkg) -> None:
 
 class _Reads:
     """Each rule's reads while real runs are checked: the policy files it asks for and the file kinds it takes
-    from any node's ``files`` by name, its own and those made for it through a memoised helper
-    (``Node.cached``): a memo's reads are kept with its value and credited to every rule that uses it."""
+    from any node's ``files`` by name (and a system's ``power``), its own and those made for it through a
+    memoised helper (``Node.cached``): a memo's reads are kept with its value and credited to every rule that
+    uses it."""
 
     def __init__(self, monkeypatch):
         import checker.engine.evaluate as ev
         from checker.core.policy import Policy
-        from checker.load.package_tree import Node
+        from checker.load.package_tree import Node, Submission, System
 
         self.policies: dict[str, set] = {}
         self.files: dict[str, set] = {}
@@ -345,6 +346,24 @@ class _Reads:
         monkeypatch.setattr(Policy, "get", get)
         monkeypatch.setattr(Policy, "available", available)
         monkeypatch.setattr(Node, "cached", cached)
+        # system_power.json is a System attribute, not in a ``files`` dict; a rule walking every file
+        # (``Submission.all_files``, like ``files.values()``) names no kind
+        slot, walking, all_files = System.__dict__["power"], [0], Submission.all_files
+
+        def power(system):
+            if not walking[0]:
+                credit(files=("power",))
+            return slot.__get__(system)
+
+        def walk(sub):
+            walking[0] += 1
+            try:
+                return all_files(sub)
+            finally:
+                walking[0] -= 1
+
+        monkeypatch.setattr(System, "power", property(power, slot.__set__))
+        monkeypatch.setattr(Submission, "all_files", walk)
         monkeypatch.setattr(_RecordingFiles, "note", staticmethod(lambda kind: credit(files=(kind,))))
 
     def undeclared(self) -> tuple[dict, dict]:

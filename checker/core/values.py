@@ -33,7 +33,7 @@ def value_at(data: Any, path, default: Any = None) -> Any:
             if p not in cur:
                 return default
             cur = cur[p]
-        elif isinstance(cur, list) and isinstance(p, int) and not isinstance(p, bool) and 0 <= p < len(cur):
+        elif isinstance(cur, list) and is_int(p) and 0 <= p < len(cur):
             cur = cur[p]
         else:
             return default
@@ -47,6 +47,17 @@ def file_value(node: Any, kind: str, *path: Any, default: Any = None) -> Any:
     if lf is None or not lf.ok:
         return default
     return value_at(lf.data, path, default)
+
+
+def loaded_mapping(lf: Any) -> Any:
+    """The LoadedFile when it is present, loaded and a mapping at the top (what a rule can read keys of, valid
+    or not), else None; ``lf`` may be None (a node without that kind of file)."""
+    return lf if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+
+
+def is_int(v: Any) -> bool:
+    """An integer as the files write one: an int, never a bool (YAML's ``true`` is not 1)."""
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def show(value: Any, limit: int = 60, quote: bool = True) -> str:

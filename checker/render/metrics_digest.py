@@ -7,6 +7,7 @@ that cannot be computed shows as ``-``, never as an error.
 from __future__ import annotations
 
 from checker.render.as_written import printable
+from checker.core.values import is_int
 
 COLUMNS = ("", "conc.", "region", "system TPS", "TTFT p90", "TPOT p90", "duration")
 
@@ -84,7 +85,7 @@ def _run_folder_region(rf, ctx, kind, conc) -> str:
     from checker.domain.regions import RegionInputError, compute_regions
 
     try:
-        r = compute_regions(cmax, cmin if isinstance(cmin, int) and not isinstance(cmin, bool) else 1)
+        r = compute_regions(cmax, cmin if is_int(cmin) else 1)
     except (RegionInputError, OverflowError, ValueError):
         return "-"
     name = r.region_of(conc) or "out of range"

@@ -8,14 +8,11 @@ from rules.accuracy.view import accuracy_file, has_accuracy_run, point_accuracy
 from checker.domain.regions import curve_regions as shared_curve_regions
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic
+from checker.core.values import is_int
 
 BANDS = ("ultra_low", "low_concurrency", "med_concurrency", "high_concurrency", "offline")
 BAND_LABEL = {"ultra_low": "Ultra Low", "low_concurrency": "Low", "med_concurrency": "Medium",
               "high_concurrency": "High", "offline": "Offline"}
-
-
-def _int(v) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def curve_regions(curve):
@@ -193,7 +190,7 @@ def accuracy_concurrency(point, ctx):
         return Skip(f"config.yaml load pattern is {kind!r}, not a fixed concurrency", reason="not-applicable")
     target = lp.get("target_concurrency")
     path = ("settings", "load_pattern", "target_concurrency")
-    if _int(target) is None:
+    if not is_int(target):
         return Fail(f"config.yaml target_concurrency is {target!r}, not an integer", file=cfg, path=path,
                     observed=target, expected=point.concurrency)
     if target != point.concurrency:

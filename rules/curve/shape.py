@@ -7,7 +7,7 @@ point and need 7 points.
 """
 from __future__ import annotations
 
-from checker.core.values import file_value
+from checker.core.values import file_value, is_int
 from checker.domain.benchmark import is_agentic
 from checker.domain.regions import REGION_LABELS, curve_regions, empty_region_note, span
 from checker.core.rule import Fail, Pass, Skip, rule
@@ -189,8 +189,7 @@ def _tps(point):
 
 def _fixed_points(curve):
     """Points that count toward regions: every point but the dedicated Offline run, with a concurrency."""
-    return [p for p in curve.points if not p.is_dedicated_offline and isinstance(p.concurrency, int)
-            and not isinstance(p.concurrency, bool)]
+    return [p for p in curve.points if not p.is_dedicated_offline and is_int(p.concurrency)]
 
 
 def _points_txt(pts) -> str:

@@ -11,7 +11,7 @@ import math
 from typing import Any, Optional
 
 
-from checker.core.values import file_value, show
+from checker.core.values import file_value, is_int, show
 from checker.domain.benchmark import is_agentic
 from rules.shared.strict import StrictModel as _Strict
 
@@ -83,9 +83,6 @@ NEEDS = "policy:run_rules"
 
 
 # ---------------------------------------------------------------- value helpers
-
-def is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def is_number(v: Any) -> bool:

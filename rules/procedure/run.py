@@ -11,9 +11,9 @@ import math
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic
-from checker.core.values import show
-from rules.procedure.policy import (NEEDS, dataset_pass_size, is_int, is_number, minimum_duration,
-                              model_type, stream_flag, usable)
+from checker.core.values import is_int, show
+from rules.procedure.policy import (NEEDS, dataset_pass_size, is_number, minimum_duration, model_type, stream_flag,
+                                    usable)
 
 
 @rule(id="load-pattern", title="Load pattern", clause="R§6.1", severity="reject-points",

@@ -13,6 +13,7 @@ import math
 from typing import Optional
 
 from checker.load.models.client_config import config_model_name
+from checker.core.values import is_int
 from rules.shared.strict import StrictModel as _Strict
 
 
@@ -60,9 +61,6 @@ class RunFolderPolicy(_Strict):
 
 from rules.shared.run_checks import FIXED_PATTERNS, SEED_KEYS  # noqa: E402,F401  (the shared run-constraint kernels)
 
-
-def is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def is_num(v) -> bool:

@@ -9,7 +9,8 @@ from checker.load.models.accuracy import score_items
 from checker.load.models.client_config import config_warmup
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, Skipped, rule
-from rules.run_folder.context import idx_map, is_int, run_kind, summary, within
+from checker.core.values import is_int
+from rules.run_folder.context import idx_map, run_kind, summary, within
 from rules.run_folder.ending import client_version, ending
 
 _PROBLEM_TEXT = {

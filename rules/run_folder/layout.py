@@ -13,8 +13,8 @@ from checker.core.findings import Severity
 from checker.core.models import extras_of
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.load.models.client_config import config_format
-from rules.run_folder.context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
-                                      summary)
+from checker.core.values import is_int
+from rules.run_folder.context import FIXED_PATTERNS, config, declared_offline, load_pattern, point, run_kind, summary
 from rules.run_folder.ending import client_version, ending, entry_state as _state, scored_datasets
 from rules.shared.run_checks import invalid_pattern, pattern_verdict
 

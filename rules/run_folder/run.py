@@ -9,7 +9,8 @@ from checker.load.models.accuracy import score_items
 from checker.core.rule import Fail, Pass, Skip, Skipped, rule
 from rules.shared.run_checks import passes_problem, seeds_outcome, streaming_value
 from checker.load.models.client_config import config_format
-from rules.run_folder.context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound, is_int,
+from checker.core.values import is_int
+from rules.run_folder.context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
                                       load_pattern, point, run_kind, seed_set, summary)
 from rules.run_folder.ending import ending
 from rules.run_folder.steady import detector_file, detector_reading, run_minimum

@@ -10,6 +10,7 @@ import math
 from typing import Any, Optional
 
 from checker.core.rule import Fail, Outcome, Pass
+from checker.core.values import is_int
 
 #: fixed-concurrency load patterns: `concurrency`, and `agentic_inference` for agentic benchmarks (R§6.1)
 FIXED_PATTERNS = ("concurrency", "agentic_inference")
@@ -82,7 +83,7 @@ def planned_samples(runtime: dict, size: int, fmt: str = "older") -> tuple[Optio
     """
     runtime = runtime if isinstance(runtime, dict) else {}
     n = runtime.get("n_samples_to_issue")
-    if isinstance(n, int) and not isinstance(n, bool):
+    if is_int(n):
         return n, "settings.runtime.n_samples_to_issue"
     if fmt == "newer":
         return size, "the whole dataset once (no n_samples_to_issue: the newer client format issues the dataset once)"

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from checker.core.rule import REGISTRY_UNUSABLE, Fail, Skipped
-from checker.core.values import MISSING
+from checker.core.values import MISSING, is_int
 from rules.shared.registry_policy import SEED_KEYS, U64_MAX
 
 RUNTIME = ("runtime_settings", "runtime")
@@ -133,7 +133,7 @@ def ran_seed(point, key: str) -> Any:
     if name is None or cfg is None or not cfg.ok or not isinstance(cfg.data, dict):
         return MISSING
     v = cfg.get("settings", "runtime", name, default=MISSING)
-    return v if isinstance(v, int) and not isinstance(v, bool) and seed_problem(v) is None else MISSING
+    return v if is_int(v) and seed_problem(v) is None else MISSING
 
 
 def seed_edits(point, lf, set_id: str, seeds: dict, declared: dict) -> tuple[list, list[str]]:

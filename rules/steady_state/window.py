@@ -10,8 +10,8 @@ import math
 
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic
-from checker.core.values import show
-from rules.procedure.policy import NEEDS, is_int, is_number, minimum_duration
+from checker.core.values import is_int, show
+from rules.procedure.policy import NEEDS, is_number, minimum_duration
 
 
 def _exempt(point, ctx) -> str | None:

@@ -16,6 +16,7 @@ from checker.load.models.urls import is_http_url
 from checker.load.models.keys import missing_hint
 from checker.load.models.spelling import quoted_edits, quoted_fix as unquote_fix
 from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.values import is_int
 from rules.shared.strict import StrictModel as _Strict
 
 
@@ -75,9 +76,6 @@ def _is_iso_date(v) -> bool:
     return len(v.strip()) == 10
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
 
 @rule(id="system-description-present", title="System description present", clause="R§8.2",
       severity="reject", scope="point", official=True, needs=("has:dir", "maybe:system_desc"))
@@ -120,7 +118,7 @@ def validity_problems(lf, pol: SystemDescPolicy) -> list[tuple[tuple, str]]:
                       f"`shortened_system_name` {sn[:40]!r} has {len(sn)} characters; allowed {lo}-{hi}"))
     cmo = data.get("c_min_override")
     r = pol.c_min_override_range
-    if cmo is not None and not (_is_int(cmo) and r.min <= cmo <= r.max):
+    if cmo is not None and not (is_int(cmo) and r.min <= cmo <= r.max):
         probs.append((("c_min_override",), f"`c_min_override` must be an integer {r.min}-{r.max}, got {cmo!r:.40}"))
     raw_nodes = data.get("node_types")
     for i, node in enumerate(m.node_types or []):
@@ -220,7 +218,7 @@ def max_concurrency_declared(point, ctx):
     if c is None:
         return Fail("system_desc.json declares no max_supported_concurrency", file=lf,
                     path=("max_supported_concurrency",), observed="missing", expected=f"an integer > {floor}")
-    if not _is_int(c):
+    if not is_int(c):
         return Fail(f"max_supported_concurrency must be an integer, got {c!r:.40}", file=lf,
                     path=("max_supported_concurrency",), observed=c, expected=f"an integer > {floor}")
     if c <= floor:
@@ -250,7 +248,7 @@ def system_node_ensemble_total(point, ctx):
     m = lf.model
     total = lf.get("system_node_ensemble_total")
     nodes = m.nodes
-    if not _is_int(total) or not nodes:
+    if not is_int(total) or not nodes:
         return Skip("system_node_ensemble_total or node_types missing (see system-description-valid)",
                     reason="missing-input")
     counts = [n.number_of_nodes for n in nodes]
@@ -261,7 +259,7 @@ def system_node_ensemble_total(point, ctx):
                     f"({' + '.join(map(str, counts))})", file=lf, path=("system_node_ensemble_total",),
                     observed=total, expected=sum(counts))
     cnt = lf.get("system_node_ensemble_count")
-    if _is_int(cnt) and cnt != len(m.node_types or []):
+    if is_int(cnt) and cnt != len(m.node_types or []):
         return Fail(f"system_node_ensemble_count is {cnt} but node_types lists {len(m.node_types or [])} types",
                     file=lf, path=("system_node_ensemble_count",), observed=cnt, expected=len(m.node_types or []))
     return Pass(f"{total} node(s) = sum of number_of_nodes")
@@ -282,7 +280,7 @@ def accelerator_interconnect_present(point, ctx):
     missing, multi = [], 0
     for i, node in enumerate(lf.model.node_types or []):
         for j, acc in enumerate((node.accelerator_info or []) if node is not None else []):
-            if acc is None or not _is_int(acc.accelerators_per_node) or acc.accelerators_per_node <= 1:
+            if acc is None or not is_int(acc.accelerators_per_node) or acc.accelerators_per_node <= 1:
                 continue
             multi += 1
             if _blank(acc.accelerator_interconnect):

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import msgspec
 
-from checker.core.values import is_int
+from checker.core.values import is_int, loaded_mapping
 
 ULTRA_LOW_MAX = 32
 REGION_ORDER = ("low_latency", "low_concurrency", "med_concurrency", "high_concurrency", "margin")
@@ -145,8 +145,8 @@ def _declarations(points, kind: str, key: str, tag: str | None = None) -> tuple[
     """Declarations of ``key`` in each point's ``kind`` file: (all present values, points without it)."""
     found, absent = [], []
     for p in points:
-        lf = p.files.get(kind)
-        if lf is None or not lf.ok or not isinstance(lf.data, dict):
+        lf = loaded_mapping(p.files.get(kind))
+        if lf is None:
             continue
         if key in lf.data and lf.data[key] is not None:
             found.append(Declaration(p.name, tag or kind, lf.data[key], lf))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from checker.core.placeholders import placeholder
-from checker.core.values import is_int, value_at
+from checker.core.values import is_int, loaded_mapping, value_at
 from checker.domain.regions import RegionInputError, ULTRA_LOW_MAX, compute_regions
 from checker.draft.entries import Context, Entry, block, comment, commented, fill, value
 from checker.draft.steady import from_detector, from_passes
@@ -27,7 +27,7 @@ PERSONAL = (("dataset_name",), ("dataset_link",), ("model_precision",), ("link_t
 
 def _data(rf, kind: str) -> dict:
     lf = rf.files.get(kind)
-    return lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else {}
+    return lf.data if loaded_mapping(lf) is not None else {}
 
 
 def concurrency_of(rf) -> int | None:

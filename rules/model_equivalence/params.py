@@ -5,6 +5,7 @@ from typing import Any
 
 from checker.load.models.model_equivalence import parse
 from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.values import loaded_mapping
 from rules.model_equivalence.policy import NEEDS, benchmark, block, division, lf, listing, path, policy, prepare
 from rules.model_equivalence.runtime import decoding_of
 
@@ -44,8 +45,8 @@ def config_sampling(mp: dict, want: dict, config_keys: dict) -> tuple[list, list
 
 def _config(point):
     """(LoadedFile, model_params dict) of the point's config.yaml when it loaded, else (None, {})."""
-    cf = point.files.get("config")
-    if cf is None or not cf.ok or not isinstance(cf.data, dict):
+    cf = loaded_mapping(point.files.get("config"))
+    if cf is None:
         return None, {}
     mp = cf.data.get("model_params")
     return (cf, mp) if isinstance(mp, dict) else (None, {})

@@ -13,7 +13,7 @@ import math
 from typing import Optional
 
 from checker.load.models.client_config import config_model_name
-from checker.core.values import is_int
+from checker.core.values import is_int, loaded_mapping
 from rules.shared.strict import StrictModel as _Strict
 
 
@@ -68,13 +68,11 @@ def is_num(v) -> bool:
 
 
 def summary(rf):
-    lf = rf.files.get("result_summary")
-    return lf if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+    return loaded_mapping(rf.files.get("result_summary"))
 
 
 def config(rf):
-    lf = rf.files.get("config")
-    return lf if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+    return loaded_mapping(rf.files.get("config"))
 
 
 def point(rf):

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from checker.core.rule import REGISTRY_UNUSABLE, Fail, Skipped
-from checker.core.values import MISSING, is_int
+from checker.core.values import MISSING, is_int, loaded_mapping
 from rules.shared.registry_policy import SEED_KEYS, U64_MAX
 
 RUNTIME = ("runtime_settings", "runtime")
@@ -79,10 +79,7 @@ def declared_seeds(lf) -> dict[str, DeclaredSeed]:
 
 def point_yaml(point):
     """The point.yaml LoadedFile when it loaded as a mapping, else None."""
-    lf = point.files.get("point_yaml")
-    if lf is None or not lf.ok or not isinstance(lf.data, dict):
-        return None
-    return lf
+    return loaded_mapping(point.files.get("point_yaml"))
 
 
 def registry(ctx):
@@ -130,7 +127,7 @@ def ran_seed(point, key: str) -> Any:
     """The seed the run used for ``key``, as the point's config.yaml records it (exact integer), else MISSING."""
     cfg = point.files.get("config")
     name = RAN_UNDER.get(key)
-    if name is None or cfg is None or not cfg.ok or not isinstance(cfg.data, dict):
+    if name is None or loaded_mapping(cfg) is None:
         return MISSING
     v = cfg.get("settings", "runtime", name, default=MISSING)
     return v if is_int(v) and seed_problem(v) is None else MISSING

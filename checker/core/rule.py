@@ -33,6 +33,8 @@ from checker.core.findings import Severity
 #:                        (not --no-events, present, read), ``has:events-log`` audited, read or not (the rule
 #:                        reports an unreadable log)
 NEED_KINDS = ("file", "loaded", "maybe", "read", "maybe-read", "maybe-loaded", "policy", "registry", "engine", "has")
+#: the kinds of need that name a file kind (``Rule.files``)
+FILE_NEEDS = ("file", "loaded", "maybe", "read", "maybe-read", "maybe-loaded")
 #: what ``engine:`` may name
 ENGINE_INPUTS = ("week0",)
 #: what ``has:`` may name
@@ -118,7 +120,7 @@ class Rule(msgspec.Struct):
     @property
     def files(self) -> tuple[str, ...]:
         """The submission file kinds this rule reads (valid or merely loaded)."""
-        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("file", "loaded", "maybe", "read", "maybe-read", "maybe-loaded"))
+        return tuple(name for kind, name in map(split_need, self.needs) if kind in FILE_NEEDS)
 
     def section(self, name: str) -> str:
         """Return a named docstring section ('What it checks', 'Why', 'How to fix')."""

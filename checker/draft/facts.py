@@ -83,8 +83,8 @@ def draft_entries(rf, audit, ctx: Context) -> list[Entry]:
     out.append(value("division", div, "system_desc.json") if isinstance(div, str) and div else
                fill("division", "Standardized, Serviced or RDI (as in system_desc.json)"))
     if is_int(c_max):
-        out.append(value("max_supported_concurrency", c_max,
-                         "system_desc.json" if is_int(sysdesc.get("max_supported_concurrency")) else "--max-concurrency"))
+        declared = is_int(sysdesc.get("max_supported_concurrency"))
+        out.append(value("max_supported_concurrency", c_max, "system_desc.json" if declared else "--max-concurrency"))
     else:
         out.append(commented("max_supported_concurrency", "C_max, an integer above 32 (as in system_desc.json)"))
     served = value_at(cfg, ("model_params", "name"))

@@ -108,14 +108,14 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
                 return Outcome("SKIP", "the Week-0 verdict was not computed: --select/--ignore checked only some "
                                "rules and the official checker is not installed to decide it", reason="not-computed")
             continue
-        if kind == "maybe-loaded" and isinstance(getattr(obj, "points", None), list):
-            files = [_input_file(p, name) for p in obj.points]  # a curve's: the file at each of its points
+        if kind == "maybe-loaded" and isinstance(getattr(obj, "points", None), list):  # a curve: at each point
+            skip = next(filter(None, (_file_skip(kind, lf) for lf in (_input_file(p, name) for p in obj.points)
+                                      if lf is not None)), None)
         else:
-            files = [_input_file(obj, name)]
-        for lf in files:
+            lf = _input_file(obj, name)
             skip = _file_skip(kind, lf) if lf is not None else None
-            if skip is not None:
-                return skip
+        if skip is not None:
+            return skip
     return None
 
 

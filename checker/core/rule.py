@@ -18,13 +18,27 @@ from checker.core.findings import Severity
 #:   ``loaded:<kind>``    the file is present and parsed as a mapping; it may be invalid (the rule reads
 #:                        what is there, e.g. one key of a point.yaml whose other keys are wrong)
 #:   ``maybe:<kind>``     read when present: the rule itself decides what absence means (never SKIPped)
+#:   ``read:<kind>``      present and read by the loader: a refusal (too large, unreadable, ...) SKIPs, as the
+#:                        loading rules report it; a parse error is the rule's to report (the validity rules)
+#:   ``maybe-read:<kind>`` as ``read:``, but the rule itself decides what absence means
+#:   ``maybe-loaded:<kind>`` when present, loaded (a refusal or a parse error SKIPs); the rule decides what
+#:                        absence means. On a curve, the file at every point of the curve
 #:   ``policy:<name>``    the policy file loaded (a registry with a reporting rule: the rule handles it)
 #:   ``registry:<name>``  a registry with a reporting rule is usable (else SKIP naming that rule)
 #:   ``engine:week0``     the Week-0 verdict the engine computed (official or predicted) is handed over on
 #:                        ``ctx.week0``; the rule runs after the others (else SKIP: it was not computed)
-NEED_KINDS = ("file", "loaded", "maybe", "policy", "registry", "engine")
+#:   ``has:<what>``       the subject has it (``HAS_INPUTS``): ``has:dir`` its directory could be listed,
+#:                        ``has:src`` the submission's src/, when present, could be listed, ``has:points`` the
+#:                        curve has point directories, ``has:events`` the run folder's events.jsonl was audited
+#:                        (not --no-events, present, read), ``has:events-log`` audited, read or not (the rule
+#:                        reports an unreadable log)
+NEED_KINDS = ("file", "loaded", "maybe", "read", "maybe-read", "maybe-loaded", "policy", "registry", "engine", "has")
+#: the kinds of need that name a file kind (``Rule.files``)
+FILE_NEEDS = ("file", "loaded", "maybe", "read", "maybe-read", "maybe-loaded")
 #: what ``engine:`` may name
 ENGINE_INPUTS = ("week0",)
+#: what ``has:`` may name
+HAS_INPUTS = ("dir", "src", "points", "events", "events-log")
 #: the SKIP reason of a rule whose registry cannot be used
 REGISTRY_UNUSABLE = "registry-unusable"
 
@@ -65,6 +79,16 @@ def Skip(message: str, reason: str = "not-applicable", **kw: Any) -> Outcome:
     return Outcome("SKIP", message, reason=reason, **kw)
 
 
+class Skipped(Exception):
+    """Raised by a rule, or a helper it calls, that cannot judge its subject: the engine makes it the rule's
+    SKIP with this message and reason (as it does a declared need that is not met), so no helper hands a
+    SKIP back for its caller to return."""
+
+    def __init__(self, message: str, reason: str = "not-applicable", **kw: Any) -> None:
+        super().__init__(message)
+        self.outcome = Skip(message, reason, **kw)
+
+
 class Rule(msgspec.Struct):
     id: str
     title: str
@@ -96,7 +120,7 @@ class Rule(msgspec.Struct):
     @property
     def files(self) -> tuple[str, ...]:
         """The submission file kinds this rule reads (valid or merely loaded)."""
-        return tuple(name for kind, name in map(split_need, self.needs) if kind in ("file", "loaded", "maybe"))
+        return tuple(name for kind, name in map(split_need, self.needs) if kind in FILE_NEEDS)
 
     def section(self, name: str) -> str:
         """Return a named docstring section ('What it checks', 'Why', 'How to fix')."""
@@ -169,6 +193,8 @@ def split_need(need: str) -> tuple[str, str]:
         raise ValueError(f"unknown need {need!r}: one of {', '.join(k + ':' for k in NEED_KINDS[1:])} or a file kind")
     if kind == "engine" and name not in ENGINE_INPUTS:
         raise ValueError(f"unknown need {need!r}: the engine hands over {', '.join(ENGINE_INPUTS)}")
+    if kind == "has" and name not in HAS_INPUTS:
+        raise ValueError(f"unknown need {need!r}: one of {', '.join('has:' + n for n in HAS_INPUTS)}")
     return kind, name
 
 

@@ -20,21 +20,6 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
-def is_int(v: Any) -> bool:
-    """An integer as the files mean one: a JSON/YAML int, never a bool (which Python counts as an int).
-    The one integer test of the engine and the rules; an integral float is not an int here."""
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def loaded_mapping(lf: Any) -> "dict | None":
-    """The parsed mapping of a loaded file ``lf`` (a LoadedFile or None), or None when the file is
-    absent, did not load, or holds something other than a mapping at its top. The one accessor for
-    "this file loaded as a mapping"; callers wanting ``{}`` write ``loaded_mapping(lf) or {}``."""
-    if lf is None or not lf.ok or not isinstance(lf.data, dict):
-        return None
-    return lf.data
-
-
 def value_at(data: Any, path, default: Any = None) -> Any:
     """The value at ``path`` in parsed YAML/JSON ``data``, or ``default`` when there is none.
 
@@ -48,7 +33,7 @@ def value_at(data: Any, path, default: Any = None) -> Any:
             if p not in cur:
                 return default
             cur = cur[p]
-        elif isinstance(cur, list) and isinstance(p, int) and not isinstance(p, bool) and 0 <= p < len(cur):
+        elif isinstance(cur, list) and is_int(p) and 0 <= p < len(cur):
             cur = cur[p]
         else:
             return default
@@ -62,6 +47,17 @@ def file_value(node: Any, kind: str, *path: Any, default: Any = None) -> Any:
     if lf is None or not lf.ok:
         return default
     return value_at(lf.data, path, default)
+
+
+def loaded_mapping(lf: Any) -> Any:
+    """The LoadedFile when it is present, loaded and a mapping at the top (what a rule can read keys of, valid
+    or not), else None; ``lf`` may be None (a node without that kind of file)."""
+    return lf if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+
+
+def is_int(v: Any) -> bool:
+    """An integer as the files write one: an int, never a bool (YAML's ``true`` is not 1)."""
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def show(value: Any, limit: int = 60, quote: bool = True) -> str:

@@ -13,7 +13,7 @@ from checker.core.findings import Finding, Location, Severity, Status, Subject
 from checker.load.reader import LoadedFile
 from checker.load.package_tree import Package
 from checker.core.policy import Policy, PolicyUnavailable
-from checker.core.rule import REGISTRY_UNUSABLE, Outcome, Rule, split_need
+from checker.core.rule import REGISTRY_UNUSABLE, Outcome, Rule, Skipped, split_need
 from checker.engine.catalogue import is_selected
 
 
@@ -98,24 +98,60 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
             continue
         if kind == "maybe":
             continue
+        if kind == "has":
+            skip = _has_skip(name, obj, ctx)
+            if skip is not None:
+                return skip
+            continue
         if kind == "engine":
             if getattr(ctx, name, None) is None:
                 return Outcome("SKIP", "the Week-0 verdict was not computed: --select/--ignore checked only some "
                                "rules and the official checker is not installed to decide it", reason="not-computed")
             continue
-        lf = _input_file(obj, name)
-        if lf is None:
-            continue
-        if not lf.exists:
-            return Outcome("SKIP", f"input missing: {lf.rel}", reason="missing-input")
-        if lf.error is not None:
-            return Outcome("SKIP", f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
-        if kind == "loaded":  # parsed, possibly invalid: the rule reads what is there
-            if not isinstance(lf.data, dict):
-                return Outcome("SKIP", f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
-            continue
-        if lf.kind in _MODELLED and lf.model is None:
-            return Outcome("SKIP", f"input not valid: {lf.rel}", reason="input-not-valid")
+        if kind == "maybe-loaded" and isinstance(getattr(obj, "points", None), list):  # a curve: at each point
+            skip = next(filter(None, (_file_skip(kind, lf) for lf in (_input_file(p, name) for p in obj.points)
+                                      if lf is not None)), None)
+        else:
+            lf = _input_file(obj, name)
+            skip = _file_skip(kind, lf) if lf is not None else None
+        if skip is not None:
+            return skip
+    return None
+
+
+def _has_skip(name: str, obj: Any, ctx: Context) -> Outcome | None:
+    """The SKIP a ``has:<name>`` need calls for on this subject, or None."""
+    if name == "dir" and getattr(obj, "dir_error", None) is not None:
+        return Outcome("SKIP", f"input not loaded: {obj.rel}/ ({obj.dir_error.message})", reason="input-not-loaded")
+    if name == "src" and obj.src_state == "error":
+        return Outcome("SKIP", f"input not loaded: src/ ({obj.dir_problems['src'].message})", reason="input-not-loaded")
+    if name == "points" and not obj.points:
+        return Outcome("SKIP", "the curve has no point directories (see point-dirs)", reason="missing-input")
+    if name in ("events", "events-log"):  # the events audit the engine ran before the rules
+        if not ctx.opt("events", True):
+            return Outcome("SKIP", "events audit disabled by --no-events", reason="disabled")
+        audit = obj.events_audit
+        if audit is None:
+            return Outcome("SKIP", f"input missing: {obj.rel}/events.jsonl", reason="missing-input")
+        if name == "events" and audit.error is not None:
+            return Outcome("SKIP", f"input not loaded: {audit.path} ({audit.error})", reason="input-not-loaded")
+    return None
+
+
+def _file_skip(kind: str, lf: LoadedFile) -> Outcome | None:
+    """The SKIP a need of this kind calls for on this file, or None."""
+    if not lf.exists:
+        return None if kind in _WHEN_PRESENT else Outcome("SKIP", f"input missing: {lf.rel}", reason="missing-input")
+    if lf.error is not None and not (kind in _READ and lf.error.code == "parse-error"):
+        return Outcome("SKIP", f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    if kind in _READ or kind == "maybe-loaded":  # read (perhaps not parsed: the rule reports a parse error)
+        return None
+    if kind == "loaded":  # parsed, possibly invalid: the rule reads what is there
+        if not isinstance(lf.data, dict):
+            return Outcome("SKIP", f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
+        return None
+    if lf.kind in _MODELLED and lf.model is None:
+        return Outcome("SKIP", f"input not valid: {lf.rel}", reason="input-not-valid")
     return None
 
 
@@ -125,6 +161,8 @@ def registry_skip(policy: Policy, name: str) -> Outcome:
 
 
 _MODELLED = {"point_yaml", "result_summary", "system_desc"}
+_READ = ("read", "maybe-read")
+_WHEN_PRESENT = ("maybe-read", "maybe-loaded")
 
 
 _STATUS = {s.value: s for s in Status}
@@ -226,6 +264,8 @@ def evaluate(rule: Rule, obj: Any, ctx: Context, selected: bool = True) -> list[
         if len(set(keys)) != len(keys):
             raise ValueError("rule returned two findings for one subject")
         return findings
+    except Skipped as exc:  # the rule could not judge: its SKIP, with the reason it gave
+        return [_to_finding(rule, subject, exc.outcome)]
     except PolicyUnavailable as exc:
         return [_to_finding(rule, subject, Outcome("SKIP", f"policy not loaded: {exc.name}.yaml ({exc.why})",
                                                    reason="missing-policy"))]

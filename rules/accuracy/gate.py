@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from rules.accuracy.view import point_accuracy
 from checker.domain.point_metrics import point_metric
-from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.rule import Fail, Pass, Skip, Skipped, rule
 from rules.accuracy.results import coverage
 from checker.domain.benchmark import curve_model, is_agentic
 from checker.core.models import extras_of
@@ -19,17 +19,17 @@ from rules.accuracy.policy import bad_number, entry_scale, exact
 
 
 def _targets(point, ctx):
-    """(model id, ModelTargets or None, skip Outcome or None) for a single-turn point."""
+    """(model id, ModelTargets) for a single-turn point with thresholds; else ``Skipped`` naming why."""
     curve = point.curve
     mid = curve_model(curve, ctx.policy.get("models"))
     if mid is None:
-        return None, None, Skip("benchmark model unknown (see model-name-valid)", reason="missing-input")
+        raise Skipped("benchmark model unknown (see model-name-valid)", reason="missing-input")
     if is_agentic(curve, ctx.policy.get("models")):
-        return mid, None, Skip(f"{mid} is agentic: see agentic-accuracy-inline/-swebench", reason="not-applicable")
+        raise Skipped(f"{mid} is agentic: see agentic-accuracy-inline/-swebench", reason="not-applicable")
     t = ctx.policy.get("accuracy").models.get(mid)
     if t is None:
-        return mid, None, Skip(f"No accuracy thresholds defined for {mid}", reason="no-thresholds")
-    return mid, t, None
+        raise Skipped(f"No accuracy thresholds defined for {mid}", reason="no-thresholds")
+    return mid, t
 
 
 def _scale_of(entry, keys, accepted, tscale) -> int:
@@ -84,7 +84,7 @@ def gate_values(acc, targets, tscale: int) -> dict:
 
 
 @rule(id="accuracy-gate", title="Accuracy gate", clause="R§9.1, R§5", severity="reject",
-      scope="point", needs=("policy:models", "policy:accuracy"), official=True)
+      scope="point", needs=("policy:models", "policy:accuracy", "maybe:accuracy", "maybe:accuracy_legacy"), official=True)
 def accuracy_gate(point, ctx):
     """Every gated accuracy metric of the model meets its threshold at this point, with no tolerance.
 
@@ -105,9 +105,7 @@ def accuracy_gate(point, ctx):
     lf, acc = point_accuracy(point)
     if lf is None or acc is None or not acc.runs:
         return Skip("no accuracy run at this point", reason="not-applicable")
-    mid, targets, skip = _targets(point, ctx)
-    if skip is not None:
-        return skip
+    mid, targets = _targets(point, ctx)
     tscale = ctx.policy.get("accuracy").threshold_scale
     vals = gate_values(acc, targets, tscale)
     bad, shown = [], []
@@ -133,7 +131,7 @@ def accuracy_gate(point, ctx):
     return Pass(f"{mid}: " + ", ".join(shown))
 
 
-@rule(id="accuracy-sample-count", title="Accuracy sample count", clause="R§6.6, R§5", severity="reject", scope="point", needs=("policy:models", "policy:accuracy"), official=True)
+@rule(id="accuracy-sample-count", title="Accuracy sample count", clause="R§6.6, R§5", severity="reject", scope="point", needs=("policy:models", "policy:accuracy", "maybe:accuracy", "maybe:accuracy_legacy"), official=True)
 def accuracy_sample_count(point, ctx):
     """The accuracy run scored at least the model's accuracy dataset size, repeats included.
 
@@ -147,9 +145,7 @@ def accuracy_sample_count(point, ctx):
     lf, acc = point_accuracy(point)
     if lf is None or acc is None or not acc.runs:
         return Skip("no accuracy run at this point", reason="not-applicable")
-    mid, targets, skip = _targets(point, ctx)
-    if skip is not None:
-        return skip
+    mid, targets = _targets(point, ctx)
     runs = gated_entries(acc, targets)
     unstated = [e for e in runs if e.sample_count is None]
     if unstated:
@@ -202,7 +198,8 @@ def _score_of(entry, accepted, tscale):
     return exact(v) * entry_scale([v], accepted, tscale), None, path
 
 
-@rule(id="agentic-accuracy-inline", title="Agentic inline accuracy", clause="R§4.3, R§9.1", severity="reject", scope="point", needs=("policy:models", "policy:accuracy"), official=True)
+@rule(id="agentic-accuracy-inline", title="Agentic inline accuracy", clause="R§4.3, R§9.1", severity="reject", scope="point",
+      needs=("policy:models", "policy:accuracy", "maybe-loaded:accuracy", "maybe-loaded:accuracy_legacy"), official=True)
 def agentic_accuracy_inline(point, ctx):
     """Agentic: the point's inline accuracy (`dataset_type: performance` entry) meets the model's minimum.
 
@@ -222,8 +219,6 @@ def agentic_accuracy_inline(point, ctx):
     if lf is None:
         return Fail("no accuracy_results.json: the inline accuracy is missing", file=point.rel,
                     observed=None, expected=t.inline.describe())
-    if acc is None:
-        return Skip(f"input not loaded: {lf.rel}", reason="input-not-loaded")
     e = acc.inline
     if e is None:
         return Fail("no inline entry (dataset_type: performance) in the accuracy file", file=lf,
@@ -238,7 +233,9 @@ def agentic_accuracy_inline(point, ctx):
     return Pass(f"{mid}: inline accuracy {show_number(float(v))} {t.inline.describe()}")
 
 
-@rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve", needs=("policy:models", "policy:accuracy", "maybe:point_yaml"), official=True)
+@rule(id="agentic-accuracy-swebench", title="Agentic SWE-bench accuracy", clause="R§4.3, R§9.1", severity="reject", scope="curve",
+      needs=("policy:models", "policy:accuracy", "maybe:point_yaml", "maybe-loaded:accuracy", "maybe-loaded:accuracy_legacy",
+             "maybe:system_desc"), official=True)
 def agentic_accuracy_swebench(curve, ctx):
     """Agentic: the mean of the four mandatory-region SWE-bench results meets the model's minimum.
 
@@ -265,8 +262,6 @@ def agentic_accuracy_swebench(curve, ctx):
     for band in ("ultra_low", "low_concurrency", "med_concurrency", "high_concurrency"):
         p = by_name[covered[band][0]]
         lf, acc = point_accuracy(p)
-        if acc is None:
-            return Skip(f"input not loaded: accuracy results of {p.name}", reason="input-not-loaded")
         swe = [e for e in acc.runs if pol.is_swebench(e.name)] or (acc.runs if len(acc.runs) == 1 else [])
         if not swe:
             return Fail(f"{p.name}: no SWE-bench entry among {[e.name for e in acc.runs]}", file=lf,
@@ -333,8 +328,9 @@ def _accuracy_metric(point, ctx):
     lf, acc = point_accuracy(point)
     if acc is None or not acc.runs:
         return None
-    _mid, targets, skip = _targets(point, ctx)
-    if skip is not None:
+    try:
+        _mid, targets = _targets(point, ctx)
+    except Skipped:
         return None
     vals = gate_values(acc, targets, ctx.policy.get("accuracy").threshold_scale)
     first = next(iter(targets.metrics))

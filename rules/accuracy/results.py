@@ -8,14 +8,11 @@ from rules.accuracy.view import accuracy_file, has_accuracy_run, point_accuracy
 from checker.domain.regions import curve_regions as shared_curve_regions
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic
+from checker.core.values import is_int
 
 BANDS = ("ultra_low", "low_concurrency", "med_concurrency", "high_concurrency", "offline")
 BAND_LABEL = {"ultra_low": "Ultra Low", "low_concurrency": "Low", "med_concurrency": "Medium",
               "high_concurrency": "High", "offline": "Offline"}
-
-
-def _int(v) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def curve_regions(curve):
@@ -95,7 +92,7 @@ def coverage(curve, agentic: bool):
     return regions, why, covered, missing, extra
 
 
-@rule(id="accuracy-present", title="Accuracy results present", clause="R§6.6, R§9.1", severity="reject", scope="curve", official=True, needs=("maybe:accuracy", "maybe:accuracy_legacy"))
+@rule(id="accuracy-present", title="Accuracy results present", clause="R§6.6, R§9.1", severity="reject", scope="curve", official=True, needs=("has:points", "maybe:accuracy", "maybe:accuracy_legacy"))
 def accuracy_present(curve, ctx):
     """The curve carries accuracy results at one point at least.
 
@@ -106,8 +103,6 @@ def accuracy_present(curve, ctx):
     How to fix: Run the accuracy phase (`--mode both`) at the mandatory points and copy
     accuracy/accuracy_results.json into each of those point directories.
     """
-    if not curve.points:
-        return Skip("the curve has no point directory (see point-dirs)", reason="missing-input")
     have = [p.name for p in curve.points if accuracy_file(p) is not None]
     if not have:
         return Fail("no point of this curve carries accuracy_results.json", file=curve.rel,
@@ -116,7 +111,7 @@ def accuracy_present(curve, ctx):
 
 
 @rule(id="accuracy-valid", title="Accuracy results file", clause="R§6.6", severity="reject",
-      scope="point", official=True, needs=("maybe:accuracy", "maybe:accuracy_legacy"))
+      scope="point", official=True, needs=("maybe-read:accuracy", "maybe-read:accuracy_legacy"))
 def accuracy_valid(point, ctx):
     """`accuracy_results.json` parses into scored dataset entries.
 
@@ -133,11 +128,9 @@ def accuracy_valid(point, ctx):
     lf = accuracy_file(point)
     if lf is None:
         return Skip("no accuracy results at this point", reason="not-applicable")
-    if lf.error is not None:
-        if lf.error.code == "parse-error":
-            return Fail(f"{lf.rel} does not parse: {lf.error.message}", file=lf, observed=lf.error.message,
-                        expected="valid JSON")
-        return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    if lf.error is not None:  # a parse error: the needs SKIP every other refusal
+        return Fail(f"{lf.rel} does not parse: {lf.error.message}", file=lf, observed=lf.error.message,
+                    expected="valid JSON")
     _lf, acc = point_accuracy(point)
     if acc.problems:
         first = acc.problems[0]
@@ -173,7 +166,8 @@ def accuracy_complete(point, ctx):
     return Pass(f"{stated} of {len(acc.entries)} entries state complete: true; none is incomplete")
 
 
-@rule(id="accuracy-concurrency", title="Accuracy run at the point's concurrency", clause="R§5.3", severity="reject", scope="point", needs=("policy:models", "maybe:config", "maybe:point_yaml"))
+@rule(id="accuracy-concurrency", title="Accuracy run at the point's concurrency", clause="R§5.3", severity="reject", scope="point",
+      needs=("policy:models", "loaded:config", "maybe:point_yaml", "maybe:accuracy", "maybe:accuracy_legacy"))
 def accuracy_concurrency(point, ctx):
     """A single-turn accuracy run uses the concurrency of the point it belongs to.
 
@@ -189,18 +183,14 @@ def accuracy_concurrency(point, ctx):
         return Skip("no accuracy run at this point", reason="not-applicable")
     if is_agentic(point.curve, ctx.policy.get("models")):
         return Skip("agentic benchmark: the accuracy concurrency may differ (R§5.3)", reason="not-applicable")
-    cfg = point.files.get("config")
-    if cfg is None or not cfg.exists:
-        return Skip("config.yaml absent: the accuracy run's concurrency is not stated", reason="missing-input")
-    if not cfg.ok or not isinstance(cfg.data, dict):
-        return Skip(f"input not loaded: {cfg.rel}", reason="input-not-loaded")
+    cfg = point.files["config"]
     lp = cfg.get("settings", "load_pattern")
     if not isinstance(lp, dict) or lp.get("type") != "concurrency":
         kind = lp.get("type") if isinstance(lp, dict) else None
         return Skip(f"config.yaml load pattern is {kind!r}, not a fixed concurrency", reason="not-applicable")
     target = lp.get("target_concurrency")
     path = ("settings", "load_pattern", "target_concurrency")
-    if _int(target) is None:
+    if not is_int(target):
         return Fail(f"config.yaml target_concurrency is {target!r}, not an integer", file=cfg, path=path,
                     observed=target, expected=point.concurrency)
     if target != point.concurrency:
@@ -210,7 +200,7 @@ def accuracy_concurrency(point, ctx):
 
 
 @rule(id="accuracy-coverage", title="Accuracy at the mandatory points", clause="R§4.3, R§5.3, R§9.1",
-      severity="reject", scope="curve", needs=("policy:models", "maybe:accuracy", "maybe:point_yaml"), official=True)
+      severity="reject", scope="curve", needs=("policy:models", "maybe:accuracy", "maybe:point_yaml", "maybe:accuracy_legacy", "maybe:system_desc"), official=True)
 def accuracy_coverage(curve, ctx):
     """Exactly one accuracy run in each of Ultra Low, Low, Medium and High, plus one at the Offline point.
 

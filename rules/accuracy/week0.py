@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from checker.core.week0 import Hit
+from checker.core.values import loaded_mapping
 from rules.shared import official_schema, official_view as ov
 
 
@@ -37,8 +38,8 @@ def swebench_fraction(sub, policy) -> list[Hit]:
         if not any(_load_pattern(p) == "agentic_inference" for p in curve.points):
             continue
         for point in curve.points:
-            lf = point.files.get("accuracy")
-            entries = lf.data.get("accuracy_scores") if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+            lf = loaded_mapping(point.files.get("accuracy"))
+            entries = lf.data.get("accuracy_scores") if lf is not None else None
             for i, e in enumerate(entries if isinstance(entries, list) else []):
                 score = e.get("score") if isinstance(e, dict) else None
                 if isinstance(e, dict) and e.get("dataset_name") in names and isinstance(score, (int, float)) \
@@ -52,8 +53,8 @@ def swebench_fraction(sub, policy) -> list[Hit]:
 
 
 def _load_pattern(point):
-    lf = point.files.get("point_yaml")
-    d = lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else {}
+    lf = loaded_mapping(point.files.get("point_yaml"))
+    d = lf.data if lf is not None else {}
     rs = d.get("runtime_settings") if isinstance(d.get("runtime_settings"), dict) else {}
     return rs.get("load_pattern")
 

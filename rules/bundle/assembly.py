@@ -9,6 +9,7 @@ import re
 
 from checker.core.findings import Severity, Subject
 from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.values import is_int
 
 _REPORT_DIR = re.compile(r"reports_(\d{8}_\d{6})$")
 #: point.yaml fields an accuracy run must share with its performance run (same model, stack, seeds: R§4.3)
@@ -51,7 +52,7 @@ def _start_s(run):
 
 def _duration_s(run):
     d = run.data("result_summary").get("duration_ns")
-    return d / 1e9 if isinstance(d, int) and not isinstance(d, bool) and d > 0 else 0.0
+    return d / 1e9 if is_int(d) and d > 0 else 0.0
 
 
 def _differences(acc, perf) -> list[str]:

@@ -14,7 +14,7 @@ from checker.domain.regions import (REGION_LABELS, curve_regions, describe, empt
                              float_margin_note, span)
 from checker.core.fixes import Edit
 from checker.core.findings import Severity
-from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.rule import Fail, Pass, Skip, Skipped, rule
 from checker.core.values import file_value
 from rules.shared.strict import StrictModel
 
@@ -51,21 +51,16 @@ def where(point, key) -> str:
     return f"{point.name} (point.yaml line {line})" if line else point.name
 
 
-def no_points():
-    """The SKIP every curve rule gives for a curve without point directories (point-dirs reports it)."""
-    return Skip("the curve has no point directories (see point-dirs)", reason="missing-input")
-
-
-def regions_or_skip(curve):
-    """(CurveRegions, None) when regions are known, else (CurveRegions, Skip naming the reason)."""
+def known_regions(curve):
+    """The curve's CurveRegions when its regions are known; else ``Skipped`` naming why."""
     cr = curve_regions(curve)
     if cr.regions is None:
-        return cr, Skip(f"regions cannot be computed: {cr.error} (see region-basis / region-computation)",
-                        reason="missing-input")
-    return cr, None
+        raise Skipped(f"regions cannot be computed: {cr.error} (see region-basis / region-computation)",
+                      reason="missing-input")
+    return cr
 
 
-@rule(id="region-basis", title="Region boundaries (C_max and C_min basis)", clause="R§5.4", severity="warn", scope="curve", official=True, needs=("maybe:point_yaml", "maybe:system_desc"))
+@rule(id="region-basis", title="Region boundaries (C_max and C_min basis)", clause="R§5.4", severity="warn", scope="curve", official=True, needs=("maybe:point_yaml", "maybe:system_desc", "has:points"))
 def region_basis(curve, ctx):
     """Reports where C_max and C_min come from, and warns when the basis is shaky.
 
@@ -80,8 +75,6 @@ def region_basis(curve, ctx):
     How to fix: Declare the same integer max_supported_concurrency in every system_desc.json and
     point.yaml of the curve, and make every point.yaml loadable.
     """
-    if not curve.points:
-        return no_points()
     cr = curve_regions(curve)
     problems, first = [], None
     if cr.c_max is None:
@@ -119,7 +112,8 @@ def region_basis(curve, ctx):
     return Pass(f"{c_max_txt}; {c_min_txt}{unread}", observed={"c_max": cr.c_max, "c_min": cr.c_min})
 
 
-@rule(id="region-computation", title="Region boundaries (R§5.5 input)", clause="R§5.5", severity="reject", scope="curve", official=True)
+@rule(id="region-computation", title="Region boundaries (R§5.5 input)", clause="R§5.5", severity="reject", scope="curve",
+      official=True, needs=("maybe:point_yaml", "maybe:system_desc", "has:points"))
 def region_computation(curve, ctx):
     """The region algorithm's inputs are valid: `1 <= C_min <= 32` and `C_max > 32`.
 
@@ -131,8 +125,6 @@ def region_computation(curve, ctx):
     How to fix: Declare max_supported_concurrency greater than 32 (33 or less needs the WG's written
     justification), and make sure the lowest point is at most 32.
     """
-    if not curve.points:
-        return no_points()
     cr = curve_regions(curve)
     if cr.c_max is None or cr.c_min is None:
         return Skip(f"regions cannot be computed: {cr.error} (see region-basis)", reason="missing-input")
@@ -153,7 +145,7 @@ def _single_levels(r) -> str | None:
 
 
 @rule(id="c-min-override", title="C_min override", clause="R§5.4", severity="reject",
-      scope="curve", official=True)
+      scope="curve", official=True, needs=("maybe:point_yaml", "maybe:system_desc", "has:points"))
 def c_min_override(curve, ctx):
     """A `c_min_override` in system_desc.json is an integer 1..32, on every point, equal to a submitted point.
 
@@ -166,8 +158,6 @@ def c_min_override(curve, ctx):
     How to fix: Declare the same integer c_min_override in every system_desc.json of the curve, equal
     to the concurrency of one of your points (1..32), or remove it everywhere.
     """
-    if not curve.points:
-        return no_points()
     cr = curve_regions(curve)
     if not cr.override_decl:
         return Skip("no system_desc.json declares c_min_override; C_min is derived from the points",
@@ -184,23 +174,23 @@ def c_min_override(curve, ctx):
 
 
 def _point_regions(point):
-    """(CurveRegions, concurrency, None) for a fixed-concurrency point, or (.., .., Skip)."""
+    """(CurveRegions, concurrency) for a fixed-concurrency point whose curve's regions are known; else
+    ``Skipped`` naming why."""
     if point.is_dedicated_offline:
-        return None, None, Skip("dedicated Offline point: counts toward no region and is exempt (R§5.7.2)",
-                                reason="not-applicable")
+        raise Skipped("dedicated Offline point: counts toward no region and is exempt (R§5.7.2)",
+                      reason="not-applicable")
     c = point.yaml.concurrency
     if not isinstance(c, int) or c <= 0:
-        return None, None, Skip("point.yaml declares no valid concurrency (see point-config-valid)",
-                                reason="missing-input")
-    cr, skip = regions_or_skip(point.curve)
-    return cr, c, skip
+        raise Skipped("point.yaml declares no valid concurrency (see point-config-valid)", reason="missing-input")
+    return known_regions(point.curve), c
 
 
 def _computed_region(point) -> str:
     """The region R§5.5 computes for the point, in words (or why it cannot be computed)."""
-    cr, c, skip = _point_regions(point)
-    if skip:
-        return f"no region can be computed ({skip.message})"
+    try:
+        cr, c = _point_regions(point)
+    except Skipped as skip:
+        return f"no region can be computed ({skip})"
     computed = cr.regions.region_of(c)
     if computed is None:
         return f"concurrency {c} is in no region of C_max {cr.c_max}, C_min {cr.c_min} (see concurrency-in-range)"
@@ -211,8 +201,11 @@ def _computed_region(point) -> str:
 def region_fix(point, allowed, declared) -> dict:
     """The computed region written into point.yaml (inserted after `concurrency` when absent), when it is
     certain: C_max agreed by every declaration, every point readable, no c_min_override problem."""
-    cr, c, skip = _point_regions(point)
-    if skip or cr.c_max_disagreements or cr.c_max_bad or cr.unreadable or cr.override_problems:
+    try:
+        cr, c = _point_regions(point)
+    except Skipped:
+        return {}
+    if cr.c_max_disagreements or cr.c_max_bad or cr.unreadable or cr.override_problems:
         return {}
     computed = cr.regions.region_of(c)
     if computed is None or computed not in allowed or computed == declared:
@@ -229,7 +222,7 @@ def region_fix(point, allowed, declared) -> dict:
 
 
 @rule(id="concurrency-in-range", title="Concurrency in range", clause="R§9.1", severity="flag",
-      scope="point", needs=("point_yaml",), official=True)
+      scope="point", needs=("point_yaml", "maybe:system_desc"), official=True)
 def concurrency_in_range(point, ctx):
     """The point's concurrency lies in a valid region: 1 .. ceil(1.10 x C_max), margin included.
 
@@ -241,9 +234,7 @@ def concurrency_in_range(point, ctx):
     How to fix: Re-run the point at a concurrency at or below the margin end, or raise
     max_supported_concurrency if the system really supports more.
     """
-    cr, c, skip = _point_regions(point)
-    if skip:
-        return skip
+    cr, c = _point_regions(point)
     r = cr.regions
     if c > r.margin_end:
         return Fail(f"{where(point, 'concurrency')}: concurrency {c} is above the margin end {r.margin_end} "
@@ -289,7 +280,7 @@ def region_declared(point, ctx):
 
 
 @rule(id="region-placement", title="Region placement", clause="R§8.3", severity="warn",
-      scope="point", needs=("point_yaml", "policy:curve"), official=True)
+      scope="point", needs=("point_yaml", "policy:curve", "maybe:system_desc"), official=True)
 def region_placement(point, ctx):
     """The declared `region` equals the region R§5.5 computes for the point's concurrency.
 
@@ -301,9 +292,7 @@ def region_placement(point, ctx):
     misleads (R§8.3). Coverage is always judged on the computed region, never the declared one.
     How to fix: Set `region` to the computed region named in the message, or to submitters_choice.
     """
-    cr, c, skip = _point_regions(point)
-    if skip:
-        return skip
+    cr, c = _point_regions(point)
     declared = file_value(point, "point_yaml", "region")
     if not isinstance(declared, str) or declared not in ctx.policy.get("curve").region_values:
         return Skip("no valid region declared (see region-declared)", reason="missing-input")
@@ -319,7 +308,7 @@ def region_placement(point, ctx):
                    **region_fix(point, ctx.policy.get("curve").region_values, declared)})
 
 
-@rule(id="margin-float-ceiling", title="Point on a float-only margin value", clause="R§5.5", severity="warn", scope="point", needs=("point_yaml",))
+@rule(id="margin-float-ceiling", title="Point on a float-only margin value", clause="R§5.5", severity="warn", scope="point", needs=("point_yaml", "maybe:system_desc"))
 def margin_float_ceiling(point, ctx):
     """Warns when a point's concurrency is in range only because R§5.5 computes the margin in floating point.
 
@@ -332,9 +321,7 @@ def margin_float_ceiling(point, ctx):
     How to fix: Move the point to the exact-arithmetic margin end or below to be in range under
     either reading.
     """
-    cr, c, skip = _point_regions(point)
-    if skip:
-        return skip
+    cr, c = _point_regions(point)
     r = cr.regions
     if r.float_only_margin(c):
         return Fail(f"{where(point, 'concurrency')}: concurrency {c} is in range only through float rounding: "

@@ -7,11 +7,11 @@ point and need 7 points.
 """
 from __future__ import annotations
 
-from checker.core.values import file_value
+from checker.core.values import file_value, is_int
 from checker.domain.benchmark import is_agentic
 from checker.domain.regions import REGION_LABELS, curve_regions, empty_region_note, span
 from checker.core.rule import Fail, Pass, Skip, rule
-from rules.curve.points import no_points, regions_or_skip, where
+from rules.curve.points import known_regions, where
 
 
 def _offline_points(curve, value: str) -> list:
@@ -43,7 +43,7 @@ def offline_declared(point, ctx):
 
 
 @rule(id="offline-point-present", title="Offline point", clause="R§5.7", severity="reject",
-      scope="curve", needs=("policy:models", "maybe:point_yaml"), official=True)
+      scope="curve", needs=("policy:models", "maybe:point_yaml", "has:points"), official=True)
 def offline_point_present(curve, ctx):
     """Single-turn curves have exactly one Offline point (an elected one at C_max); agentic curves none.
 
@@ -56,8 +56,6 @@ def offline_point_present(curve, ctx):
     How to fix: Add a dedicated Offline run (`offline: dedicated`, concurrency = dataset size) or
     mark the C_max point `offline: elected`; on an agentic curve remove every offline declaration.
     """
-    if not curve.points:
-        return no_points()
     ded, ele = _offline_points(curve, "dedicated"), _offline_points(curve, "elected")
     both = sorted(ded + ele, key=lambda p: p.dir_concurrency or 0)
     if is_agentic(curve, ctx.policy.get("models")):
@@ -94,7 +92,7 @@ def offline_point_present(curve, ctx):
     return Pass(f"one Offline point: {p.name} (the C_max point, elected)")
 
 
-@rule(id="benchmark-type-consistency", title="Benchmark type consistency", clause="R§6.1", severity="flag", scope="curve", official=True, needs=("maybe:point_yaml",))
+@rule(id="benchmark-type-consistency", title="Benchmark type consistency", clause="R§6.1", severity="flag", scope="curve", official=True, needs=("maybe:point_yaml", "has:points"))
 def benchmark_type_consistency(curve, ctx):
     """Every fixed-concurrency point of a curve is agentic (agentic_inference), or none is.
 
@@ -105,8 +103,6 @@ def benchmark_type_consistency(curve, ctx):
     How to fix: Run every point of the curve with the same load pattern family (the message names the
     points that differ from the rest).
     """
-    if not curve.points:
-        return no_points()
     pts = [p for p in curve.points if p.yaml is not None and not p.is_dedicated_offline]
     agentic = [p for p in pts if p.load_pattern == "agentic_inference"]
     other = [p for p in pts if p.load_pattern != "agentic_inference"]
@@ -123,7 +119,7 @@ def benchmark_type_consistency(curve, ctx):
 
 
 @rule(id="offline-ordering", title="Offline point ordering", clause="R§5.7.2", severity="flag",
-      scope="curve", needs=("policy:curve", "maybe:point_yaml", "maybe:result_summary"), official=True)
+      scope="curve", needs=("policy:curve", "maybe:point_yaml", "maybe:result_summary", "maybe:system_desc", "has:points"), official=True)
 def offline_ordering(curve, ctx):
     """A dedicated Offline run reaches at least C_max concurrency and 98 % of the C_max point's throughput.
 
@@ -135,8 +131,6 @@ def offline_ordering(curve, ctx):
     How to fix: Re-run the Offline point on the same configuration as the C_max point, or find why it
     is slower than the fixed-concurrency run.
     """
-    if not curve.points:
-        return no_points()
     ratio = ctx.policy.get("curve").offline_tps_ratio
     ded = _offline_points(curve, "dedicated")
     if not ded:
@@ -195,8 +189,7 @@ def _tps(point):
 
 def _fixed_points(curve):
     """Points that count toward regions: every point but the dedicated Offline run, with a concurrency."""
-    return [p for p in curve.points if not p.is_dedicated_offline and isinstance(p.concurrency, int)
-            and not isinstance(p.concurrency, bool)]
+    return [p for p in curve.points if not p.is_dedicated_offline and is_int(p.concurrency)]
 
 
 def _points_txt(pts) -> str:
@@ -204,7 +197,7 @@ def _points_txt(pts) -> str:
 
 
 @rule(id="ultra-low-concurrency-coverage", title="Ultra Low Concurrency coverage", clause="R§5.4",
-      severity="reject", scope="curve", needs=("policy:curve", "maybe:point_yaml"), official=True)
+      severity="reject", scope="curve", needs=("policy:curve", "maybe:point_yaml", "has:points"), official=True)
 def ultra_low_coverage(curve, ctx):
     """At least one point has concurrency at most 32 (the Ultra Low region, fixed for everybody).
 
@@ -213,8 +206,6 @@ def ultra_low_coverage(curve, ctx):
     Why: R§5.4 and R§9.1: the low-latency point is mandatory.
     How to fix: Add a point at concurrency 32 or below (concurrency 1 is encouraged).
     """
-    if not curve.points:
-        return no_points()
     limit = ctx.policy.get("curve").ultra_low_max
     pts = _fixed_points(curve)
     hits = [p for p in pts if 1 <= p.concurrency <= limit]
@@ -226,11 +217,7 @@ def ultra_low_coverage(curve, ctx):
 
 
 def _coverage(curve, region: str):
-    if not curve.points:
-        return no_points()
-    cr, skip = regions_or_skip(curve)
-    if skip:
-        return skip
+    cr = known_regions(curve)
     r = cr.regions
     lo, hi = r.bounds[region]
     label = REGION_LABELS[region]
@@ -269,7 +256,7 @@ def _declare_coverage(region: str, rule_id: str, title: str, extra: str = ""):
     check.__doc__ = _COVERAGE_DOC.format(label=REGION_LABELS[region], extra=extra)
     check.__name__ = rule_id.replace("-", "_")
     globals()[check.__name__] = rule(id=rule_id, title=title, clause="R§9.1", severity="reject", scope="curve",
-                                     official=True, needs=("maybe:point_yaml",))(check)
+                                     official=True, needs=("has:points", "maybe:point_yaml", "maybe:system_desc"))(check)
 
 
 _declare_coverage("low_concurrency", "low-concurrency-coverage", "Low Concurrency coverage")
@@ -279,7 +266,7 @@ _declare_coverage("high_concurrency", "high-concurrency-coverage", "High Concurr
 
 
 @rule(id="point-count", title="Number of points", clause="R§5.3", severity="reject",
-      scope="curve", needs=("policy:curve", "policy:models", "maybe:point_yaml"), official=True)
+      scope="curve", needs=("policy:curve", "policy:models", "maybe:point_yaml", "has:points"), official=True)
 def point_count(curve, ctx):
     """The curve has enough points: 8 with a dedicated Offline run, otherwise 7 (elected or agentic).
 
@@ -290,8 +277,6 @@ def point_count(curve, ctx):
     run when it is a dedicated one.
     How to fix: Add submitter's-choice points until the minimum is reached.
     """
-    if not curve.points:
-        return no_points()
     mins = ctx.policy.get("curve").min_points
     n = len(curve.points)
     if is_agentic(curve, ctx.policy.get("models")):
@@ -307,7 +292,7 @@ def point_count(curve, ctx):
 
 
 @rule(id="point-cap", title="Point cap", clause="R§5.6", severity="reject-points",
-      scope="curve", needs=("policy:curve",), official=True)
+      scope="curve", needs=("policy:curve", "has:points"), official=True)
 def point_cap(curve, ctx):
     """The curve has at most 32 points, the Offline point included.
 
@@ -316,8 +301,6 @@ def point_cap(curve, ctx):
     Why: R§5.6 and R§9.1: points beyond 32 are rejected.
     How to fix: Remove submitter's-choice points until at most 32 remain.
     """
-    if not curve.points:
-        return no_points()
     cap = ctx.policy.get("curve").max_points
     excess = list(getattr(curve, "excess_points", None) or [])
     n = len(curve.points) + len(excess)

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 from checker.domain import cohort_ids as cohorts
 from checker.core.findings import Severity
-from checker.core.rule import REGISTRY_UNUSABLE, Fail, Pass, Skip, rule
+from checker.core.rule import Fail, Pass, Skip, rule
 from rules.drafters.declaration import BLOCK, DISABLED, declaration, describe_identity, match
 from checker.core.values import MISSING
 from rules.shared.seed_values import point_yaml, registry_failure, registry_source
 
 
 def _drafters(ctx):
-    if ctx.policy.available("approved_drafters"):
-        return ctx.policy.get("approved_drafters"), None
-    return None, Skip(ctx.policy.unusable("approved_drafters"), reason=REGISTRY_UNUSABLE)
+    """The approved-drafter list, or None when it is unusable (drafter-list-registry reports it)."""
+    return ctx.policy.get("approved_drafters") if ctx.policy.available("approved_drafters") else None
 
 
 def _canonical(ctx, name):
@@ -58,7 +57,7 @@ def drafter_list_registry(pkg, ctx):
     How to fix: Point --approved-drafters (or MLPERF_ENDPOINTS_APPROVED_DRAFTERS) at a valid list, or
     unset it to use the bundled one; write `drafters: []` for "nothing approved".
     """
-    reg, _ = _drafters(ctx)
+    reg = _drafters(ctx)
     src = registry_source(ctx, "approved_drafters")
     if reg is None:
         return registry_failure(ctx, "approved_drafters", "approved-drafter list", "a mapping with a `drafters:` list")

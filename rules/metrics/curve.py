@@ -5,7 +5,7 @@ import math
 
 from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
-from checker.core.values import show_number
+from checker.core.values import loaded_mapping, show_number
 from rules.metrics.point import check_stored
 
 
@@ -47,8 +47,8 @@ def tps_utilization(curve, ctx):
     tol = ctx.policy.get("metrics").tps_utilization_abs_tolerance
     bad, checked = [], 0
     for p in curve.points:
-        lf = p.files.get("system_desc")
-        if lf is None or not lf.ok or not isinstance(lf.data, dict):
+        lf = loaded_mapping(p.files.get("system_desc"))
+        if lf is None:
             continue
         exp = expected_utilization(p)
         if exp is None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from checker.core.rule import Fail, Outcome, Pass, Skip, rule
-from rules.model_equivalence.policy import (NEEDS, absent_skip, benchmark, block, dataset_names, filled, is_url, lf,
-                              listing, path, prepare)
+from checker.core.rule import Fail, Pass, Skip, rule
+from rules.model_equivalence.policy import (NEEDS, benchmark, block, dataset_names, filled, is_url, lf, listing, path,
+                              prepare, present_block)
 from checker.load.models.model_equivalence import norm_name
 
 _CHECKSUM = re.compile(r"^sha256:[0-9a-fA-F]{64}$")
@@ -81,10 +81,7 @@ def me_disallowed_technique(point, ctx):
         model_equivalence:
           techniques: [lora]
     """
-    p = prepare(point, ctx)
-    if isinstance(p, Outcome):
-        return p
-    parsed, pol, div, full, note = p
+    parsed, pol, div, full, note = prepare(point, ctx)
     banned = [(t, pol.disallowed(t.name)) for t in parsed.techniques if t.name]
     banned = [(t, tid) for t, tid in banned if tid]
     permitted = sorted({t.name for t in parsed.techniques if t.name} - {t.name for t, _ in banned})
@@ -150,10 +147,7 @@ def me_checkpoint_disclosed(point, ctx):
         model_equivalence:
           checkpoint: {source: my-own-weights}
     """
-    p = prepare(point, ctx)
-    if isinstance(p, Outcome):
-        return p
-    parsed, pol, div, full, note = p
+    parsed, pol, div, full, note = prepare(point, ctx)
     ck = parsed.model.checkpoint
     if ck is None:
         return Fail("no `checkpoint` disclosure: reviewers cannot tie the points to an artifact", file=lf(point),
@@ -205,10 +199,7 @@ def me_checkpoint_provenance(point, ctx):
         model_equivalence:
           checkpoint: {source: derived, components_retained: false}
     """
-    p = prepare(point, ctx)
-    if isinstance(p, Outcome):
-        return p
-    parsed, pol, div, full, note = p
+    parsed, pol, div, full, note = prepare(point, ctx)
     ck = parsed.model.checkpoint
     if ck is not None and ck.components_retained is False:
         # the submitter states components were stripped: whatever the source says, that is the fact
@@ -271,10 +262,7 @@ def me_quantization_disclosed(point, ctx):
           checkpoint: {source: derived}
           quantization: {method: GPTQ, formats: []}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
+    parsed = present_block(point)
     me = parsed.model
     derived = me.checkpoint is not None and me.checkpoint.source == "derived"
     q = me.quantization
@@ -323,10 +311,7 @@ def me_calibration_set(point, ctx):
         model_equivalence:
           quantization: {method: AWQ, formats: [INT4], calibration_set: cnn_dailymail}
     """
-    p = prepare(point, ctx, standardized_only="me-quantization-disclosed")
-    if isinstance(p, Outcome):
-        return p
-    parsed, pol, div, full, _ = p
+    parsed, pol, div, full, _ = prepare(point, ctx, standardized_only="me-quantization-disclosed")
     q = parsed.model.quantization
     if q is None:
         return Pass("no post-training quantization declared")

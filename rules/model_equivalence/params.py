@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from checker.load.models.model_equivalence import parse
-from checker.core.rule import Fail, Outcome, Pass, Skip, rule
+from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.values import loaded_mapping
 from rules.model_equivalence.policy import NEEDS, benchmark, block, division, lf, listing, path, policy, prepare
 from rules.model_equivalence.runtime import decoding_of
 
@@ -44,8 +45,8 @@ def config_sampling(mp: dict, want: dict, config_keys: dict) -> tuple[list, list
 
 def _config(point):
     """(LoadedFile, model_params dict) of the point's config.yaml when it loaded, else (None, {})."""
-    cf = point.files.get("config")
-    if cf is None or not cf.ok or not isinstance(cf.data, dict):
+    cf = loaded_mapping(point.files.get("config"))
+    if cf is None:
         return None, {}
     mp = cf.data.get("model_params")
     return (cf, mp) if isinstance(mp, dict) else (None, {})
@@ -181,10 +182,7 @@ def me_chat_template_flags(point, ctx):
         model_equivalence:
           chat_template_flags: {enable_thinking: true}
     """
-    p = prepare(point, ctx, standardized_only="")
-    if isinstance(p, Outcome):
-        return p
-    parsed, pol, div, full, note = p
+    parsed, pol, div, full, note = prepare(point, ctx, standardized_only="")
     bid = benchmark(point, ctx)
     fixed = pol.benchmarks.get(bid) if bid else None
     if fixed is None or fixed.chat_template_flags is None:

@@ -13,7 +13,7 @@ from typing import Any, Literal, NamedTuple, Optional
 
 from checker.load.models.model_equivalence import BLOCK, Parsed, norm_name, parse
 from checker.core.policy import PolicyUnavailable
-from checker.core.rule import Skip
+from checker.core.rule import Skipped
 from rules.shared.strict import StrictModel as _Strict
 
 POLICY = "model_equivalence"
@@ -99,14 +99,16 @@ def path(*keys) -> tuple:
     return (BLOCK, *keys)
 
 
-def absent_skip(point, parsed: Parsed):
-    """The SKIP every point rule returns when there is nothing to evaluate, else None."""
+def present_block(point) -> Parsed:
+    """The point's parsed block when there is one to evaluate; else ``Skipped`` (every point rule's)."""
+    parsed = block(point)
     if not parsed.present:
-        return Skip("point.yaml has no model_equivalence block (me-disclosure-present reports it per curve)",
-                    reason="missing-input")
+        raise Skipped("point.yaml has no model_equivalence block (me-disclosure-present reports it per curve)",
+                      reason="missing-input")
     if parsed.model is None:
-        return Skip("the model_equivalence block is not a valid mapping (see me-block-valid)", reason="input-not-valid")
-    return None
+        raise Skipped("the model_equivalence block is not a valid mapping (see me-block-valid)",
+                      reason="input-not-valid")
+    return parsed
 
 
 class Prepared(NamedTuple):
@@ -118,18 +120,15 @@ class Prepared(NamedTuple):
 
 
 def prepare(point, ctx, standardized_only: str | None = None):
-    """What each rule starts from: the parsed block (or the SKIP of a point without one), the policy
-    and the point's division. With ``standardized_only`` (the rule covering Serviced/RDI, or ""),
-    a Serviced or RDI point SKIPs here: augmentation is allowed there with disclosure."""
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
+    """What each rule starts from: the parsed block (``present_block``), the policy and the point's division.
+    With ``standardized_only`` (the rule covering Serviced/RDI, or ""), a Serviced or RDI point is
+    ``Skipped`` here: augmentation is allowed there with disclosure."""
+    parsed = present_block(point)
     pol = policy(ctx)
     div, full, note = division(point, pol)
     if standardized_only is not None and not full:
         by = f" ({standardized_only})" if standardized_only else ""
-        return Skip(f"{div}: augmentation is allowed with disclosure{by}", reason="not-applicable")
+        raise Skipped(f"{div}: augmentation is allowed with disclosure{by}", reason="not-applicable")
     return Prepared(parsed, pol, div, full, note)
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import math
 
 from checker.load.models.model_equivalence import norm_name
-from checker.core.rule import Fail, Outcome, Pass, Skip, rule
-from rules.model_equivalence.policy import (NEEDS, absent_skip, benchmark, block, dataset_names, filled, is_url, lf,
-                              listing, path, policy, prepare)
+from checker.core.rule import Fail, Pass, Skip, rule
+from rules.model_equivalence.policy import (NEEDS, benchmark, dataset_names, filled, is_url, lf, listing, path, policy,
+                              prepare, present_block)
 
 
 @rule(id="me-kv-cache-disclosed", title="KV-cache precision and compression disclosed", clause="R§2.9.5",
@@ -35,10 +35,7 @@ def me_kv_cache_disclosed(point, ctx):
         model_equivalence:
           kv_cache: {precision: BF16, compression: token-merging}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
+    parsed = present_block(point)
     pol = policy(ctx)
     kv = parsed.model.kv_cache
     if kv is None or not filled(kv.precision):
@@ -89,10 +86,7 @@ def me_sparsity_disclosed(point, ctx):
         model_equivalence:
           runtime_sparsity: {method: attention-score thresholding, threshold_parameter: lambda, schedule: varies}
     """
-    parsed = block(point)
-    skip = absent_skip(point, parsed)
-    if skip:
-        return skip
+    parsed = present_block(point)
     sp = parsed.model.runtime_sparsity
     if sp is None:
         return Pass("no run-time sparsity declared")
@@ -138,10 +132,7 @@ def me_sparsity_calibration(point, ctx):
         model_equivalence:
           runtime_sparsity: {method: activation thresholding, calibration: cnn_dailymail}
     """
-    p = prepare(point, ctx, standardized_only="me-sparsity-disclosed")
-    if isinstance(p, Outcome):
-        return p
-    parsed, pol, div, full, _ = p
+    parsed, pol, div, full, _ = prepare(point, ctx, standardized_only="me-sparsity-disclosed")
     sp = parsed.model.runtime_sparsity
     if sp is None:
         return Pass("no run-time sparsity declared")
@@ -214,10 +205,7 @@ def me_softmax_elision(point, ctx):
           softmax_elision: true
           sampling: {temperature: 0.7, top_p: 0.95}
     """
-    p = prepare(point, ctx)
-    if isinstance(p, Outcome):
-        return p
-    parsed, pol, div, full, _ = p
+    parsed, pol, div, full, _ = prepare(point, ctx)
     me = parsed.model
     declared = me.softmax_elision is True or any(
         t.name in ("softmax-elision", "vocabulary-softmax-elision") for t in parsed.techniques)

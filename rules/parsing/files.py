@@ -8,25 +8,19 @@ from __future__ import annotations
 from checker.load.models.keys import missing_hint
 from checker.load.models.spelling import quoted_edits, quoted_fix as unquote_fix
 from checker.core.models import Problem
-from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.rule import Fail, Pass, rule
 from rules.structure.layout import _KIND_NAMES
 
 
 def _validity(point, kind: str, required: dict):
     lf = point.files[kind]
     name = _KIND_NAMES[kind]
-    if point.dir_error is not None:
-        return Skip(f"input not loaded: {point.rel}/", reason="input-not-loaded")
-    if not lf.exists:
-        return Skip(f"input missing: {lf.rel}", reason="missing-input")
-    if lf.error is not None:
-        if lf.error.code == "parse-error":
-            syntax = "JSON" if lf.is_json or name.endswith(".json") else "YAML"
-            return Fail(f"{name} does not parse: {lf.error.message}", file=lf, observed=lf.error.message,
-                        expected=f"valid {syntax}",
-                        fix=f"Fix the {syntax} syntax at the line shown (a bracket, quote or indent); "
-                            f"a {syntax} linter names the exact spot.")
-        return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    if lf.error is not None:  # a parse error: the needs SKIP every other refusal
+        syntax = "JSON" if lf.is_json or name.endswith(".json") else "YAML"
+        return Fail(f"{name} does not parse: {lf.error.message}", file=lf, observed=lf.error.message,
+                    expected=f"valid {syntax}",
+                    fix=f"Fix the {syntax} syntax at the line shown (a bracket, quote or indent); "
+                        f"a {syntax} linter names the exact spot.")
     problems = [p for p in lf.field_errors]
     model = lf.model
     missing = []
@@ -72,7 +66,7 @@ def _positive(v) -> bool:
     return isinstance(v, int) and v > 0
 
 
-@rule(id="point-config-valid", title="Point configuration (point.yaml)", clause="R§8.3", severity="reject", scope="point", official=True, needs=("maybe:point_yaml",))
+@rule(id="point-config-valid", title="Point configuration (point.yaml)", clause="R§8.3", severity="reject", scope="point", official=True, needs=("has:dir", "read:point_yaml"))
 def point_config_valid(point, ctx):
     """`point.yaml` parses and its fields have the right types.
 
@@ -87,7 +81,7 @@ def point_config_valid(point, ctx):
     return _validity(point, "point_yaml", {"concurrency": _positive, "runtime_settings": None})
 
 
-@rule(id="result-file-valid", title="Result summary (result_summary.json)", clause="R§8.3", severity="reject", scope="point", official=True, needs=("maybe:result_summary",))
+@rule(id="result-file-valid", title="Result summary (result_summary.json)", clause="R§8.3", severity="reject", scope="point", official=True, needs=("has:dir", "read:result_summary"))
 def result_file_valid(point, ctx):
     """`result_summary.json` parses and its fields have the right types.
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from checker.load.models.lenient import dotted
 from checker.core.findings import Severity
-from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.rule import Fail, Pass, Skip, Skipped, rule
 from rules.power.arithmetic import PowerCalc, comparable, compute_power, sysdesc_cooling
 
 
@@ -46,18 +46,6 @@ def _divisions(system) -> set[str]:
     return out
 
 
-def _loaded(system):
-    """(LoadedFile, None) when system_power.json loaded, else (None, Skip)."""
-    lf = system.power
-    if system.dir_error is not None or lf is None:
-        return None, Skip(f"input not loaded: {system.rel}/", reason="input-not-loaded")
-    if not lf.exists:
-        return None, Skip(f"input missing: {lf.rel} (see power-descriptor)", reason="missing-input")
-    if lf.error is not None:
-        return None, Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
-    return lf, None
-
-
 def kw(w: float) -> str:
     return f"{w / 1000:.6g} kW"
 
@@ -85,18 +73,17 @@ def check_outcome(lf, calc, check: str, passed: str):
 
 
 def appendix_e(system, ctx):
-    """(LoadedFile, PowerCalc, None) for a loaded Appendix E descriptor, else (None, None, Skip)."""
-    lf, skip = _loaded(system)
-    if skip:
-        return None, None, skip
+    """(LoadedFile, PowerCalc) for an Appendix E descriptor (the rule needs ``power``: it loaded); ``Skipped``
+    for a flat one."""
     calc = power_calc(system, ctx)
     if calc.doc.shape != "appendix-e":
-        return None, None, Skip("flat-shape descriptor (see power-descriptor-shape)", reason="not-applicable")
-    return lf, calc, None
+        raise Skipped("flat-shape descriptor (see power-descriptor-shape)", reason="not-applicable")
+    return system.power, calc
 
 
 @rule(id="power-descriptor", title="Power descriptor (system_power.json)", clause="R§4.5.2",
-      severity="reject", scope="system", needs=("policy:power", "maybe:system_desc"), official=True)
+      severity="reject", scope="system", needs=("policy:power", "has:dir", "maybe-read:power", "maybe:system_desc"),
+      official=True)
 def power_descriptor(system, ctx):
     """`results/<system>/system_power.json` exists, is in the Appendix E shape, and yields a provisioned total.
 
@@ -119,8 +106,6 @@ def power_descriptor(system, ctx):
     with its public source, or leave it out where Appendix D has a default.
     """
     lf = system.power
-    if system.dir_error is not None or lf is None:
-        return Skip(f"input not loaded: {system.rel}/", reason="input-not-loaded")
     pol = ctx.policy.get("power")
     if not lf.exists:
         divs = _divisions(system)
@@ -131,11 +116,9 @@ def power_descriptor(system, ctx):
         return Fail("system_power.json is missing", file=system.rel, observed="missing",
                     expected=f"{system.rel}/system_power.json",
                     fix="Add system_power.json at the system level (Appendix E shape).")
-    if lf.error is not None:
-        if lf.error.code == "parse-error":
-            return Fail(f"system_power.json does not parse: {lf.error.message}", file=lf,
-                        observed=lf.error.message, expected="valid JSON")
-        return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    if lf.error is not None:  # a parse error: the needs SKIP every other refusal
+        return Fail(f"system_power.json does not parse: {lf.error.message}", file=lf,
+                    observed=lf.error.message, expected="valid JSON")
     calc = power_calc(system, ctx)
     if calc.doc.shape == "flat":
         return _flat_outcome(lf, calc, pol)
@@ -175,7 +158,7 @@ def _flat_outcome(lf, calc, pol):
 
 
 @rule(id="power-descriptor-shape", title="Power descriptor in the Appendix E shape", clause="R§4.5.2",
-      severity="flag", scope="system", needs=("power", "policy:power"))
+      severity="flag", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_descriptor_shape(system, ctx):
     """system_power.json uses the published Appendix E shape, not the older flat group shape.
 
@@ -188,9 +171,7 @@ def power_descriptor_shape(system, ctx):
     How to fix: Rewrite the file in the Appendix E shape: system_desc_id, cooling, node_sets[]
     (power_method, components with sourced values) and scale_out (schemas/system_power.schema.json).
     """
-    lf, skip = _loaded(system)
-    if skip:
-        return skip
+    lf = system.power
     calc = power_calc(system, ctx)
     if calc.doc.shape == "flat":
         return Fail("system_power.json uses the flat group shape of checker v1.0.1.0, superseded by Appendix E: "
@@ -201,7 +182,7 @@ def power_descriptor_shape(system, ctx):
 
 
 @rule(id="power-estimated", title="Estimated power", clause="R§4.5.2", severity="warn",
-      scope="system", needs=("power", "policy:power"), official=True)
+      scope="system", needs=("power", "policy:power", "maybe:system_desc"), official=True)
 def power_estimated(system, ctx):
     """Names every figure of the power total that is an Appendix D default ("MLC Estimated Power").
 
@@ -213,9 +194,7 @@ def power_estimated(system, ctx):
     Power"; the submitter should know which figures caused it.
     How to fix: Give the vendor's published figure, with its URL, for each named value.
     """
-    lf, skip = _loaded(system)
-    if skip:
-        return skip
+    lf = system.power
     calc = power_calc(system, ctx)
     if calc.total_w is None:
         return Skip("no provisioned total to tag (see power-descriptor)", reason="missing-input")
@@ -227,7 +206,7 @@ def power_estimated(system, ctx):
                 observed=items, expected="every value sourced from public evidence")
 
 
-@rule(id="power-system-desc-id", title="Power descriptor names its system", clause="R§4.5.2", severity="flag", scope="system", needs=("power", "policy:power"))
+@rule(id="power-system-desc-id", title="Power descriptor names its system", clause="R§4.5.2", severity="flag", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_system_desc_id(system, ctx):
     """`system_desc_id` in system_power.json names the system directory it sits in.
 
@@ -236,9 +215,7 @@ def power_system_desc_id(system, ctx):
     means the wrong file was copied (the official checker never compares it).
     How to fix: Set system_desc_id to the system directory name, or copy the right file.
     """
-    lf, skip = _loaded(system)
-    if skip:
-        return skip
+    lf = system.power
     calc = power_calc(system, ctx)
     sid = calc.doc.system_desc_id
     if sid is None and calc.doc.shape == "flat":
@@ -252,7 +229,7 @@ def power_system_desc_id(system, ctx):
 
 
 @rule(id="power-cooling-consistency", title="Power cooling matches the system description", clause="R§4.5.2",
-      severity="reject", scope="system", needs=("power", "policy:power"))
+      severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_cooling_consistency(system, ctx):
     """The `cooling` of system_power.json agrees with the cooling of the system description (E.2, E.7).
 
@@ -265,9 +242,7 @@ def power_cooling_consistency(system, ctx):
     rejected here normalises nothing.
     How to fix: Make the two files state the same cooling.
     """
-    lf, calc, skip = appendix_e(system, ctx)
-    if skip:
-        return skip
+    lf, calc = appendix_e(system, ctx)
     pol = ctx.policy.get("power")
     if calc.doc.cooling not in pol.overhead_fraction:
         return Skip("the descriptor's cooling is not valid (see power-descriptor)", reason="input-not-valid")
@@ -279,7 +254,7 @@ def power_cooling_consistency(system, ctx):
 
 
 @rule(id="power-node-sets-match", title="Power node sets match the system description", clause="R§4.5.2",
-      severity="flag", scope="system", needs=("power", "policy:power"))
+      severity="flag", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_node_sets_match(system, ctx):
     """Each node set of system_power.json is a node type of the system description, with its counts.
 
@@ -290,9 +265,7 @@ def power_node_sets_match(system, ctx):
     accelerators than the description understates the total (and inflates TPS per kW).
     How to fix: Describe the same nodes in both files.
     """
-    lf, skip = _loaded(system)
-    if skip:
-        return skip
+    lf = system.power
     calc = power_calc(system, ctx)
     sd = system_sysdesc(system)
     if calc.doc.shape != "appendix-e" or not calc.doc.node_sets:
@@ -325,7 +298,7 @@ def power_node_sets_match(system, ctx):
 
 
 @rule(id="power-computed-figures", title="Figures written in system_power.json match the recomputation",
-      clause="R§4.5.2", severity="reject", scope="system", needs=("power", "policy:power"))
+      clause="R§4.5.2", severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_computed_figures(system, ctx):
     """Every figure the submitter wrote equals the E.5 recomputation (POWER.md E.7).
 
@@ -340,9 +313,7 @@ def power_computed_figures(system, ctx):
     disagrees is rejected and normalises nothing.
     How to fix: Write the recomputed figure shown, or correct the figures it is built from.
     """
-    lf, calc, skip = appendix_e(system, ctx)
-    if skip:
-        return skip
+    lf, calc = appendix_e(system, ctx)
     doc = calc.doc
     if not calc.of("computed") and not calc.warned("computed"):
         if not doc.computed and doc.provisioned_kw is None:

@@ -11,13 +11,11 @@ from __future__ import annotations
 from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.findings import Severity
+from checker.core.values import is_int
 from rules.power.descriptor import power_calc
 
 PARALLEL = ("data_parallel", "tensor_parallel", "pipeline_parallel", "expert_parallel")
 
-
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _acc_per_node(sd, ns, eid):
@@ -40,7 +38,7 @@ def resolve_nodes_used(point, ctx):
     rows, probs, seen = [], [], set()
     for i, e in enumerate(entries or []):
         eid = e.get("system_node_ensemble_id") if isinstance(e, dict) else None
-        if not isinstance(e, dict) or not _int(e.get("nodes")) or not isinstance(eid, (int, str)) \
+        if not isinstance(e, dict) or not is_int(e.get("nodes")) or not isinstance(eid, (int, str)) \
                 or isinstance(eid, bool):
             probs.append((("nodes_used", i), f"nodes_used[{i}] needs system_node_ensemble_id and a whole "
                                                 f"number of nodes"))
@@ -98,7 +96,7 @@ def point_power_w(point, ctx) -> float | None:
 
 def _needed(sd):
     vals = [getattr(sd, k, None) for k in PARALLEL]
-    if sd is None or not all(_int(v) and v >= 1 for v in vals):
+    if sd is None or not all(is_int(v) and v >= 1 for v in vals):
         return None
     out = 1
     for v in vals:
@@ -107,7 +105,7 @@ def _needed(sd):
 
 
 @rule(id="nodes-used", title="Nodes used", clause="R§4.5.3", severity="flag", scope="point",
-      needs=("point_yaml", "policy:power", "maybe:system_desc"), official=True)
+      needs=("point_yaml", "policy:power", "maybe:system_desc", "maybe:power"), official=True)
 def nodes_used(point, ctx):
     """point.yaml `nodes_used` resolves to the system's node sets and holds the point's accelerators.
 
@@ -144,7 +142,7 @@ def nodes_used(point, ctx):
 
 
 @rule(id="maximal-engagement", title="Maximal engagement", clause="R§4.5.3", severity="flag",
-      scope="point", needs=("system_desc", "point_yaml", "policy:power"), official=True)
+      scope="point", needs=("system_desc", "point_yaml", "policy:power", "maybe:power"), official=True)
 def maximal_engagement(point, ctx):
     """Data parallelism fills the accelerators: DP = floor(A / (TP x PP x EP)), or a declared shortfall.
 
@@ -158,10 +156,10 @@ def maximal_engagement(point, ctx):
     """
     sd = point.sysdesc
     lf = point.files["system_desc"]
-    if _int(sd.disaggregated) and sd.disaggregated > 1:
+    if is_int(sd.disaggregated) and sd.disaggregated > 1:
         return Fail(f"disaggregated = {sd.disaggregated}: the engagement formula does not apply; reviewers check it",
                     file=lf, path=("disaggregated",), observed=sd.disaggregated, expected=1, severity=Severity.WARN)
-    missing = [k for k in PARALLEL if not (_int(getattr(sd, k)) and getattr(sd, k) >= 1)]
+    missing = [k for k in PARALLEL if not (is_int(getattr(sd, k)) and getattr(sd, k) >= 1)]
     if missing:
         return Fail(f"parallelism not declared: {', '.join(missing)}", file=lf, path=(missing[0],),
                     observed=None, expected="integers >= 1", severity=Severity.WARN)

@@ -5,27 +5,25 @@ a descriptor any of them rejects normalises nothing; these rules report them.
 """
 from __future__ import annotations
 
-from checker.core.rule import Skip, rule
+from checker.core.rule import Skipped, rule
 from rules.power.descriptor import appendix_e, check_outcome
 
 
 def _fabric(system, ctx, need_nics: bool):
-    lf, calc, skip = appendix_e(system, ctx)
-    if skip:
-        return None, None, skip
+    """(LoadedFile, PowerCalc) of an Appendix E descriptor with a scale-out fabric to judge; else ``Skipped``."""
+    lf, calc = appendix_e(system, ctx)
     so = calc.doc.scale_out
     if so is None or so.present is None or not calc.doc.node_sets:
-        return None, None, Skip("no readable scale_out or node sets (see power-descriptor)", reason="input-not-valid")
+        raise Skipped("no readable scale_out or node sets (see power-descriptor)", reason="input-not-valid")
     if need_nics and not so.present:
-        return None, None, Skip("scale_out.present is false: no scale-out NICs", reason="not-applicable")
+        raise Skipped("scale_out.present is false: no scale-out NICs", reason="not-applicable")
     if need_nics and not so.complete:
-        return None, None, Skip("the scale-out fabric is not well formed (see power-descriptor)",
-                                reason="input-not-valid")
-    return lf, calc, None
+        raise Skipped("the scale-out fabric is not well formed (see power-descriptor)", reason="input-not-valid")
+    return lf, calc
 
 
 @rule(id="power-scale-out-nics", title="Scale-out NICs counted where they belong", clause="R§4.5.2",
-      severity="reject", scope="system", needs=("power", "policy:power"))
+      severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_scale_out_nics(system, ctx):
     """The scale-out NICs are counted on component-built nodes, and not twice on published ones.
 
@@ -39,15 +37,13 @@ def power_scale_out_nics(system, ctx):
     How to fix: Set counted: true for component-built nodes; for published figures set it false,
     or give the evidence in excluded_from_published_power.
     """
-    lf, calc, skip = _fabric(system, ctx, need_nics=True)
-    if skip:
-        return skip
+    lf, calc = _fabric(system, ctx, need_nics=True)
     n = calc.doc.scale_out.nics
     return check_outcome(lf, calc, "nics", f"{n.count_per_node} NIC(s) per node, counted: {n.counted}")
 
 
 @rule(id="power-scale-out-bandwidth", title="Scale-out bandwidth covers the NICs", clause="R§4.5.2",
-      severity="reject", scope="system", needs=("power", "policy:power"))
+      severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_scale_out_bandwidth(system, ctx):
     """The required scale-out bandwidth covers the NICs, and the switches offer it.
 
@@ -59,16 +55,14 @@ def power_scale_out_bandwidth(system, ctx):
     How to fix: Write the requirement the NICs give, and list every scale-out switch with its
     count and bandwidth.
     """
-    lf, calc, skip = _fabric(system, ctx, need_nics=True)
-    if skip:
-        return skip
+    lf, calc = _fabric(system, ctx, need_nics=True)
     so = calc.doc.scale_out
     offered = sum((s.count or 0) * (s.bandwidth_tbps or 0.0) for s in so.switches or [])
     return check_outcome(lf, calc, "bandwidth", f"switches offer {offered:g} Tb/s for a requirement of "
                                                 f"{so.required_tbps if so.required_tbps is not None else '?'} Tb/s")
 
 
-@rule(id="power-scale-out-fabric", title="Something joins the nodes", clause="R§4.5.2", severity="reject", scope="system", needs=("power", "policy:power"))
+@rule(id="power-scale-out-fabric", title="Something joins the nodes", clause="R§4.5.2", severity="reject", scope="system", needs=("power", "policy:power", "maybe:system_desc"))
 def power_scale_out_fabric(system, ctx):
     """A multi-node system declares what joins its nodes; a one-node system declares no scale-out fabric.
 
@@ -81,8 +75,6 @@ def power_scale_out_fabric(system, ctx):
     How to fix: Declare the scale-out fabric (present: true, cabling, required_bandwidth_tbps,
     nics, switches), or the scale-up network that joins the nodes.
     """
-    lf, calc, skip = _fabric(system, ctx, need_nics=False)
-    if skip:
-        return skip
+    lf, calc = _fabric(system, ctx, need_nics=False)
     present = calc.doc.scale_out.present
     return check_outcome(lf, calc, "fabric", f"{calc.nodes} node(s), scale_out.present {str(present).lower()}")

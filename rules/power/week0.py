@@ -8,6 +8,8 @@ arithmetic is our power rules' (week0.yaml also_from).
 """
 from __future__ import annotations
 
+from checker.core.values import is_int
+
 from rules.shared import official_view as ov
 
 SP = "system_power.json"
@@ -46,9 +48,6 @@ def power_descriptor(sub, policy) -> list:
     return hits
 
 
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
 
 def _system_accelerators(system, policy) -> dict:
     """Accelerators per node per system_node_ensemble_id, from the system's first readable system_desc.json
@@ -65,7 +64,7 @@ def _system_accelerators(system, policy) -> dict:
                 info = node.get("accelerator_info")
                 entries = info if isinstance(info, list) and info else [node]
                 counts = [e.get("accelerators_per_node") for e in entries if isinstance(e, dict)]
-                ints = [c for c in counts if _int(c)]
+                ints = [c for c in counts if is_int(c)]
                 if ints:
                     out[ens] = sum(ints)
     return out
@@ -92,13 +91,13 @@ def parallelism(point) -> tuple | None:
     values = {}
     for name in ("tensor_parallel", "pipeline_parallel", "expert_parallel", "data_parallel"):
         v = data.get(name, summary.get(name))
-        if _int(v):
+        if is_int(v):
             values[name] = v
     if not values:
         return None
     flag = data.get("disaggregated", summary.get("disaggregated"))
     return (values.get("tensor_parallel", 1), values.get("pipeline_parallel", 1), values.get("expert_parallel", 1),
-            values.get("data_parallel", 1), flag is True or (_int(flag) and flag > 1))
+            values.get("data_parallel", 1), flag is True or (is_int(flag) and flag > 1))
 
 
 def _power_points(sub, policy):

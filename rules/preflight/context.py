@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Optional
 
 from checker.core.rule import Skip
-from rules.run_folder.context import c_max, is_int, load_pattern
+from checker.core.values import is_int
+from rules.run_folder.context import c_max, load_pattern
 from rules.shared.run_checks import pattern_verdict
 
 

@@ -10,8 +10,9 @@ import re
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.load.models.client_config import config_format
+from checker.core.values import is_int
 from rules.preflight.context import lf, no_configs, pattern, region_label, regions
-from rules.run_folder.context import dataset_size, is_int, region_minimum
+from rules.run_folder.context import dataset_size, region_minimum
 from rules.shared.run_checks import invalid_pattern, passes_problem, planned_samples
 
 _LP = ("settings", "load_pattern")

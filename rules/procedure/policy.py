@@ -11,7 +11,7 @@ import math
 from typing import Any, Optional
 
 
-from checker.core.values import file_value, show
+from checker.core.values import file_value, is_int, loaded_mapping, show
 from checker.domain.benchmark import is_agentic
 from rules.shared.strict import StrictModel as _Strict
 
@@ -84,9 +84,6 @@ NEEDS = "policy:run_rules"
 
 # ---------------------------------------------------------------- value helpers
 
-def is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
 
 def is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
@@ -108,7 +105,7 @@ def number_problem(v: Any, allow_zero: bool = True) -> str | None:
 # ---------------------------------------------------------------- point helpers
 
 def usable(lf) -> bool:
-    return lf is not None and lf.ok and isinstance(lf.data, dict)
+    return loaded_mapping(lf) is not None
 
 
 def model_type(point, ctx) -> str | None:

@@ -11,9 +11,9 @@ import math
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic
-from checker.core.values import show
-from rules.procedure.policy import (NEEDS, dataset_pass_size, is_int, is_number, minimum_duration,
-                              model_type, stream_flag, usable)
+from checker.core.values import is_int, loaded_mapping, show
+from rules.procedure.policy import (NEEDS, dataset_pass_size, is_number, minimum_duration, model_type, stream_flag,
+                                    usable)
 
 
 @rule(id="load-pattern", title="Load pattern", clause="R§6.1", severity="reject-points",
@@ -116,7 +116,7 @@ def _duration_basis(point):
     note = "" if ss is None else (f" (steady_state status {ss['status']}: the whole run is the official basis, R§4.4)"
                                   if fallback else " (the steady_state block has no window.duration_s)")
     basis = f"whole-run duration (result_summary.json duration_ns){note}"
-    if sf is None or not sf.exists or not sf.ok or not isinstance(sf.data, dict):
+    if loaded_mapping(sf) is None:
         return None, "result_summary.json is not usable", None, (), basis
     v = sf.get("duration_ns")
     if "duration_ns" not in sf.data:

@@ -13,6 +13,7 @@ import math
 from typing import Optional
 
 from checker.load.models.client_config import config_model_name
+from checker.core.values import is_int, loaded_mapping
 from rules.shared.strict import StrictModel as _Strict
 
 
@@ -61,22 +62,17 @@ class RunFolderPolicy(_Strict):
 from rules.shared.run_checks import FIXED_PATTERNS, SEED_KEYS  # noqa: E402,F401  (the shared run-constraint kernels)
 
 
-def is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
 
 def is_num(v) -> bool:
     return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
 
 
 def summary(rf):
-    lf = rf.files.get("result_summary")
-    return lf if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+    return loaded_mapping(rf.files.get("result_summary"))
 
 
 def config(rf):
-    lf = rf.files.get("config")
-    return lf if lf is not None and lf.ok and isinstance(lf.data, dict) else None
+    return loaded_mapping(rf.files.get("config"))
 
 
 def point(rf):
@@ -198,20 +194,6 @@ def seed_set(rf, ctx) -> tuple[Optional[str], str]:
     if p is not None and p.seed_set:
         return p.seed_set, "point.yaml seed_set"
     return None, "no bound seed set: give --seed-set ID or a point.yaml with seed_set"
-
-
-def events_skip(rf, ctx):
-    """A SKIP outcome when the events audit is not available, else None."""
-    from checker.core.rule import Skip
-
-    if not ctx.opt("events", True):
-        return Skip("events audit disabled by --no-events", reason="disabled")
-    audit = rf.events_audit
-    if audit is None:
-        return Skip(f"input missing: {rf.rel}/events.jsonl", reason="missing-input")
-    if audit.error is not None:
-        return Skip(f"input not loaded: {audit.path} ({audit.error})", reason="input-not-loaded")
-    return None
 
 
 def within(observed, expected, rel: float, abs_: float) -> bool:

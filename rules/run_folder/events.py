@@ -8,8 +8,9 @@ from __future__ import annotations
 from checker.load.models.accuracy import score_items
 from checker.load.models.client_config import config_warmup
 from checker.core.findings import Severity
-from checker.core.rule import Fail, Pass, Skip, rule
-from rules.run_folder.context import events_skip, idx_map, is_int, run_kind, summary, within
+from checker.core.rule import Fail, Pass, Skip, Skipped, rule
+from checker.core.values import is_int
+from rules.run_folder.context import idx_map, run_kind, summary, within
 from rules.run_folder.ending import client_version, ending
 
 _PROBLEM_TEXT = {
@@ -38,8 +39,7 @@ _CUT_SHORT = {"truncated-last-line", "tracking-never-stopped"}
 
 
 @rule(id="run-folder-events-log", title="events.jsonl is a whole, ordered log", clause="R§6.3.2",
-      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config",
-                                                  "maybe:final_snapshot", "maybe:result_summary"))
+      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:final_snapshot", "maybe:result_summary", "has:events-log"))
 def run_folder_events_log(rf, ctx):
     """events.jsonl decodes line by line, in order, with known event types and an intact last line.
 
@@ -57,9 +57,6 @@ def run_folder_events_log(rf, ctx):
     if a is not None and a.error is not None and ctx.opt("events", True):
         return Fail(f"events.jsonl cannot be audited: {a.error}", file=a.path, observed=a.error,
                     expected="a readable event log")
-    skip = events_skip(rf, ctx)
-    if skip:
-        return skip
     pol = ctx.policy.get("run_folder")
     tol = pol.tolerances.timestamp_backstep_ns
     end = ending(rf, pol.external_scorers)
@@ -113,31 +110,27 @@ def _rebuilt(a) -> dict:
 
 
 def _perf_audit(rf, ctx, compare: bool = False):
-    """(the events audit, None) for a performance run, or (None, the SKIP); ``compare``: the rule compares the log's
-    rebuilt metrics with result_summary.json, which an interrupted run's partial values and a cut log cannot back."""
-    skip = events_skip(rf, ctx)
-    if skip:
-        return None, skip
+    """The events audit of a performance run (the rule needs ``has:events`` and ``loaded:result_summary``); else
+    ``Skipped``. ``compare``: the rule compares the log's rebuilt metrics with result_summary.json, which an
+    interrupted run's partial values and a cut log cannot back."""
     if run_kind(rf) == "accuracy-only":
-        return None, Skip("accuracy-only run: no performance phase to rebuild", reason="not-applicable")
-    if summary(rf) is None:
-        return None, Skip(f"input missing or not loaded: {rf.files['result_summary'].rel}", reason="missing-input")
+        raise Skipped("accuracy-only run: no performance phase to rebuild", reason="not-applicable")
     a = rf.events_audit
     if not compare and not a.has_tracking:
-        return None, Skip("events.jsonl has no performance phase (no start_performance_tracking): nothing was "
-                          "measured to audit" + (" (the run was interrupted before it)" if
-                                                 summary(rf).get("state") == "interrupted" else ""),
-                          reason="not-applicable")
+        raise Skipped("events.jsonl has no performance phase (no start_performance_tracking): nothing was "
+                      "measured to audit" + (" (the run was interrupted before it)" if
+                                             summary(rf).get("state") == "interrupted" else ""),
+                      reason="not-applicable")
     if compare and summary(rf).get("state") == "interrupted":
-        return None, Skip("the run was interrupted: result_summary.json holds the client's best-effort partial values, "
-                          "which are not compared with events.jsonl (see run-folder-complete)", reason="interrupted-run")
+        raise Skipped("the run was interrupted: result_summary.json holds the client's best-effort partial values, "
+                      "which are not compared with events.jsonl (see run-folder-complete)", reason="interrupted-run")
     if compare and a.cut_in_tracking:
-        return None, Skip(f"events.jsonl stops at line {a.lines} with performance tracking on (see "
-                          "run-folder-events-log): it holds only part of the measured run", reason="log-cut-short")
-    return a, None
+        raise Skipped(f"events.jsonl stops at line {a.lines} with performance tracking on (see "
+                      "run-folder-events-log): it holds only part of the measured run", reason="log-cut-short")
+    return a
 
 
-@rule(id="run-folder-events-counts", title="Rebuilt counts match the summary", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
+@rule(id="run-folder-events-counts", title="Rebuilt counts match the summary", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "has:events", "loaded:result_summary"))
 def run_folder_events_counts(rf, ctx):
     """The issued, completed and failed counts rebuilt from events.jsonl equal result_summary.json's.
 
@@ -148,9 +141,7 @@ def run_folder_events_counts(rf, ctx):
     Why: the summary is what gets published; the log is what happened.
     How to fix: Use the summary and the log of the same run, unedited.
     """
-    a, skip = _perf_audit(rf, ctx, compare=True)
-    if skip:
-        return skip
+    a = _perf_audit(rf, ctx, compare=True)
     lf = summary(rf)
     tol = ctx.policy.get("run_folder").tolerances.count
     for key, got in (("n_samples_issued", a.issued), ("n_samples_completed", a.completed),
@@ -164,7 +155,7 @@ def run_folder_events_counts(rf, ctx):
                 extra=_rebuilt(a))
 
 
-@rule(id="run-folder-events-duration", title="Rebuilt tracked duration matches", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
+@rule(id="run-folder-events-duration", title="Rebuilt tracked duration matches", clause="R§9.1", severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "has:events", "loaded:result_summary"))
 def run_folder_events_duration(rf, ctx):
     """The tracked duration rebuilt from events.jsonl equals result_summary.json `duration_ns`.
 
@@ -173,9 +164,7 @@ def run_folder_events_duration(rf, ctx):
     Why: duration drives the duration minimum, QPS and system TPS.
     How to fix: Use the summary and the log of the same run, unedited.
     """
-    a, skip = _perf_audit(rf, ctx, compare=True)
-    if skip:
-        return skip
+    a = _perf_audit(rf, ctx, compare=True)
     lf = summary(rf)
     tol = ctx.policy.get("run_folder").tolerances.duration_ns
     want = lf.get("duration_ns")
@@ -186,7 +175,7 @@ def run_folder_events_duration(rf, ctx):
 
 
 @rule(id="run-folder-events-latency", title="Rebuilt TTFT and latency percentiles match", clause="R§4.7",
-      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
+      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "has:events", "loaded:result_summary"))
 def run_folder_events_latency(rf, ctx):
     """TTFT and end-to-end latency rebuilt from events.jsonl match result_summary.json's rollups.
 
@@ -196,9 +185,7 @@ def run_folder_events_latency(rf, ctx):
     Why: TTFT P90 is a published metric; the log is its only raw evidence.
     How to fix: Use the summary and the log of the same run, unedited.
     """
-    a, skip = _perf_audit(rf, ctx, compare=True)
-    if skip:
-        return skip
+    a = _perf_audit(rf, ctx, compare=True)
     lf = summary(rf)
     tol = ctx.policy.get("run_folder").tolerances
     for key, series in (("ttft", a.ttft), ("latency", a.latency)):
@@ -241,7 +228,7 @@ def _accuracy_samples(rf) -> int | None:
 
 
 @rule(id="run-folder-events-window", title="Performance samples inside the tracked window", clause="R§6.3",
-      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config", "maybe:result_summary"))
+      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:config", "has:events", "loaded:result_summary"))
 def run_folder_events_window(rf, ctx):
     """Every performance sample was issued inside the tracked window; outside it, only warmup and accuracy.
 
@@ -254,9 +241,7 @@ def run_folder_events_window(rf, ctx):
     do not cover what was sent.
     How to fix: Rerun; do not send requests to the endpoint from outside the client during a run.
     """
-    a, skip = _perf_audit(rf, ctx)
-    if skip:
-        return skip
+    a = _perf_audit(rf, ctx)
     tol = ctx.policy.get("run_folder").tolerances.timestamp_backstep_ns
     if a.issued_outside_window and a.issued_outside_window_max_ns > tol:
         return Fail(f"{a.issued_outside_window} tracked sample(s) timestamped up to "
@@ -277,7 +262,7 @@ def run_folder_events_window(rf, ctx):
 
 
 @rule(id="run-folder-events-warmup", title="Warmup not drawn from the performance prompts", clause="R§6.3.3",
-      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
+      severity="flag", scope="run-folder", needs=("policy:run_folder", "maybe:accuracy", "has:events", "loaded:result_summary"))
 def run_folder_events_warmup(rf, ctx):
     """Warmup prompts are not performance prompts, unless the warmup was salted.
 
@@ -287,9 +272,7 @@ def run_folder_events_warmup(rf, ctx):
     Why: R§6.3.3: warmup must not use performance-dataset samples; if it does, salting must be on.
     How to fix: Warm up on another dataset, or set settings.warmup.salt: true.
     """
-    a, skip = _perf_audit(rf, ctx)
-    if skip:
-        return skip
+    a = _perf_audit(rf, ctx)
     if not a.warmup_issued:
         return Pass("no warmup requests")
     if a.warmup_perf_overlap:
@@ -303,7 +286,7 @@ def run_folder_events_warmup(rf, ctx):
 
 
 @rule(id="run-folder-events-chunks", title="Intermediate chunks logged with stream_all_chunks",
-      clause="R§6.5", severity="flag", scope="run-folder", needs=("config", "policy:run_folder", "maybe:accuracy", "maybe:result_summary"))
+      clause="R§6.5", severity="flag", scope="run-folder", needs=("config", "policy:run_folder", "maybe:accuracy", "has:events", "loaded:result_summary"))
 def run_folder_events_chunks(rf, ctx):
     """With `stream_all_chunks: true`, the log holds the intermediate chunks (sample.recv_non_first).
 
@@ -313,9 +296,7 @@ def run_folder_events_chunks(rf, ctx):
     streamed incrementally (or the log was filtered).
     How to fix: Make the endpoint stream incrementally; keep the log whole.
     """
-    a, skip = _perf_audit(rf, ctx)
-    if skip:
-        return skip
+    a = _perf_audit(rf, ctx)
     flag = rf.files["config"].get("settings", "client", "stream_all_chunks")
     if flag is not True:
         return Skip(f"stream_all_chunks is {flag!r}: intermediate chunks are not logged", reason="not-applicable")

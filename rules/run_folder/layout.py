@@ -13,8 +13,8 @@ from checker.core.findings import Severity
 from checker.core.models import extras_of
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.load.models.client_config import config_format
-from rules.run_folder.context import (FIXED_PATTERNS, config, declared_offline, is_int, load_pattern, point, run_kind,
-                                      summary)
+from checker.core.values import is_int
+from rules.run_folder.context import FIXED_PATTERNS, config, declared_offline, load_pattern, point, run_kind, summary
 from rules.run_folder.ending import client_version, ending, entry_state as _state, scored_datasets
 from rules.shared.run_checks import invalid_pattern, pattern_verdict
 
@@ -241,8 +241,6 @@ def run_folder_config(rf, ctx):
     How to fix: Replace the credential with `<redacted>` (and rotate it), or rerun the client.
     """
     lf = rf.files["config"]
-    if lf.error is not None and lf.error.code == "parse-error":
-        return Skip(f"config.yaml does not parse (see run-folder-files): {lf.error.message}", reason="input-not-loaded")
     if not isinstance(lf.data, dict):
         return Fail(f"config.yaml holds a {type(lf.data).__name__}, not a mapping", file=lf,
                     observed=type(lf.data).__name__, expected="a mapping")

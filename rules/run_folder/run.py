@@ -6,25 +6,25 @@ given SKIPs and names the flag that would enable it.
 from __future__ import annotations
 
 from checker.load.models.accuracy import score_items
-from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.rule import Fail, Pass, Skip, Skipped, rule
 from rules.shared.run_checks import passes_problem, seeds_outcome, streaming_value
 from checker.load.models.client_config import config_format
-from rules.run_folder.context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound, is_int,
+from checker.core.values import is_int
+from rules.run_folder.context import (SEED_KEYS, config, dataset_size, declared_offline, idx_map, idx_map_lower_bound,
                                       load_pattern, point, run_kind, seed_set, summary)
 from rules.run_folder.ending import ending
 from rules.run_folder.steady import detector_file, detector_reading, run_minimum
 
 
-def _perf_only(rf, finished: bool = True):
-    """A SKIP for an accuracy-only run; with ``finished``, also for an interrupted one (what it ran is not the
+def _perf_only(rf, finished: bool = True) -> None:
+    """``Skipped`` for an accuracy-only run; with ``finished``, also for an interrupted one (what it ran is not the
     point's run: its length and count are consequences of the interrupt run-folder-complete reports)."""
     if run_kind(rf) == "accuracy-only":
-        return Skip("accuracy-only run: no performance phase", reason="not-applicable")
+        raise Skipped("accuracy-only run: no performance phase", reason="not-applicable")
     s = summary(rf)
     if finished and s is not None and s.get("state") == "interrupted":  # one finding for the interrupt: run-folder-complete's
-        return Skip("the run was interrupted (see run-folder-complete): what it ran is not the point's run",
-                    reason="interrupted-run")
-    return None
+        raise Skipped("the run was interrupted (see run-folder-complete): what it ran is not the point's run",
+                      reason="interrupted-run")
 
 
 @rule(id="run-folder-duration", title="Duration meets the region minimum", clause="R§6.2", severity="flag", scope="run-folder", needs=("result_summary", "policy:run_folder", "policy:run_rules", "maybe:accuracy", "maybe:config", "maybe:point_yaml", "maybe:steady_state_json", "maybe:system_desc"))
@@ -44,9 +44,7 @@ def run_folder_duration(rf, ctx):
     How to fix: Rerun the point for longer: more dataset passes (n_samples_to_issue), and in the
     client's older config format a min_duration_ms above the minimum.
     """
-    skip = _perf_only(rf)
-    if skip:
-        return skip
+    _perf_only(rf)
     pol = ctx.policy.get("run_folder")
     region, minimum = run_minimum(rf, ctx)
     lf = rf.files["result_summary"]
@@ -120,9 +118,7 @@ def run_folder_sample_count(rf, ctx):
     Why: R§6.4 (minimum completed queries, whole multiple); not checked by the official tool.
     How to fix: Set n_samples_to_issue to a whole multiple of the dataset size, at least one pass.
     """
-    skip = _perf_only(rf)
-    if skip:
-        return skip
+    _perf_only(rf)
     lf = rf.files["result_summary"]
     issued, completed = lf.get("n_samples_issued"), lf.get("n_samples_completed")
     if not is_int(issued) or not is_int(completed):
@@ -157,9 +153,7 @@ def run_folder_streaming(rf, ctx):
     Why: TTFT and TPOT are only measurable on streamed responses.
     How to fix: Set model_params.streaming: on and rerun.
     """
-    skip = _perf_only(rf, finished=False)
-    if skip:
-        return skip
+    _perf_only(rf, finished=False)
     lf = rf.files["config"]
     kind, _ = load_pattern(rf)
     if kind == "max_throughput" and declared_offline(rf):
@@ -254,7 +248,7 @@ def _counters(lf) -> dict:
             if isinstance(m, dict) and m.get("type") == "counter" and isinstance(m.get("name"), str)}
 
 
-@rule(id="run-folder-accuracy", title="Accuracy phase complete", clause="R§4.3", severity="reject-points", scope="run-folder", needs=("maybe:accuracy",))
+@rule(id="run-folder-accuracy", title="Accuracy phase complete", clause="R§4.3", severity="reject-points", scope="run-folder", needs=("maybe-loaded:accuracy",))
 def run_folder_accuracy(rf, ctx):
     """An accuracy phase, when present, is complete and scored every sample it issued.
 
@@ -269,8 +263,6 @@ def run_folder_accuracy(rf, ctx):
     lf = rf.files["accuracy"]
     if not lf.exists:
         return Skip("no accuracy phase in this run folder", reason="not-applicable")
-    if not lf.ok:
-        return Skip(f"input not loaded: {lf.rel}", reason="input-not-loaded")
     scores = lf.get("accuracy_scores")
     if not isinstance(scores, (list, dict)) or not scores:
         return Fail("accuracy_scores is missing or empty", file=lf, path=("accuracy_scores",),

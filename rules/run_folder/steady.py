@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Optional
 
 from checker.domain.steady_state import Reading, read
-from rules.run_folder.context import (FIXED_PATTERNS, declared_offline, is_int, load_pattern, region_minimum,
-                                      summary)
+from checker.core.values import is_int
+from rules.run_folder.context import FIXED_PATTERNS, declared_offline, load_pattern, region_minimum, summary
 
 
 def run_minimum(rf, ctx) -> tuple[Optional[str], int]:

@@ -13,7 +13,7 @@ from checker.domain import cohort_ids as cohorts
 from checker.core.findings import Severity
 from checker.load.models.keys import near_miss, rename_for_missing
 from checker.core.fixes import Edit
-from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.rule import Fail, Pass, Skip, Skipped, rule
 from rules.shared.registry_policy import SEED_KEYS
 from checker.core.values import MISSING, show
 from rules.shared.seed_values import (CLIENT_SEED_KEYS, adoption_cohorts, registry_failure, declared_seeds, evidence, point_yaml,
@@ -37,7 +37,7 @@ def seed_set_registry(pkg, ctx):
     How to fix: Point --seed-sets (or MLPERF_ENDPOINTS_SEED_SETS) at the published seedset.yaml,
     or unset it to use the bundled copy; fix the YAML at the line shown.
     """
-    reg, _ = registry(ctx)
+    reg = registry(ctx)
     src = registry_source(ctx, "seed_sets")
     if reg is None:
         return registry_failure(ctx, "seed_sets", "seed-set registry",
@@ -181,16 +181,16 @@ def _set_id_fix(lf, reg, raw: str, near: list) -> dict:
 
 
 def _bound(lf, reg, ctx):
-    """(BoundSet, None) for the point's declared set, or (None, SKIP)."""
+    """The BoundSet of the point's declared set; ``Skipped`` when it declares none or an unknown one."""
     raw = _declared_set(lf)
     if raw is MISSING or raw is None:
-        return None, Skip("no seed_set declared: the v0.7 fallback applies (see seed-config-legacy)",
-                          reason="not-applicable")
+        raise Skipped("no seed_set declared: the v0.7 fallback applies (see seed-config-legacy)",
+                      reason="not-applicable")
     sets = reg.bound_sets(adoption_cohorts(ctx))
     if not isinstance(raw, str) or raw not in sets:
-        return None, Skip(f"seed_set {show(raw)} is not a published set (see seed-set-membership)",
-                          reason="unknown-seed-set")
-    return sets[raw], None
+        raise Skipped(f"seed_set {show(raw)} is not a published set (see seed-set-membership)",
+                      reason="unknown-seed-set")
+    return sets[raw]
 
 
 @rule(id="seed-runtime-match", title="Seed runtime match", clause="R§2.1.1", severity="reject",
@@ -211,9 +211,7 @@ def seed_runtime_match(point, ctx):
     """
     lf = point.files["point_yaml"]
     reg = ctx.policy.get("seed_sets")
-    bs, skip = _bound(lf, reg, ctx)
-    if bs is None:
-        return skip
+    bs = _bound(lf, reg, ctx)
     declared = declared_seeds(lf)
     diffs, legacy = [], []
     for key in SEED_KEYS:
@@ -265,9 +263,7 @@ def seed_set_adoption(point, ctx):
     """
     lf = point.files["point_yaml"]
     reg = ctx.policy.get("seed_sets")
-    bs, skip = _bound(lf, reg, ctx)
-    if bs is None:
-        return skip
+    bs = _bound(lf, reg, ctx)
     if not bs.window:
         return Skip(f"the seed-set registry ({reg.shape}) gives no publication cohort for set {bs.id}: adoption "
                     "cannot be proved; pass the published seedset.yaml with --seed-sets", reason="no-cohort-in-registry")
@@ -354,7 +350,7 @@ def _bound_seed_fix(point, lf, ctx, declared, keys: set) -> dict:
 
 
 @rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject",
-      scope="point", needs=("loaded:point_yaml", "policy:seed_sets", "maybe:config"))
+      scope="point", needs=("loaded:point_yaml", "policy:seed_sets", "loaded:config"))
 def config_seeds_match(point, ctx):
     """The seeds in the point's config.yaml equal the runtime seeds its point.yaml declares.
 
@@ -372,12 +368,7 @@ def config_seeds_match(point, ctx):
     How to fix: Re-run the point with the bound set's seeds in settings.runtime, or correct
     point.yaml if it misstates the seeds the run used.
     """
-    cfg = point.files.get("config")
-    if cfg is None or not cfg.exists:
-        return Skip("no config.yaml at this point (config-file-present reports it)", reason="missing-input")
-    if cfg.error is not None or not isinstance(cfg.data, dict):
-        why = cfg.error.message if cfg.error is not None else "not a mapping"
-        return Skip(f"input not loaded: {cfg.rel} ({why})", reason="input-not-loaded")
+    cfg = point.files["config"]
     lf = point.files["point_yaml"]
     declared = declared_seeds(lf)
     diffs, unrecorded = [], []

@@ -8,6 +8,8 @@ every family share one validation per file. Pure: no I/O.
 """
 from __future__ import annotations
 
+from checker.core.values import is_int
+
 import copy
 from typing import Any
 
@@ -134,7 +136,7 @@ def concurrency(point, policy) -> int | None:
     if cfg.model is not None:
         return cfg.model.concurrency
     raw = cfg.data.get("concurrency") if isinstance(cfg.data, dict) else None
-    if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0:
+    if is_int(raw) and raw > 0:
         return raw
     return point.dir_concurrency
 
@@ -148,7 +150,7 @@ def c_max(curve, policy) -> int | None:
     if desc.model is not None:
         return desc.model.max_supported_concurrency
     raw = desc.data.get("max_supported_concurrency")
-    return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0 else None
+    return raw if is_int(raw) and raw > 0 else None
 
 
 def c_min_override(curve, policy) -> tuple[int | None, list]:

@@ -10,6 +10,7 @@ import math
 from typing import Any, Optional
 
 from checker.core.rule import Fail, Outcome, Pass
+from checker.core.values import is_int
 
 #: fixed-concurrency load patterns: `concurrency`, and `agentic_inference` for agentic benchmarks (R§6.1)
 FIXED_PATTERNS = ("concurrency", "agentic_inference")
@@ -46,11 +47,9 @@ def streaming_value(config: dict) -> tuple[Any, str]:
 
 def seeds_outcome(lf, set_id: str, where: str, ctx) -> Outcome:
     """The config's RNG seeds equal the bound set's values (R§2.1.1), read from the seed-set registry."""
-    from rules.shared.seed_values import adoption_cohorts, registry
+    from rules.shared.seed_values import adoption_cohorts, usable_registry
 
-    reg, unusable = registry(ctx)  # the same seed-set registry (and --seed-sets override) as the package rules
-    if unusable is not None:
-        return unusable
+    reg = usable_registry(ctx)  # the same seed-set registry (and --seed-sets override) as the package rules
     sets = reg.bound_sets(adoption_cohorts(ctx))
     if set_id not in sets:
         return Fail(f"seed set {set_id!r} ({where}) is not a published set", file=lf, observed=set_id,
@@ -84,7 +83,7 @@ def planned_samples(runtime: dict, size: int, fmt: str = "older") -> tuple[Optio
     """
     runtime = runtime if isinstance(runtime, dict) else {}
     n = runtime.get("n_samples_to_issue")
-    if isinstance(n, int) and not isinstance(n, bool):
+    if is_int(n):
         return n, "settings.runtime.n_samples_to_issue"
     if fmt == "newer":
         return size, "the whole dataset once (no n_samples_to_issue: the newer client format issues the dataset once)"

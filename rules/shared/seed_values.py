@@ -12,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from checker.core.rule import REGISTRY_UNUSABLE, Fail, Skip
-from checker.core.values import MISSING
+from checker.core.rule import REGISTRY_UNUSABLE, Fail, Skipped
+from checker.core.values import MISSING, is_int, loaded_mapping
 from rules.shared.registry_policy import SEED_KEYS, U64_MAX
 
 RUNTIME = ("runtime_settings", "runtime")
@@ -82,17 +82,21 @@ def declared_seeds(lf) -> dict[str, DeclaredSeed]:
 
 def point_yaml(point):
     """The point.yaml LoadedFile when it loaded as a mapping, else None."""
-    lf = point.files.get("point_yaml")
-    if lf is None or not lf.ok or not isinstance(lf.data, dict):
-        return None
-    return lf
+    return loaded_mapping(point.files.get("point_yaml"))
 
 
 def registry(ctx):
-    """(SeedSetsPolicy, None) or (None, SKIP outcome) when the seed-set registry is unusable."""
-    if ctx.policy.available("seed_sets"):
-        return ctx.policy.get("seed_sets"), None
-    return None, Skip(ctx.policy.unusable("seed_sets"), reason=REGISTRY_UNUSABLE)
+    """The SeedSetsPolicy, or None when the seed-set registry is unusable (seed-set-registry reports it)."""
+    return ctx.policy.get("seed_sets") if ctx.policy.available("seed_sets") else None
+
+
+def usable_registry(ctx):
+    """The SeedSetsPolicy; ``Skipped`` naming seed-set-registry when it is unusable (as ``registry:seed_sets``
+    does, for a rule that judges something else first)."""
+    reg = registry(ctx)
+    if reg is None:
+        raise Skipped(ctx.policy.unusable("seed_sets"), reason=REGISTRY_UNUSABLE)
+    return reg
 
 
 def adoption_cohorts(ctx) -> int:
@@ -121,10 +125,10 @@ def ran_seed(point, key: str) -> Any:
     """The seed the run used for ``key``, as the point's config.yaml records it (exact integer), else MISSING."""
     cfg = point.files.get("config")
     name = CLIENT_SEED_KEYS.get(key)
-    if name is None or cfg is None or not cfg.ok or not isinstance(cfg.data, dict):
+    if name is None or loaded_mapping(cfg) is None:
         return MISSING
     v = cfg.get("settings", "runtime", name, default=MISSING)
-    return v if isinstance(v, int) and not isinstance(v, bool) and seed_problem(v) is None else MISSING
+    return v if is_int(v) and seed_problem(v) is None else MISSING
 
 
 def seed_edits(point, lf, set_id: str, seeds: dict, declared: dict) -> tuple[list, list[str]]:

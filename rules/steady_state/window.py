@@ -10,8 +10,8 @@ import math
 
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic
-from checker.core.values import show
-from rules.procedure.policy import NEEDS, is_int, is_number, minimum_duration
+from checker.core.values import is_int, loaded_mapping, show
+from rules.procedure.policy import NEEDS, is_number, minimum_duration
 
 
 def _exempt(point, ctx) -> str | None:
@@ -178,8 +178,8 @@ def steady_state_consistency(point, ctx):
 
 def _against_summary(point, window, dur) -> list:
     """The window lies inside the run: span <= whole-run duration, samples <= samples issued."""
-    sf = point.files.get("result_summary")
-    if not window or sf is None or not sf.ok or not isinstance(sf.data, dict):
+    sf = loaded_mapping(point.files.get("result_summary"))
+    if not window or sf is None:
         return []
     out = []
     run_ns, issued, ns = sf.get("duration_ns"), sf.get("n_samples_issued"), window.get("n_samples")

@@ -64,7 +64,7 @@ def required_dir(sub, ctx):
 
 
 @rule(id="src-dir", title="Implementation sources (src/)", clause="R§2.2.1", severity="reject",
-      scope="submission", official=True)
+      scope="submission", official=True, needs=("has:src",))
 def src_dir(sub, ctx):
     """`src/` exists and holds at least one implementation directory.
 
@@ -76,8 +76,6 @@ def src_dir(sub, ctx):
         return Fail("src/ is missing", file=sub.rel, observed="missing", expected="src/<implementation>/")
     if sub.src_state == "not-dir":
         return Fail("src is a file, not a directory", file=f"{sub.rel}/src")
-    if sub.src_state == "error":
-        return Skip(f"input not loaded: src/ ({sub.dir_problems['src'].message})", reason="input-not-loaded")
     if not sub.src_impls:
         return Fail("src/ holds no implementation directory", file=f"{sub.rel}/src", observed=0, expected=">= 1")
     return Pass(f"src/ holds {len(sub.src_impls)} implementation(s): {', '.join(n for n, _ in sub.src_impls)}")
@@ -135,7 +133,7 @@ def system_results_dir(sub, ctx):
     return Pass(f"{len(sub.systems)} system(s): {', '.join(s.name for s in sub.systems)}")
 
 
-@rule(id="benchmark-model-dir", title="Benchmark-model directory", clause="R§8.1", severity="reject", scope="system", official=True)
+@rule(id="benchmark-model-dir", title="Benchmark-model directory", clause="R§8.1", severity="reject", scope="system", official=True, needs=("has:dir",))
 def benchmark_model_dir(system, ctx):
     """Each `results/<system>/` holds at least one `<model_name>/` directory.
 
@@ -143,15 +141,13 @@ def benchmark_model_dir(system, ctx):
     Why: one published curve = one system x one benchmark model.
     How to fix: Put the points under results/<system>/<model_name>/r<N>/.
     """
-    if system.dir_error is not None:
-        return Skip(f"input not loaded: {system.rel}/ ({system.dir_error.message})", reason="input-not-loaded")
     if not system.curves:
         return Fail(f"{system.rel}/ holds no model directory", file=system.rel, observed=0, expected=">= 1")
     return Pass(f"{len(system.curves)} model(s): {', '.join(c.name for c in system.curves)}")
 
 
 @rule(id="point-dirs", title="Pareto point directories", clause="R§8.1", severity="reject",
-      scope="curve", official=True)
+      scope="curve", official=True, needs=("has:dir",))
 def point_dirs(curve, ctx):
     """Each model directory holds at least one `r<N>/` point directory.
 
@@ -159,8 +155,6 @@ def point_dirs(curve, ctx):
     Why: a curve is made of its points.
     How to fix: Name each point directory r<N>, e.g. r1, r64, r13368.
     """
-    if curve.dir_error is not None:
-        return Skip(f"input not loaded: {curve.rel}/ ({curve.dir_error.message})", reason="input-not-loaded")
     if not curve.points:
         return Fail(f"{curve.rel}/ holds no r<N>/ directory", file=curve.rel, observed=0, expected=">= 1")
     return Pass(f"{len(curve.points)} point directories")
@@ -184,8 +178,6 @@ def duplicate_point(curve, ctx):
 
 def _present(point, kind: str):
     lf = point.files[kind]
-    if point.dir_error is not None:
-        return Skip(f"input not loaded: {point.rel}/ ({point.dir_error.message})", reason="input-not-loaded")
     if not lf.exists:
         down = point.nested.get(kind)  # a run folder pasted into the point holds it one level down
         if down:
@@ -197,7 +189,7 @@ def _present(point, kind: str):
     return Pass(f"{_KIND_NAMES[kind]} present")
 
 
-@rule(id="measurement-points-present", title="Point configuration present", clause="R§8.3", severity="reject", scope="point", official=True, needs=("maybe:point_yaml",))
+@rule(id="measurement-points-present", title="Point configuration present", clause="R§8.3", severity="reject", scope="point", official=True, needs=("has:dir", "maybe:point_yaml"))
 def measurement_points_present(point, ctx):
     """Every `r<N>/` has its `point.yaml`.
 
@@ -208,7 +200,7 @@ def measurement_points_present(point, ctx):
     return _present(point, "point_yaml")
 
 
-@rule(id="result-summary-present", title="Result summary present", clause="R§8.1", severity="reject", scope="point", official=True, needs=("maybe:result_summary",))
+@rule(id="result-summary-present", title="Result summary present", clause="R§8.1", severity="reject", scope="point", official=True, needs=("has:dir", "maybe:result_summary"))
 def result_summary_present(point, ctx):
     """Every `r<N>/` has `result_summary.json`.
 
@@ -220,7 +212,7 @@ def result_summary_present(point, ctx):
     return _present(point, "result_summary")
 
 
-@rule(id="config-file-present", title="Benchmark configuration", clause="R§8.1", severity="flag", scope="point", official=True, needs=("maybe:config",))
+@rule(id="config-file-present", title="Benchmark configuration", clause="R§8.1", severity="flag", scope="point", official=True, needs=("has:dir", "maybe-read:config"))
 def config_file_present(point, ctx):
     """`config.yaml`, when present, is a YAML mapping (it is optional as of v1.0).
 
@@ -230,16 +222,12 @@ def config_file_present(point, ctx):
     How to fix: Copy the client's config.yaml from the run folder unchanged.
     """
     lf = point.files["config"]
-    if point.dir_error is not None:
-        return Skip(f"input not loaded: {point.rel}/", reason="input-not-loaded")
     if not lf.exists:
         return Skip("config.yaml is optional as of v1.0 and absent; cross-checks against it skip",
                     reason="not-applicable")
-    if lf.error is not None:
-        if lf.error.code == "parse-error":
-            return Fail(f"config.yaml does not parse: {lf.error.message}", file=lf, observed=lf.error.message,
-                        expected="a YAML mapping")
-        return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    if lf.error is not None:  # a parse error: the needs SKIP every other refusal
+        return Fail(f"config.yaml does not parse: {lf.error.message}", file=lf, observed=lf.error.message,
+                    expected="a YAML mapping")
     if not isinstance(lf.data, dict):
         return Fail(f"config.yaml must be a mapping, not {type(lf.data).__name__}", file=lf,
                     observed=type(lf.data).__name__, expected="mapping")

@@ -1,11 +1,11 @@
 """The submission's cli_metadata.json: written by `submissions create`, carried by the bundle, read by no rule."""
 from __future__ import annotations
 
-from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.rule import Fail, Pass, rule
 
 
 @rule(id="cli-metadata-valid", title="cli_metadata.json is a JSON object", clause="R§8.1", severity="warn",
-      scope="submission", needs=("maybe:cli_metadata",))
+      scope="submission", needs=("maybe-read:cli_metadata",))
 def cli_metadata_valid(sub, ctx):
     """`cli_metadata.json`, when the submission root holds one, parses as a JSON object.
 
@@ -20,10 +20,7 @@ def cli_metadata_valid(sub, ctx):
     lf = sub.files.get("cli_metadata")
     if lf is None or not lf.exists:
         return Pass("no cli_metadata.json (written by `submissions create`)")
-    if lf.error is not None:
-        if lf.error.code != "parse-error":
-            return Skip(f"input not loaded: cli_metadata.json ({lf.error.message}; see {lf.error.code})",
-                        reason="input-not-loaded")
+    if lf.error is not None:  # a parse error: the needs SKIP every other refusal
         return Fail(f"cli_metadata.json does not parse: {lf.error.message}", file=lf, observed=lf.error.message,
                     expected="a JSON object")
     if not isinstance(lf.data, dict):

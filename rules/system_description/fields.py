@@ -16,6 +16,7 @@ from checker.load.models.urls import is_http_url
 from checker.load.models.keys import missing_hint
 from checker.load.models.spelling import quoted_edits, quoted_fix as unquote_fix
 from checker.core.rule import Fail, Pass, Skip, rule
+from checker.core.values import is_int
 from rules.shared.strict import StrictModel as _Strict
 
 
@@ -75,19 +76,9 @@ def _is_iso_date(v) -> bool:
     return len(v.strip()) == 10
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _present(point):
-    lf = point.files["system_desc"]
-    if point.dir_error is not None:
-        return None, Skip(f"input not loaded: {point.rel}/ ({point.dir_error.message})", reason="input-not-loaded")
-    return lf, None
-
 
 @rule(id="system-description-present", title="System description present", clause="R§8.2",
-      severity="reject", scope="point", official=True, needs=("maybe:system_desc",))
+      severity="reject", scope="point", official=True, needs=("has:dir", "maybe:system_desc"))
 def system_description_present(point, ctx):
     """Every `r<N>/` has its `system_desc.json`.
 
@@ -97,9 +88,7 @@ def system_description_present(point, ctx):
     the per-point parallelism (R§8.2).
     How to fix: Copy the run folder's system_desc.json into r<N>/.
     """
-    lf, skip = _present(point)
-    if skip:
-        return skip
+    lf = point.files["system_desc"]
     if not lf.exists:
         return Fail("system_desc.json is missing", file=point.rel, observed="missing",
                     expected=f"{point.name}/system_desc.json")
@@ -129,7 +118,7 @@ def validity_problems(lf, pol: SystemDescPolicy) -> list[tuple[tuple, str]]:
                       f"`shortened_system_name` {sn[:40]!r} has {len(sn)} characters; allowed {lo}-{hi}"))
     cmo = data.get("c_min_override")
     r = pol.c_min_override_range
-    if cmo is not None and not (_is_int(cmo) and r.min <= cmo <= r.max):
+    if cmo is not None and not (is_int(cmo) and r.min <= cmo <= r.max):
         probs.append((("c_min_override",), f"`c_min_override` must be an integer {r.min}-{r.max}, got {cmo!r:.40}"))
     raw_nodes = data.get("node_types")
     for i, node in enumerate(m.node_types or []):
@@ -182,7 +171,7 @@ def _availability_problems(m, pol) -> list:
 
 
 @rule(id="system-description-valid", title="System description (system_desc.json)", clause="R§8.2",
-      severity="reject", scope="point", needs=("policy:system_desc", "maybe:system_desc"), official=True)
+      severity="reject", scope="point", needs=("policy:system_desc", "has:dir", "read:system_desc"), official=True)
 def system_description_valid(point, ctx):
     """Each copy of `system_desc.json` parses and holds the R§8.2 template's required fields.
 
@@ -198,16 +187,10 @@ def system_description_valid(point, ctx):
     How to fix: Correct the named field in the named copy; keep every copy of a curve identical
     except the per-point fields.
     """
-    lf, skip = _present(point)
-    if skip:
-        return skip
-    if not lf.exists:
-        return Skip(f"input missing: {lf.rel}", reason="missing-input")
-    if lf.error is not None:
-        if lf.error.code == "parse-error":
-            return Fail(f"system_desc.json does not parse: {lf.error.message}", file=lf,
-                        observed=lf.error.message, expected="valid JSON")
-        return Skip(f"input not loaded: {lf.rel} ({lf.error.message})", reason="input-not-loaded")
+    lf = point.files["system_desc"]
+    if lf.error is not None:  # a parse error: the needs SKIP every other refusal
+        return Fail(f"system_desc.json does not parse: {lf.error.message}", file=lf,
+                    observed=lf.error.message, expected="valid JSON")
     probs = validity_problems(lf, ctx.policy.get("system_desc"))
     if probs:
         edits = tuple(quoted_edits(lf))
@@ -235,7 +218,7 @@ def max_concurrency_declared(point, ctx):
     if c is None:
         return Fail("system_desc.json declares no max_supported_concurrency", file=lf,
                     path=("max_supported_concurrency",), observed="missing", expected=f"an integer > {floor}")
-    if not _is_int(c):
+    if not is_int(c):
         return Fail(f"max_supported_concurrency must be an integer, got {c!r:.40}", file=lf,
                     path=("max_supported_concurrency",), observed=c, expected=f"an integer > {floor}")
     if c <= floor:
@@ -265,7 +248,7 @@ def system_node_ensemble_total(point, ctx):
     m = lf.model
     total = lf.get("system_node_ensemble_total")
     nodes = m.nodes
-    if not _is_int(total) or not nodes:
+    if not is_int(total) or not nodes:
         return Skip("system_node_ensemble_total or node_types missing (see system-description-valid)",
                     reason="missing-input")
     counts = [n.number_of_nodes for n in nodes]
@@ -276,7 +259,7 @@ def system_node_ensemble_total(point, ctx):
                     f"({' + '.join(map(str, counts))})", file=lf, path=("system_node_ensemble_total",),
                     observed=total, expected=sum(counts))
     cnt = lf.get("system_node_ensemble_count")
-    if _is_int(cnt) and cnt != len(m.node_types or []):
+    if is_int(cnt) and cnt != len(m.node_types or []):
         return Fail(f"system_node_ensemble_count is {cnt} but node_types lists {len(m.node_types or [])} types",
                     file=lf, path=("system_node_ensemble_count",), observed=cnt, expected=len(m.node_types or []))
     return Pass(f"{total} node(s) = sum of number_of_nodes")
@@ -297,7 +280,7 @@ def accelerator_interconnect_present(point, ctx):
     missing, multi = [], 0
     for i, node in enumerate(lf.model.node_types or []):
         for j, acc in enumerate((node.accelerator_info or []) if node is not None else []):
-            if acc is None or not _is_int(acc.accelerators_per_node) or acc.accelerators_per_node <= 1:
+            if acc is None or not is_int(acc.accelerators_per_node) or acc.accelerators_per_node <= 1:
                 continue
             multi += 1
             if _blank(acc.accelerator_interconnect):

@@ -11,8 +11,8 @@ from checker.load.models.client_config import config_warmup
 from checker.load.models.keys import missing_hint, rename_for_missing
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
-from checker.core.values import show
-from rules.procedure.policy import NEEDS, is_int, number_problem
+from checker.core.values import is_int, show
+from rules.procedure.policy import NEEDS, number_problem
 
 
 def _block(point):

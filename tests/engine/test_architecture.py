@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -205,6 +206,55 @@ def test_every_rule_module_is_listed_by_its_family():
         assert with_rules <= set(fam.modules), f"{fam.package}: {sorted(with_rules - set(fam.modules))} not in MODULES"
 
 
+#: what only the engine writes, from a rule's needs (``checker.core.rule.NEED_KINDS``): a rule module holding one
+#: hand-writes a missing-input skip the needs should declare
+_ENGINE_SKIPS = {
+    "a SKIP in the engine's words for a file or directory": re.compile(r'Skip(ped)?\(f"input (missing|not loaded|not valid): \{'),
+    "the engine's input-not-loaded reason": re.compile(r'reason="input-not-loaded"'),
+    "an outcome tested for being a SKIP to hand back": re.compile(r"isinstance\(\w+, Outcome\)"),
+    "a (value, SKIP) pair": re.compile(r"return [\w.]+(, [\w.]+)*, Skip\("),
+    "a helper's SKIP handed back": re.compile(r"if skip( is not None)?:\n\s+return skip\b"),
+    "a directory listing checked (has:dir)": re.compile(r"\.dir_error is not None"),
+    "a parse error told from a refusal (read:/maybe-read:)": re.compile(
+        r'error\.code [!=]= "parse-error"\)?:\n\s+return Skip\('),
+}
+#: the one judgement left that reads like one: offline-point-present finds no Offline point among the point.yaml
+#: files that loaded while others did not (a need could only SKIP the whole curve, even where it can judge)
+_JUDGED_SKIPS = {("rules/curve/shape.py", "the engine's input-not-loaded reason")}
+
+
+def test_no_rule_hand_writes_a_missing_input_skip():
+    """The engine SKIPs a rule whose declared needs are not met (and turns a ``Skipped`` into its SKIP): no rule
+    module repeats that check, hands a SKIP back from a helper or tests an outcome for one."""
+    found = []
+    for path in _py_files("rules"):
+        rel = os.path.relpath(path, REPO).replace(os.sep, "/")
+        if rel.endswith("/week0.py") or rel.startswith("rules/shared/official"):
+            continue  # the Week-0 model reads files as the official checker does, and judges no rule
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        found += [f"{rel}: {what}" for what, pattern in _ENGINE_SKIPS.items()
+                  if pattern.search(text) and (rel, what) not in _JUDGED_SKIPS]
+    assert not found, "hand-written missing-input skips (declare the need, or raise Skipped):\n" + "\n".join(found)
+
+
+def test_the_hand_written_skip_patterns_match_what_they_name():
+    """Each pattern of ``_ENGINE_SKIPS`` finds the preamble it forbids (so the test above cannot pass vacuously)."""
+    samples = {
+        "a SKIP in the engine's words for a file or directory": 'return Skip(f"input not loaded: {lf.rel}")',
+        "the engine's input-not-loaded reason": 'Skip("no file", reason="input-not-loaded")',
+        "an outcome tested for being a SKIP to hand back": "if isinstance(p, Outcome):",
+        "a (value, SKIP) pair": 'return None, Skip("no block", reason="missing-input")',
+        "a helper's SKIP handed back": "    skip = _perf_only(rf)\n    if skip:\n        return skip\n",
+        "a directory listing checked (has:dir)": "if point.dir_error is not None:",
+        "a parse error told from a refusal (read:/maybe-read:)":
+            '    if lf.error.code != "parse-error":\n        return Skip(f"{lf.rel} was refused")\n',
+    }
+    assert set(samples) == set(_ENGINE_SKIPS)
+    for what, text in samples.items():
+        assert _ENGINE_SKIPS[what].search(text), what
+
+
 class _RecordingFiles(dict):
     """A node's ``files`` that notes each kind a rule asks for by name."""
 
@@ -230,50 +280,106 @@ def _record_files(pkg) -> None:
             node.files = _RecordingFiles(files)
 
 
+class _Reads:
+    """Each rule's reads while real runs are checked: the policy files it asks for and the file kinds it takes
+    from any node's ``files`` by name (and a system's ``power``), its own and those made for it through a
+    memoised helper (``Node.cached``): a memo's reads are kept with its value and credited to every rule that
+    uses it."""
+
+    def __init__(self, monkeypatch):
+        import checker.engine.evaluate as ev
+        from checker.core.policy import Policy
+        from checker.load.package_tree import Node, Submission, System
+
+        self.policies: dict[str, set] = {}
+        self.files: dict[str, set] = {}
+        self.rules: dict = {}
+        current: list = [None]
+        frames: list = []  # (files, policies) read by the memoised computations under way, innermost last
+        original_eval, original_get, original_avail = ev.evaluate, Policy.get, Policy.available
+        original_cached = Node.cached
+        wrapped: set = set()
+
+        def evaluate(rule, obj, ctx, selected=True):
+            if id(ctx.package) not in wrapped:
+                wrapped.add(id(ctx.package))
+                _record_files(ctx.package)
+            current[0] = rule
+            self.rules[rule.id] = rule
+            try:
+                return original_eval(rule, obj, ctx, selected)
+            finally:
+                current[0] = None
+
+        def credit(files=(), policies=()):
+            if current[0] is not None:
+                self.files.setdefault(current[0].id, set()).update(files)
+                self.policies.setdefault(current[0].id, set()).update(policies)
+            for f, p in frames:
+                f.update(files)
+                p.update(policies)
+
+        def cached(node, key, compute):
+            memo = ("recorded-reads", key)  # kept beside the value, for as long as the node lives
+            if key in node._cache and memo in node._cache:
+                credit(*node._cache[memo])
+                return node._cache[key]
+            frame: tuple = (set(), set())
+            frames.append(frame)
+            try:
+                value = original_cached(node, key, compute)
+            finally:
+                frames.remove(frame)
+            node._cache[memo] = frame
+            credit(*frame)
+            return value
+
+        def get(policy, name):
+            credit(policies=(name,))
+            return original_get(policy, name)
+
+        def available(policy, name):
+            credit(policies=(name,))
+            return original_avail(policy, name)
+
+        monkeypatch.setattr(ev, "evaluate", evaluate)
+        monkeypatch.setattr(Policy, "get", get)
+        monkeypatch.setattr(Policy, "available", available)
+        monkeypatch.setattr(Node, "cached", cached)
+        # system_power.json is a System attribute, not in a ``files`` dict; a rule walking every file
+        # (``Submission.all_files``, like ``files.values()``) names no kind
+        slot, walking, all_files = System.__dict__["power"], [0], Submission.all_files
+
+        def power(system):
+            if not walking[0]:
+                credit(files=("power",))
+            return slot.__get__(system)
+
+        def walk(sub):
+            walking[0] += 1
+            try:
+                return all_files(sub)
+            finally:
+                walking[0] -= 1
+
+        monkeypatch.setattr(System, "power", property(power, slot.__set__))
+        monkeypatch.setattr(Submission, "all_files", walk)
+        monkeypatch.setattr(_RecordingFiles, "note", staticmethod(lambda kind: credit(files=(kind,))))
+
+    def undeclared(self) -> tuple[dict, dict]:
+        """({rule id: policy files it read that its metadata does not name}, {rule id: file kinds likewise})."""
+        policies = {rid: sorted(names - set(self.rules[rid].policies) - {"index"})
+                    for rid, names in self.policies.items()}
+        files = {rid: sorted(kinds - set(self.rules[rid].files)) for rid, kinds in self.files.items()}
+        return {k: v for k, v in policies.items() if v}, {k: v for k, v in files.items() if v}
+
+
 def test_every_input_a_rule_reads_is_in_its_metadata(monkeypatch):
-    """Run the bundled packages, the real run folders and a cohort, recording each rule's reads: the
-    policy files it asks for and the file kinds it takes from any node's ``files`` by name."""
-    import checker.engine.evaluate as ev
+    """Run the bundled packages, the real run folders and a cohort, recording each rule's reads (``_Reads``)."""
     from casefixtures import FIXTURES, REAL_RUNS
-    from checker.core.policy import Policy
     from checker.engine.pipeline import run_check
 
-    current: list = [None]
-    read: dict[str, set] = {}
-    files_read: dict[str, set] = {}
-    original_eval, original_get, original_avail = ev.evaluate, Policy.get, Policy.available
-    wrapped: set = set()
-
-    def evaluate(rule, obj, ctx, selected=True):
-        if id(ctx.package) not in wrapped:
-            wrapped.add(id(ctx.package))
-            _record_files(ctx.package)
-        current[0] = rule
-        try:
-            return original_eval(rule, obj, ctx, selected)
-        finally:
-            current[0] = None
-
-    def note(name):
-        if current[0] is not None:
-            read.setdefault(current[0].id, set()).add(name)
-
-    def note_file(kind):
-        if current[0] is not None:
-            files_read.setdefault(current[0].id, set()).add(kind)
-
-    def get(self, name):
-        note(name)
-        return original_get(self, name)
-
-    def available(self, name):
-        note(name)
-        return original_avail(self, name)
-
-    monkeypatch.setattr(ev, "evaluate", evaluate)
-    monkeypatch.setattr(Policy, "get", get)
-    monkeypatch.setattr(Policy, "available", available)
-    monkeypatch.setattr(_RecordingFiles, "note", staticmethod(note_file))
+    reads = _Reads(monkeypatch)
     runs = [os.path.join(REAL_RUNS, n) for n in sorted(os.listdir(REAL_RUNS))]
     run_check([os.path.join(FIXTURES, "valid")])
     run_check([os.path.join(FIXTURES, "agentic")])
@@ -281,11 +387,37 @@ def test_every_input_a_rule_reads_is_in_its_metadata(monkeypatch):
     run_check([os.path.join(FIXTURES, "valid"), os.path.join(FIXTURES, "agentic")] + runs, jobs=1)
     run_check([os.path.join(FIXTURES, "runs")])  # run folders assembled into a bundle (bundle family)
     run_check([os.path.join(FIXTURES, "plans")], options={"max_concurrency": 1024, "seed_set": "A"})  # pre-flight
-    cat = load_catalogue()
-    assert read and files_read, "no read was recorded"
-    undeclared = {rid: sorted(names - set(cat.rule(rid).policies) - {"index"}) for rid, names in read.items()}
-    undeclared = {k: v for k, v in undeclared.items() if v}
-    assert not undeclared, f"rules reading policy files their metadata does not name: {undeclared}"
-    undeclared = {rid: sorted(kinds - set(cat.rule(rid).files)) for rid, kinds in files_read.items()}
-    undeclared = {k: v for k, v in undeclared.items() if v}
-    assert not undeclared, f"rules reading files their needs do not name: {undeclared}"
+    assert reads.policies and reads.files, "no read was recorded"
+    policies, files = reads.undeclared()
+    assert not policies, f"rules reading policy files their metadata does not name: {policies}"
+    assert not files, f"rules reading files their needs do not name: {files}"
+
+
+def test_a_read_through_a_memoised_helper_is_credited_to_every_rule_using_it(monkeypatch):
+    """Two planted rules read the point files through one memoised helper: the first declares them and fills
+    the memo, the second declares nothing and only takes the memoised value. The recorder names the second."""
+    import checker.engine.pipeline as pipeline
+    from casefixtures import FIXTURES
+    from checker.core.rule import Pass, Rule
+    from checker.core.findings import Severity
+
+    def sysdesc_names(curve):  # a memoised helper reading every point's system_desc.json
+        return curve.cached("planted:names", lambda: [p.files.get("system_desc") is not None for p in curve.points])
+
+    def fills(curve, ctx):
+        sysdesc_names(curve)
+        return Pass("read")
+
+    def takes(curve, ctx):
+        sysdesc_names(curve)
+        return Pass("read")
+
+    planted = [Rule(id="planted-fills", title="t", clause="-", family="structure", severity=Severity("warn"),
+                    scope="curve", func=fills, needs=("maybe:system_desc",)),
+               Rule(id="planted-takes", title="t", clause="-", family="structure", severity=Severity("warn"),
+                    scope="curve", func=takes)]
+    monkeypatch.setattr(pipeline, "rules_for", lambda select, ignore=None: planted)
+    reads = _Reads(monkeypatch)
+    pipeline.run_check([os.path.join(FIXTURES, "valid")])
+    assert reads.files == {"planted-fills": {"system_desc"}, "planted-takes": {"system_desc"}}
+    assert reads.undeclared() == ({}, {"planted-takes": ["system_desc"]})

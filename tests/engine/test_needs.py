@@ -72,3 +72,71 @@ def test_an_unusable_registry_skips_naming_its_reporting_rule(point_ctx):
 def test_an_unknown_need_kind_fails_when_the_rule_is_declared():
     with pytest.raises(ValueError, match="unknown need"):
         _rule("optional:point_yaml")
+
+
+def _refused(lf, code="file-too-large", message="larger than the cap"):
+    from checker.load.reader import LoadError
+
+    return LoadedFile(kind=lf.kind, rel=lf.rel, abspath=lf.abspath, exists=True, error=LoadError(code, message))
+
+
+def test_read_lets_a_parse_error_through_and_skips_a_refusal(point_ctx):
+    point, ctx = point_ctx
+    lf = point.files["point_yaml"]
+    point.files["point_yaml"] = _refused(lf, "parse-error", "line 3: mapping values are not allowed here")
+    assert _status(_rule("read:point_yaml"), point, ctx)[0] == "PASS"
+    assert _status(_rule("maybe-read:point_yaml"), point, ctx)[0] == "PASS"
+    assert _status(_rule("maybe-loaded:point_yaml"), point, ctx)[:2] == ("SKIP", "input-not-loaded")
+    point.files["point_yaml"] = _refused(lf)
+    for kind in ("read", "maybe-read", "maybe-loaded"):
+        status, reason, message = _status(_rule(f"{kind}:point_yaml"), point, ctx)
+        assert (status, reason) == ("SKIP", "input-not-loaded") and "larger than the cap" in message, kind
+    point.files["point_yaml"] = LoadedFile(kind="point_yaml", rel=lf.rel, abspath=lf.abspath)  # absent
+    assert _status(_rule("read:point_yaml"), point, ctx)[:2] == ("SKIP", "missing-input")
+    assert _status(_rule("maybe-read:point_yaml"), point, ctx)[0] == "PASS"
+    assert _status(_rule("maybe-loaded:point_yaml"), point, ctx)[0] == "PASS"
+
+
+def test_has_dir_skips_a_point_whose_directory_was_not_listed(point_ctx):
+    from checker.load.reader import LoadError
+
+    point, ctx = point_ctx
+    assert _status(_rule("has:dir"), point, ctx)[0] == "PASS"
+    point.dir_error = LoadError("file-unreadable", "permission denied")
+    status, reason, message = _status(_rule("has:dir"), point, ctx)
+    assert (status, reason) == ("SKIP", "input-not-loaded") and message == f"input not loaded: {point.rel}/ (permission denied)"
+
+
+def test_has_points_and_maybe_loaded_on_a_curve(point_ctx):
+    point, ctx = point_ctx
+    curve = point.curve
+
+    @rule(id="needs-curve-probe", title="probe", clause="-", severity="warn", scope="curve",
+          needs=("has:points", "maybe-loaded:point_yaml"))
+    def probe(c, ctx):
+        return Pass("ran")
+
+    r = probe.__rule__.bind("test", probe)
+    assert _status(r, curve, ctx)[0] == "PASS"
+    curve.points[-1].files["point_yaml"] = _refused(curve.points[-1].files["point_yaml"])
+    status, reason, message = _status(r, curve, ctx)
+    assert (status, reason) == ("SKIP", "input-not-loaded") and curve.points[-1].name in message
+    curve.points = []
+    assert _status(r, curve, ctx) == ("SKIP", "missing-input", "the curve has no point directories (see point-dirs)")
+
+
+def test_a_rule_or_its_helper_raising_skipped_is_the_rules_skip(point_ctx):
+    from checker.core.rule import Skipped
+
+    point, ctx = point_ctx
+
+    def helper(p):
+        raise Skipped("the curve's regions are unknown (see region-basis)", reason="missing-input")
+
+    @rule(id="needs-skipped-probe", title="probe", clause="-", severity="warn", scope="point")
+    def probe(p, ctx):
+        helper(p)
+        return Pass("never")
+
+    r = probe.__rule__.bind("test", probe)
+    assert _status(r, point, ctx) == ("SKIP", "missing-input", "the curve's regions are unknown (see region-basis)")

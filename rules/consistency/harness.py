@@ -243,7 +243,8 @@ def model_name_consistency(point, ctx):
                 observed=name, expected=dirname)
 
 
-@rule(id="point-disclosure-complete", title="Point disclosure complete", clause="R§8.3", severity="reject", scope="point", needs=("point_yaml", NEEDS), official=True)
+@rule(id="point-disclosure-complete", title="Point disclosure complete", clause="R§8.3", severity="reject", scope="point", needs=("point_yaml", NEEDS), official=True,
+      consequence_of=("unknown-key", "src-dir"))
 def point_disclosure_complete(point, ctx):
     """point.yaml carries every required disclosure field, non-empty.
 

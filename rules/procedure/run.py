@@ -17,7 +17,8 @@ from rules.procedure.policy import (NEEDS, dataset_pass_size, is_int, is_number,
 
 
 @rule(id="load-pattern", title="Load pattern", clause="R§6.1", severity="reject-points",
-      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
+      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True,
+      consequence_of=("run-folder-load-pattern", "unknown-key"))
 def load_pattern(point, ctx):
     """Every point except a dedicated Offline run uses a fixed-concurrency load pattern at a positive level.
 

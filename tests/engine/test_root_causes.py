@@ -27,6 +27,10 @@ pytestmark = pytest.mark.slow
 CURVE = "results/{system_name}/{model_name}"
 #: the drafted run folders (fixtures/runs: point.yaml and system_desc.json beside the client's files)
 RUNS = ("c1", "c4", "c8", "c32", "c64", "c256", "c1024", "offline")
+#: the real run folders (fixtures/real-runs) with their drafted point.yaml and system_desc.json
+#: (fixtures/drafted-real-runs), checked as a submitter checks them
+REAL = ("echo_accuracy_only", "var_concurrency_allchunks", "var_poisson_perf")
+REAL_OPTIONS = {"seed_set": "A", "dataset_size": 1000}
 
 
 def _sub(file: str, pattern: str, repl: str) -> dict:
@@ -41,7 +45,7 @@ TUNED = [
     ("max-concurrency-key", "valid",
      [_sub(f"{CURVE}/r32/system_desc.json", r'"max_supported_concurrency"', '"max_suported_concurrency"')],
      [("unknown-key", f"{CURVE}/r32/system_desc.json")]),
-    ("no-src", "valid", [{"rmtree": "src"}], [("src-dir", "src")]),
+    ("no-src", "valid", [{"rmtree": "src"}], [("src-dir", ".")]),
     ("seed-typo", "valid", [_sub(f"{CURVE}/r64/point.yaml", r"model_seed: 9315206023656308754",
                                  "model_seed: 9315206023656308755")],
      [("seed-runtime-match", f"{CURVE}/r64/point.yaml")]),
@@ -52,6 +56,25 @@ TUNED = [
                                _sub(f"{CURVE}/r256/point.yaml", r"(window:(?:\n .*)*?\n +duration_s:) [0-9.]+",
                                     r"\1 500.0")],
      [("point-duration", f"{CURVE}/r64/point.yaml")]),
+    # fixtures/drafted-real-runs: one line per real problem
+    ("drafted-real-runs", "real-runs", [], [
+        ("bundle-run-files", "echo_accuracy_only/performance/result_summary.json"),
+        ("run-folder-seeds", "echo_accuracy_only/config.yaml"),
+        ("src-dir", "echo_accuracy_only/src"),
+        ("power-descriptor", "."),
+        ("accuracy-present", "."),
+        ("high-concurrency-coverage", "."),
+        ("med-concurrency-coverage", "."),
+        ("offline-point-present", "."),
+        ("point-count", "."),
+        ("run-folder-load-pattern", "var_poisson_perf/config.yaml"),
+        ("me-fixed-sampling", "var_concurrency_allchunks/point.yaml"),
+        ("run-folder-complete", "var_concurrency_allchunks/performance/result_summary.json"),
+        ("run-folder-duration", "var_concurrency_allchunks/performance/result_summary.json"),
+        ("run-folder-sample-count", "var_concurrency_allchunks/performance/result_summary.json"),
+        ("run-folder-duration", "var_poisson_perf/performance/result_summary.json"),
+        ("run-folder-sample-count", "var_poisson_perf/performance/result_summary.json"),
+        ("warmup-salt", "var_poisson_perf/point.yaml")]),
 ]
 
 HELD_OUT = [
@@ -80,6 +103,15 @@ HELD_OUT = [
 
 def _materialise(base: str, patches: list, tmp: str) -> tuple[str, list[str]]:
     """The package (or the run folders) with the mistake in it, and the paths to check."""
+    if base == "real-runs":
+        root = os.path.join(tmp, "rr")
+        for name in REAL:
+            shutil.copytree(os.path.join(FIXTURES, "real-runs", name), os.path.join(root, name))
+            for f in ("point.yaml", "system_desc.json"):
+                shutil.copy(os.path.join(FIXTURES, "drafted-real-runs", name, f), os.path.join(root, name, f))
+        for op in patches:
+            _apply(root, op)
+        return root, [os.path.join(root, name) for name in REAL]
     if base == "runs":
         root = os.path.join(tmp, "runs")
         shutil.copytree(os.path.join(FIXTURES, "runs"), root)
@@ -113,14 +145,14 @@ def problem_lines(text: str) -> list[tuple[str, str, str]]:
     return out
 
 
-def _check(paths: list[str]):
-    return run_check(paths, RunConfig.of(week0="model"))
+def _check(paths: list[str], base: str = "valid"):
+    return run_check(paths, RunConfig.of(week0="model", options=REAL_OPTIONS if base == "real-runs" else {}))
 
 
 @pytest.mark.parametrize("name,base,patches,expected", TUNED + HELD_OUT, ids=[m[0] for m in TUNED + HELD_OUT])
 def test_one_mistake_one_line(tmp_path, name, base, patches, expected):
     root, paths = _materialise(base, [expand(p) for p in patches], str(tmp_path))
-    report = _check(paths)
+    report = _check(paths, base)
     text = render_plain(report, quiet=True)
     lines = problem_lines(text)
     got = [(rule, os.path.relpath(where, root)) for where, _level, rule in lines]

@@ -3,7 +3,8 @@
 One line per root cause: a FAIL that follows from another (``caused_by``, checker.engine.causes) is named on its
 cause's line, not printed; the same problem repeated at other subjects (the same rule, severity, baseline state,
 and message, evidence and fix once the subject's own names are taken out) reads once, "same at ...", across points,
-curves and the submissions of a cohort. A line's level is the highest of its group. Every FAIL is in exactly one
+curves and the submissions of a cohort, and so does the same finding at the same place (a run folder's file checked
+as the run folder and as the point of its bundle). A line's level is the highest of its group. Every FAIL is in exactly one
 line (a consequence whose cause is not in the findings at hand reads as a line of its own).
 """
 from __future__ import annotations
@@ -75,12 +76,18 @@ def problem_lines(findings: list[Finding]) -> list[Problem]:
         else:
             follows.setdefault(id(cause), []).append(f)
     groups: dict[tuple, Problem] = {}
+    placed: dict[tuple, Problem] = {}  # the same rule and words at the same place (a run folder and its point)
     for f in leads:
-        p = groups.get(repeat_key(f))
+        key = repeat_key(f)
+        where = (f.rule_id, f.location.file, f.location.line, f.location.column, f.message) \
+            if f.location is not None and f.location.file else None
+        p = groups.get(key) or (placed.get(where) if where is not None else None)
         if p is None:
-            groups[repeat_key(f)] = p = Problem([f])
+            groups[key] = p = Problem([f])
         else:
             p.findings.append(f)
+        if where is not None:
+            placed.setdefault(where, p)
         p.consequences += follows.get(id(f), ())
     out = list(groups.values())
     for p in out:

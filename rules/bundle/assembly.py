@@ -241,7 +241,7 @@ def bundle_power_copies(a, ctx):
 
 
 @rule(id="bundle-shared-paths", title="shared_src/shared_docs resolve after assembly", clause="R§9.1",
-      severity="reject", scope="bundle", consequence_of=("src-dir",))
+      severity="reject", scope="bundle", consequence_of=("src-dir", "required-dir"))
 def bundle_shared_paths(a, ctx):
     """Each bundled point.yaml's shared_src/shared_docs resolve in the assembled tree, or can be injected.
 

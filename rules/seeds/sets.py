@@ -54,7 +54,7 @@ def seed_set_registry(pkg, ctx):
 
 
 @rule(id="target-cohort", title="Target cohort", clause="S§4.6", severity="reject", scope="point",
-      needs=("loaded:point_yaml",), official=True)
+      needs=("loaded:point_yaml",), official=True, consequence_of=("unknown-key",))
 def target_cohort(point, ctx):
     """`target_cohort` in point.yaml is a cohort id `YYYY-MM-C0` or `YYYY-MM-C1`.
 
@@ -195,7 +195,7 @@ def _bound(lf, reg, ctx):
 
 @rule(id="seed-runtime-match", title="Seed runtime match", clause="R§2.1.1", severity="reject",
       scope="point", needs=("loaded:point_yaml", "policy:cohort_rules", "registry:seed_sets"), official=True,
-      consequence_of=("run-folder-seeds",))
+      consequence_of=("run-folder-seeds", "unknown-key"))
 def seed_runtime_match(point, ctx):
     """The runtime seeds in point.yaml equal the bound seed set's values, each one exactly.
 

@@ -202,7 +202,7 @@ def _full_pass(window) -> bool:
 
 @rule(id="steady-state-basis", title="Steady state basis", clause="R§4.4", severity="warn",
       scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True,
-      consequence_of=("min-query-count", "run-folder-sample-count"))
+      consequence_of=("min-query-count", "run-folder-sample-count", "unknown-key"))
 def steady_state_basis(point, ctx):
     """Reports which basis is official for the point: the steady-state window or the whole-run total.
 

@@ -174,6 +174,6 @@ def test_one_mistake_one_line(tmp_path, name, base, patches, expected):
     # what the line names as "also" is exactly the consequences the JSON report links to it
     consequences = [f for f in fails if f.get("caused_by")]
     for f in consequences:
-        assert f["caused_by"]["rule_id"] in {rule for rule, _ in expected}
+        assert f["caused_by"]["rule_id"] in {rule for rule, _ in got}
     named = {a["rule_id"] for f in fails for a in f.get("also", ())}
     assert named == {f["rule_id"] for f in consequences}

@@ -1,6 +1,7 @@
 """GitHub Actions workflow commands (::error/::warning/::notice), grouped per submission.
 
 Escaping follows the Actions toolkit: data escapes %, CR, LF; property values also ':' and ','.
+One annotation per problem line (a root cause, its repeats and consequences named: ``Report.tally.problems``).
 Annotations do not fail a job; the exit code does. With ``--baseline`` a title says whether the problem is
 new or unchanged.
 """
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from checker.core.findings import Status
 from checker.render.common import GITHUB_COMMAND, LEVEL, repo_relative
 
 
@@ -20,8 +20,12 @@ def escape_property(s: str) -> str:
     return escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotation(f) -> str:
-    cmd = GITHUB_COMMAND[LEVEL[f.severity]]
+def annotation(problem) -> str:
+    """One problem line (checker.engine.problems.Problem) as a workflow command at its cause's place."""
+    from checker.render.text import also_phrase, same_at
+
+    f = problem.lead
+    cmd = GITHUB_COMMAND[LEVEL[problem.severity]]
     props = []
     if f.location and f.location.file:
         props.append(f"file={escape_property(repo_relative(f.location.file))}")
@@ -32,10 +36,11 @@ def annotation(f) -> str:
     from checker.render.levels import baseline_mark, official_words
 
     state = baseline_mark(f)
-    title = f"{f.rule_id} ({f.severity.value}) {f.subject.label()}" + (f" [{state}]" if state else "")
+    title = f"{f.rule_id} ({problem.severity.value}) {f.subject.label()}" + (f" [{state}]" if state else "")
     props.append(f"title={escape_property(title)}")
     said = "".join(f"\nthe automated check says: {w}" for w in official_words(f))
-    msg = f.message + said + (f"\nfix: {f.fix}" if f.fix else "")
+    more = f"\n{same_at(f, problem.repeats)}" if problem.repeats else ""
+    msg = f.message + also_phrase(problem) + said + (f"\nfix: {f.fix}" if f.fix else "") + more
     return f"::{cmd} {','.join(props)}::{escape_data(msg)}"
 
 
@@ -44,10 +49,10 @@ def render(report, **_options) -> str:
     from checker.render.text import cohort_lines
 
     lines = []
-    fails = [f for f in report.findings if f.status is Status.FAIL]
-    for sub, items in groupby(fails, key=lambda f: f.subject.submission):
+    problems = sorted(report.tally.problems, key=lambda p: p.lead.subject.submission)  # stable: worst first within
+    for sub, items in groupby(problems, key=lambda p: p.lead.subject.submission):
         lines.append(f"::group::{escape_data('endpoints-checker: ' + (sub or 'package'))}")
-        lines.extend(annotation(f) for f in items)
+        lines.extend(annotation(p) for p in items)
         lines.append("::endgroup::")
     lines.extend(cohort_lines(report))  # a cohort: each unit's verdicts (plain lines, as the verdict line)
     lines.append(verdict_line(report))

@@ -56,7 +56,7 @@ def where(f: Finding) -> str:
 SAME_AT_NAMED = 12
 
 
-def _same_at(first: Finding, rest: list[Finding]) -> str:
+def same_at(first: Finding, rest: list[Finding]) -> str:
     names = []
     for f in rest[:SAME_AT_NAMED]:
         s = f.subject
@@ -102,7 +102,7 @@ def group_lines(problem, paint: _Paint, details: bool = True, baseline: bool = F
     if problem.severity is Severity.REJECT_POINTS:
         out.append(f"{ind}{paint('rejects this point (reject-points)', 'dim')}")
     if len(group) > 1:
-        out.append(f"{ind}{_same_at(f, group[1:])}")
+        out.append(f"{ind}{same_at(f, group[1:])}")
     return out
 
 

@@ -177,3 +177,48 @@ def test_one_mistake_one_line(tmp_path, name, base, patches, expected):
         assert f["caused_by"]["rule_id"] in {rule for rule, _ in got}
     named = {a["rule_id"] for f in fails for a in f.get("also", ())}
     assert named == {f["rule_id"] for f in consequences}
+
+
+SHORT_WINDOW = [p for name, _b, patches, _e in TUNED if name == "short-window" for p in patches]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_cohorts_common_problem_reads_once(tmp_path, jobs):
+    """Four submissions with the same short steady-state window at two points: 16 FAILs, one problem line
+    (repeats merge across submissions as across points; the consequences are named on it), each FAIL in the JSON."""
+    cohort = tmp_path / "cohort"
+    labels = ("alpha/sub-a01", "alpha/sub-a02", "bravo/sub-b01", "charlie/sub-c01")
+    for label in labels:
+        dest = str(cohort / label)
+        shutil.copytree(os.path.join(FIXTURES, "valid"), dest)
+        for op in SHORT_WINDOW:
+            _apply(dest, expand(op))
+    report = run_check([str(cohort)], RunConfig.of(week0="model", jobs=jobs, prerender_json=jobs > 1))
+    text = render_plain(report)
+    lines = problem_lines(text)
+    assert [rule for _w, _l, rule in lines] == ["point-duration"], text
+    assert "(also: steady-state-consistency)" in text
+    same = next(ln for ln in text.splitlines() if "same at" in ln)
+    assert same.count(",") == 6 and "r256" in same, same  # the 7 others: r256 here, both points elsewhere
+    doc = json.loads(render("json", report))
+    fails = [f for f in doc["findings"] if f["status"] == "FAIL"]
+    assert len(fails) == 16
+    assert sum(1 for f in fails if f.get("caused_by", {}).get("rule_id") == "point-duration") == 8
+    assert all(len(f["also"]) == 1 for f in fails if f["rule_id"] == "point-duration")
+    assert len(report.failing()) == 8  # the flags; the warnings stay below --fail-on flag
+
+
+def test_declared_causes_name_rules_and_never_loop():
+    """Every rule a rule declares itself a consequence of exists, and no chain of causes comes back to itself."""
+    from checker.engine.catalogue import all_rules
+
+    rules = {r.id: r for r in all_rules()}
+    for r in rules.values():
+        for cause in r.consequence_of:
+            assert cause in rules, f"{r.id}: consequence_of names {cause!r}, no such rule"
+
+    def reaches(start: str, target: str, seen: frozenset = frozenset()) -> bool:
+        return any(c == target or (c not in seen and reaches(c, target, seen | {c}))
+                   for c in rules[start].consequence_of)
+
+    assert not [r for r in rules if reaches(r, r)]

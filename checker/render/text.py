@@ -57,14 +57,22 @@ SAME_AT_NAMED = 12
 
 
 def same_at(first: Finding, rest: list[Finding]) -> str:
-    names = []
+    """'same at r8, r32' in the first one's curve; other curves (a cohort's other submissions) by curve:
+    'same at r256; sub-b/sys/model: r64, r256'. At most SAME_AT_NAMED subjects are named, the rest counted."""
+    by_curve: dict[tuple, list[str]] = {}
     for f in rest[:SAME_AT_NAMED]:
         s = f.subject
-        same_curve = (s.submission, s.system, s.model) == (first.subject.submission, first.subject.system,
-                                                           first.subject.model)
-        names.append(s.point if same_curve and s.point else s.label())
-    more = len(rest) - len(names)
-    return _c("same at " + ", ".join(names) + (f" and {more} more" if more else ""))
+        curve = (s.submission, s.system, s.model) if s.point and s.model else None
+        by_curve.setdefault(curve, []).append(s.point if curve is not None else s.label())
+    own = (first.subject.submission, first.subject.system, first.subject.model)
+    parts = []
+    for curve, names in by_curve.items():
+        if curve is None or curve == own:
+            parts.append(", ".join(names))
+        else:
+            parts.append(f"{'/'.join(x for x in curve if x)}: {', '.join(names)}")
+    more = len(rest) - min(len(rest), SAME_AT_NAMED)
+    return _c("same at " + "; ".join(parts) + (f"; and {more} more" if more else ""))
 
 
 def also_phrase(problem) -> str:

@@ -53,13 +53,12 @@ def _normalise(text: str, names: tuple) -> str:
 
 def repeat_key(f: Finding) -> tuple:
     """What a repeat shares: rule, severity, baseline state, the subject's kind and entry, and its message,
-    evidence and fix with the subject's names (submission, system, model, point, a point's concurrency) taken out."""
+    evidence and fix with the subject's names (submission, system, model, point, and "concurrency N" at rN) taken out."""
     s = f.subject
-    names = {s.point, s.model, s.system, s.submission} - {""}
-    if s.point[:1] == "r" and s.point[1:].isdigit():
-        names.add(s.point[1:])  # the concurrency a point is named for ("concurrency 64 > 32" at r64)
-    names = tuple(sorted(names, key=len, reverse=True))
+    names = tuple(sorted({s.point, s.model, s.system, s.submission} - {""}, key=len, reverse=True))
     ev = "\x1f".join(_normalise(str(x), names) for x in (f.observed, f.expected, f.fix, f.message))
+    if s.point[:1] == "r" and s.point[1:].isdigit():  # the concurrency the point is named for, as words say it
+        ev = re.sub(rf"\bconcurrency {s.point[1:]}\b", "concurrency \0", ev)
     return (f.rule_id, f.severity, f.baseline, s.kind, bool(s.model), s.entry, ev)
 
 

@@ -223,3 +223,31 @@ def test_declared_causes_name_rules_and_never_loop():
                    for c in rules[start].consequence_of)
 
     assert not [r for r in rules if reaches(r, r)]
+
+
+def test_every_human_output_shows_the_cause_alone(tmp_path):
+    """The misspelt seed_set: Markdown, GitHub annotations, the HTML, the language server and the MCP tools each
+    show one problem, the unknown key at the error level of what follows from it, naming the others."""
+    from checker.lsp.diagnostics import map_report
+    from checker.mcp.tools import result_of
+    from checker.render.github import render as github
+    from checker.render.markdown import render as markdown
+
+    (name, base, patches, _expected), = [m for m in TUNED if m[0] == "seedset-key"]
+    root, paths = _materialise(base, [expand(p) for p in patches], str(tmp_path))
+    report = _check(paths)
+    also = "seed-set-consistency, point-disclosure-complete, week0-check"
+    rows = [ln for ln in markdown(report).splitlines() if ln.startswith("| error (")]
+    assert len(rows) == 1 and "`unknown-key`" in rows[0] and f"(also: {also})" in rows[0], rows
+    notes = [ln for ln in github(report).splitlines() if ln.startswith("::") and not ln.startswith("::group")
+             and not ln.startswith("::endgroup")]
+    assert len(notes) == 1 and notes[0].startswith("::error ") and "title=unknown-key (reject)" in notes[0], notes
+    html = render("html", report)
+    assert html.count(f"also: {also}") >= 1 and "follows from unknown-key at" in html
+    mapped = map_report(report, {}, root, report.fail_on)
+    diags = [d for ds in mapped.diagnostics.values() for d in ds]
+    assert [d.code for d in diags] == ["unknown-key"] and f"also: {also}" in diags[0].message
+    assert diags[0].severity == 1  # Error: the reject that follows from it trips --fail-on flag
+    result = result_of(report, None).model_dump(mode="json")
+    assert [(f["rule_id"], f["level"]) for f in result["findings"]] == [("unknown-key", "error")]
+    assert result["consequences"] == 3 and len(result["findings"][0]["also"]) == 3

@@ -53,10 +53,13 @@ def link(findings: list[Finding], rules: Iterable, aliases: dict | None = None) 
     aliases = aliases or {}
     causes_of = {c for cs in declared.values() for c in cs}
     fails = [f for f in findings if f.status is Status.FAIL and (f.rule_id in declared or f.rule_id in causes_of)]
-    by_rule: dict[str, list[tuple[Finding, tuple]]] = {}
+    # the causes by rule, then by the first step of their subject's path: related subjects share it, or one of
+    # them is the package (a cohort's thousands of FAILs are never compared pairwise across submissions)
+    by_rule: dict[str, dict] = {}
     for f in fails:
         if f.rule_id in causes_of:
-            by_rule.setdefault(f.rule_id, []).append((f, _key(f.subject, aliases)))
+            k = _key(f.subject, aliases)
+            by_rule.setdefault(f.rule_id, {}).setdefault(k[:1], []).append((f, k))
     direct: dict[int, Finding] = {}
     for f in fails:
         if f.rule_id not in declared:
@@ -64,7 +67,9 @@ def link(findings: list[Finding], rules: Iterable, aliases: dict | None = None) 
         qk = _key(f.subject, aliases)
         best, best_rank = None, None
         for cause_id in declared[f.rule_id]:
-            for c, ck in by_rule.get(cause_id, ()):
+            buckets = by_rule.get(cause_id, {})
+            near = buckets.values() if not qk else (buckets.get(qk[:1], ()), buckets.get((), ()))
+            for c, ck in (pair for bucket in near for pair in bucket):
                 rank = _rank(c, ck, f, qk)
                 if rank is not None and (best_rank is None or rank < best_rank):
                     best, best_rank = c, rank

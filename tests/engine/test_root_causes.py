@@ -251,3 +251,37 @@ def test_every_human_output_shows_the_cause_alone(tmp_path):
     result = result_of(report, None).model_dump(mode="json")
     assert [(f["rule_id"], f["level"]) for f in result["findings"]] == [("unknown-key", "error")]
     assert result["consequences"] == 3 and len(result["findings"][0]["also"]) == 3
+
+
+def test_linking_follows_subjects_and_files():
+    """A consequence links to a cause on its subject, on an enclosing one, or on one inside it in the same file;
+    a run folder is the point of its bundle; chains resolve to the root; unrelated subjects never link."""
+    from types import SimpleNamespace
+
+    from checker.core.findings import Finding, Location, Severity, Subject
+    from checker.engine.causes import link
+
+    def fail(rule, subject, file=None):
+        return Finding(rule, Status.FAIL, Severity.REJECT, subject, "m",
+                       location=Location(file) if file else None)
+
+    rules = [SimpleNamespace(id="b", consequence_of=("a",)), SimpleNamespace(id="c", consequence_of=("b",))]
+    sub, r8, r16 = Subject("s"), Subject("s", "sys", "m", "r8"), Subject("s", "sys", "m", "r16")
+    curve = Subject("s", "sys", "m")
+    a_sub, b_r8 = fail("a", sub), fail("b", r8)  # the cause encloses the consequence
+    a_r8, b_curve_same, b_curve_other = fail("a", r8, "r8/p.yaml"), fail("b", curve, "r8/p.yaml"), \
+        fail("b", curve, "r16/p.yaml")
+    out = link([a_sub, b_r8], rules)
+    assert out[1].caused_by == {"rule_id": "a", "subject": "s"} and out[0].also == ({"rule_id": "b",
+                                                                                     "subject": "s/sys/m/r8"},)
+    out = link([a_r8, b_curve_same, b_curve_other], rules)
+    assert out[1].caused_by is not None and out[2].caused_by is None  # inside it: only in the same file
+    out = link([fail("a", r16), fail("b", r8)], rules)
+    assert all(f.caused_by is None and not f.also for f in out)  # neighbours are not related
+    chain = link([fail("a", r8), fail("b", r8), fail("c", r8)], rules)
+    assert [f.caused_by and f.caused_by["rule_id"] for f in chain] == [None, "a", "a"]
+    assert [x["rule_id"] for x in chain[0].also] == ["b", "c"]
+    rf = link([fail("a", Subject(point="run-1")), fail("b", r8)], rules, {"run-1": ("s", "sys", "m", "r8")})
+    assert rf[1].caused_by == {"rule_id": "a", "subject": "run-1"}
+    again = link(chain, rules)
+    assert all(x is y for x, y in zip(again, chain))  # unchanged links: the very same findings

@@ -110,6 +110,11 @@ class Finding(msgspec.Struct):
     #: the problems of a finding that lists several (each wrong seed, each point without a block): one
     #: identity each, as a data path or name; the baseline fingerprints each (checker.core.fingerprint)
     parts: tuple = ()
+    #: FAILs only, set by the engine (checker.engine.causes): the root cause this FAIL follows from, as
+    #: {"rule_id", "subject" (its label)}; the report shows the cause's problem line, not this finding's
+    caused_by: dict | None = None
+    #: FAILs only: the FAILs that follow from this one (each {"rule_id", "subject"}), named on its problem line
+    also: tuple = ()
 
     def sort_key(self) -> tuple:
         s = self.subject
@@ -142,6 +147,10 @@ class Finding(msgspec.Struct):
             d["edits"] = [e.as_dict() for e in self.edits]
         if self.week0 is not None:
             d["week0"] = self.week0
+        if self.caused_by is not None:
+            d["caused_by"] = dict(self.caused_by)
+        if self.also:
+            d["also"] = [dict(a) for a in self.also]
         return d
 
 

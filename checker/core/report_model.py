@@ -165,6 +165,14 @@ class Edit(_Part):
         "Of the file as the check read it: apply only to a file that still has it."))
 
 
+class Cause(_Part):
+    """A FAIL named from another: its rule and the label of its subject."""
+
+    rule_id: str = Field(pattern=RULE_ID, description="The rule of the other FAIL.")
+    subject: str = Field(min_length=1, description="Its subject's label (submission/system/model/point, or "
+                                                   "(package)).")
+
+
 class Finding(_Part):
     """One evaluation of one rule on one subject: PASS, FAIL or SKIP."""
 
@@ -195,6 +203,13 @@ class Finding(_Part):
     week0: Optional[bool] = Omitted(description=(
         "FAILs only: whether the Week-0 automated check (the official tool) rejects on this rule at this subject "
         "(on a week0-check finding: always true)."))
+    caused_by: Optional[Cause] = Omitted(description=(
+        "FAILs only: the root cause this FAIL follows from (a FAIL of a rule this one declares itself a "
+        "consequence of, on the same or a related subject). The human outputs show the cause's problem line, "
+        "naming this rule on it; this FAIL still counts for the gate, the Week-0 verdict, baselines and waivers."))
+    also: Optional[list[Cause]] = Omitted(min_length=1, description=(
+        "FAILs only: the FAILs that follow from this one (each names this finding in caused_by), named on its "
+        "problem line."))
     edits: Optional[list[Edit]] = Omitted(min_length=1, description=(
         "The automatic fix (check --fix applies it): text edits whose right value is certain, in hand-written "
         "files only."))

@@ -102,6 +102,9 @@ class Rule(msgspec.Struct):
     doc: str = ""
     #: evaluated once per invocation, after waivers are applied (the waiver-usage rules)
     after_waivers: bool = False
+    #: the rules whose FAIL explains a FAIL of this one on a related subject (checker.engine.causes): the
+    #: report then shows one problem line, the cause's, naming this rule on it
+    consequence_of: tuple = ()
 
     @property
     def summary(self) -> str:
@@ -149,11 +152,12 @@ class RuleSpec(msgspec.Struct, frozen=True):
     needs: tuple
     official: bool
     after_waivers: bool
+    consequence_of: tuple = ()
 
     def bind(self, family: str, func: Callable) -> Rule:
         return Rule(id=self.id, title=self.title, clause=self.clause, family=family, severity=self.severity,
                     scope=self.scope, func=func, needs=self.needs, official=self.official,
-                    doc=func.__doc__ or "", after_waivers=self.after_waivers)
+                    doc=func.__doc__ or "", after_waivers=self.after_waivers, consequence_of=self.consequence_of)
 
 
 def rule(
@@ -166,8 +170,11 @@ def rule(
     needs: Iterable[str] = (),
     official: bool = False,
     after_waivers: bool = False,
+    consequence_of: Iterable[str] = (),
 ) -> Callable[[Callable], Callable]:
-    """Declare a rule function. ``needs`` names every input it reads (``NEED_KINDS``); the engine enforces it."""
+    """Declare a rule function. ``needs`` names every input it reads (``NEED_KINDS``); the engine enforces it.
+    ``consequence_of`` names the rules whose FAIL, on the same or a related subject, is this rule's FAIL's root
+    cause: the report shows the cause's problem line only, naming this rule on it (checker.engine.causes)."""
     if not _ID_RE.match(id):
         raise ValueError(f"rule id {id!r} is not kebab-case")
     if scope not in SCOPES:
@@ -175,7 +182,11 @@ def rule(
     needs = tuple(needs)
     for n in needs:
         split_need(n)  # an unknown kind fails at import, not silently at run time
-    spec = RuleSpec(id, title, clause, Severity(severity), scope, needs, official, after_waivers)
+    consequence_of = tuple(consequence_of)
+    for cause in consequence_of:
+        if not _ID_RE.match(cause) or cause == id:
+            raise ValueError(f"rule {id!r}: consequence_of names {cause!r}, not another rule's id")
+    spec = RuleSpec(id, title, clause, Severity(severity), scope, needs, official, after_waivers, consequence_of)
 
     def deco(func: Callable) -> Callable:
         func.__rule__ = spec

@@ -183,6 +183,8 @@ def index_text() -> str:
                 e["severity"] = r.severity.value
                 e["needs"] = list(r.needs)
                 e["function"] = f"{r.func.__module__}:{r.func.__name__}"
+                if r.consequence_of:
+                    e["consequence_of"] = list(r.consequence_of)
                 entries.append(e)
         fams.append((fam, entries))
     one = lambda v: json.dumps(v, ensure_ascii=False)  # noqa: E731 - one rule per line: readable diffs
@@ -224,7 +226,8 @@ def rules_for(select: Iterable[str] | None, ignore: Iterable[str] | None = None)
     for fam, entry in zip(table.families, idx["families"]):
         stubs = [Rule(id=e["id"], title=e["title"], clause=e["clause"], family=fam.name,
                       severity=Severity(e["severity"]), scope=e["scope"], func=_Deferred(e["function"]),
-                      needs=tuple(e["needs"]), official=e["official"], doc="", after_waivers=e["after_waivers"])
+                      needs=tuple(e["needs"]), official=e["official"], doc="", after_waivers=e["after_waivers"],
+                      consequence_of=tuple(e.get("consequence_of", ())))
                  for e in entry["rules"]]
         if any(is_selected(r, select, ignore) for r in stubs):
             out.extend(_family_rules(fam)[0])

@@ -174,6 +174,9 @@ def _check_unit_with(unit: Unit, settings: UnitSettings, rules, policy, opts, pa
     predictions, fed = week0.attach(pkg, ctx, findings, rules, select, ignore, pending)
     if fed:
         findings = sorted(findings + fed, key=Finding.sort_key)
+    from checker.engine.causes import link
+
+    findings = link(findings, rules)  # before the JSON is encoded here (the parent links again: same objects)
     if unit.kind == "submission" and node.name in predictions:
         digest["week0"] = predictions[node.name].as_dict()
     block, size = None, 0

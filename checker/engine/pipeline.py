@@ -22,6 +22,7 @@ from checker.core.findings import Finding, Status, Subject
 from checker.core.spool import TextSpool
 from checker.engine.policy import load_policy
 from checker.engine.catalogue import is_selected, rules_for
+from checker.engine import causes
 from checker.engine.report import Report
 from checker.engine.config import RunConfig
 from checker.engine.evaluate import Context, evaluate, run_rules, unit_rules
@@ -93,6 +94,7 @@ def check(paths: list[str], config: RunConfig) -> Report:
         from checker.engine.baseline import mark
 
         findings, baseline_section = mark(findings, base, rules)
+    findings = causes.link(findings, rules, causes.aliases_of(pkg))  # one problem line per root cause
     nothing = not pkg.submissions and not pkg.run_folders and getattr(pkg, "plan", None) is None
     report = Report(findings=findings, rules=rules, paths=list(pkg.paths), policy_edition=policy.edition,
                     policy_version=policy.version, fail_on=fail_on, package=pkg,

@@ -17,6 +17,7 @@ from typing import Any, Iterable
 import msgspec
 
 from checker.core.findings import Finding, Severity, Status, Subject
+from checker.engine.problems import Problem  # noqa: F401 - a problem line, re-exported with the tally
 from checker.core.gate import gates_week0, severity_rank
 
 #: what one finding contributes to the counts, read in C
@@ -239,9 +240,17 @@ class Tally:
         return self.report.gate
 
     @cached_property
-    def problems(self) -> frozenset[tuple[str, Subject]]:
-        """Every (rule id, subject) with a FAIL: what each output lists as a problem."""
-        return frozenset((f.rule_id, f.subject) for f in self.findings if f.status is Status.FAIL)
+    def problems(self) -> list["Problem"]:
+        """The problem lines every human output prints, worst first: one per root cause (its repeats at other
+        subjects merged, the FAILs that follow from it named), each FAIL in exactly one (checker.engine.problems)."""
+        from checker.engine.problems import problem_lines
+
+        return problem_lines(self.findings)
+
+    @cached_property
+    def consequences(self) -> int:
+        """FAILs that follow from another (``caused_by``): named on their cause's problem line, not printed."""
+        return sum(1 for f in self.findings if f.caused_by is not None and f.status is Status.FAIL)
 
     @cached_property
     def fixable(self) -> int:

@@ -3,7 +3,8 @@
 
 A curve-scope FAIL (a point that disagrees with the others) gets the same field of the points it disagrees
 with as related locations, and each of those files shows an Information diagnostic pointing back, so the
-disagreement is visible from both sides. A finding with no file of its own (a missing directory, the
+disagreement is visible from both sides. A FAIL that follows from another (``caused_by``) is not shown: its cause's
+diagnostic names it ("also: ...") at the level of the highest of them. A finding with no file of its own (a missing directory, the
 crashed-check report) shows on the document whose check found it.
 """
 from __future__ import annotations
@@ -32,7 +33,7 @@ def rule_url(family: str, rule_id: str, base: str = "") -> str | None:
     return page(family, rule_id, base)
 
 
-def severity(level: Severity, fail_on: str, week0: bool | None = None) -> types.DiagnosticSeverity:
+def severity(level: Severity, week0: bool | None = None, fail_on: str = "flag") -> types.DiagnosticSeverity:
     """At or above ``--fail-on`` (or, with ``week0`` in it, a finding the Week-0 check rejects on): Error (it
     fails the gate); below it a flag or reject is a Warning and a warning Information."""
     if level.rank >= severity_rank(fail_on) or (week0 and gates_week0(fail_on)):
@@ -42,6 +43,8 @@ def severity(level: Severity, fail_on: str, week0: bool | None = None) -> types.
 
 def message(f, rename: dict | None = None) -> str:
     text = f.message
+    if f.also:  # the FAILs that follow from this one: not shown on their own (checker.engine.causes)
+        text += "\nalso: " + ", ".join(dict.fromkeys(a["rule_id"] for a in f.also))
     if f.fix:
         text += f"\nfix: {f.fix}"
     for scratch, real in (rename or {}).items():  # a file checked alone names itself, not its scratch copy
@@ -85,8 +88,15 @@ def map_report(report, texts: dict[str, str | None], trigger: str, fail_on: str,
         return cache[path]
 
     fixable = []
+    # a problem line's level is the highest of its group: a cause shows at the level of what follows from it
+    level = {id(f): (p.severity, any(x.week0 for x in p.all)) for p in report.tally.problems if p.consequences
+             for f in p.findings}
     for f in report.findings:
         if f.status is not Status.FAIL:
+            continue
+        if f.caused_by is not None:  # named on its cause's diagnostic; its certain fix still joins "fix all"
+            if f.edits:
+                fixable.append(f)
             continue
         path, line, col = _where(f, files, trigger, rename)
         if path is None:
@@ -94,7 +104,9 @@ def map_report(report, texts: dict[str, str | None], trigger: str, fail_on: str,
         t = text_of(path)
         rng = t.finding_range(line, col)
         href = rule_url(f.family, f.rule_id, docs_base)
-        diag = types.Diagnostic(range=rng, message=message(f, rename), severity=severity(f.severity, fail_on, f.week0), code=f.rule_id,
+        diag = types.Diagnostic(range=rng, message=message(f, rename),
+                                severity=severity(*level.get(id(f), (f.severity, f.week0)), fail_on=fail_on),
+                                code=f.rule_id,
                                 code_description=types.CodeDescription(href=href) if href else None,
                                 source=SOURCE, data=_data(f))
         if scopes.get(f.rule_id) == "curve" and f.location is not None and path in files:
@@ -137,6 +149,8 @@ def _data(f) -> dict:
     data = {"rule": f.rule_id, "level": f.severity.value, "subject": f.subject.label(), "fixable": bool(f.edits)}
     if f.week0 is not None:
         data["week0"] = f.week0
+    if f.also:
+        data["also"] = [dict(a) for a in f.also]
     return data
 
 

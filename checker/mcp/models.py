@@ -44,6 +44,8 @@ class Finding(BaseModel):
     reason: str | None = Field(None, description="a SKIP's reason code (missing-input, not-applicable, ...)")
     week0: bool | None = Field(None, description="the Week-0 automated check acts on this finding (when the report "
                                                  "carries the Week-0 prediction)")
+    also: list[dict] | None = Field(None, description="the FAILs that follow from this one ({rule_id, subject}): "
+                                                      "not listed on their own; level is the highest of them all")
 
 
 class StatusCounts(BaseModel):
@@ -109,6 +111,8 @@ class CheckResult(BaseModel):
     findings: list[Finding] = Field(description="worst first: errors, flags, warnings, then skipped and passed; "
                                                 "max_findings keeps the first")
     findings_not_listed: int = Field(0, description="findings at the asked levels beyond max_findings")
+    consequences: int = Field(0, description="FAILs not listed because they follow from a listed one (named in its "
+                                             "also); each still counts in counts and for the gate")
 
 
 class RuleSummary(BaseModel):

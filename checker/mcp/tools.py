@@ -54,18 +54,19 @@ def _seed_set(value: str | None) -> None:
             raise ToolUsage(str(exc).replace("--seed-set", "seed_set")) from None
 
 
-def _finding(f) -> models.Finding:
+def _finding(f, line_severity=None) -> models.Finding:
     """One finding as the tools list it: the JSON report's facts, evidence flattened, its fix's edits when it has
-    a certain one (``fixable`` is true exactly then)."""
+    a certain one (``fixable`` is true exactly then); a root cause at the level of its problem line."""
     d = f.as_dict()
     evidence = d.get("evidence") or {}
     edits = d.get("edits") if d["status"] == "FAIL" else None
     return models.Finding(rule_id=d["rule_id"], status=d["status"], severity=d["severity"],
-                          level=_level(d["status"], d["severity"]), family=d.get("family", ""),
+                          level=_level(d["status"], line_severity or d["severity"]), family=d.get("family", ""),
                           subject=models.Subject(**d["subject"]), message=d["message"],
                           location=models.Location(**d["location"]) if d.get("location") else None,
                           observed=evidence.get("observed"), expected=evidence.get("expected"), fix=d.get("fix"),
-                          fixable=bool(edits), edits=edits or None, reason=d.get("reason"), week0=d.get("week0"))
+                          fixable=bool(edits), edits=edits or None, reason=d.get("reason"), week0=d.get("week0"),
+                          also=d.get("also"))
 
 
 def _unit(v) -> models.UnitVerdicts:
@@ -74,8 +75,8 @@ def _unit(v) -> models.UnitVerdicts:
 
 def result_of(report, levels: list[str] | None, max_findings: int | None = None) -> models.CheckResult:
     """A Report as the tools' CheckResult: the engine's verdicts and counts, and the findings at ``levels``,
-    worst first, so ``max_findings`` keeps the worst."""
-    from checker.engine.tally import worst_first
+    worst first, so ``max_findings`` keeps the worst; one per root cause (``Report.tally.problems``)."""
+    from checker.core.findings import Severity, Status
 
     wanted = list(dict.fromkeys(levels)) if levels else list(PROBLEM_LEVELS)
     bad = [lv for lv in wanted if lv not in ALL_LEVELS]
@@ -83,7 +84,17 @@ def result_of(report, levels: list[str] | None, max_findings: int | None = None)
         raise ToolUsage(f"levels {bad!r}: each must be one of {', '.join(ALL_LEVELS)}")
     tally = report.tally
     c = tally.counts
-    kept = worst_first(f for f in report.findings if _level(f.status.value, f.severity.value) in wanted)
+    # one entry per root cause: a FAIL that follows from another is named in its cause's ``also``, and the cause
+    # is at the level of its problem line (the highest of them)
+    line = {id(f): p.severity.value for p in tally.problems if p.consequences for f in p.findings}
+
+    def order(f) -> tuple:
+        if f.status is Status.FAIL:
+            return (0, -Severity(line.get(id(f), f.severity.value)).rank)
+        return (1 if f.status is Status.SKIP else 2, 0)
+
+    kept = sorted((f for f in report.findings if (f.caused_by is None or f.status is not Status.FAIL)
+                   and _level(f.status.value, line.get(id(f), f.severity.value)) in wanted), key=order)
     limit = len(kept) if max_findings is None else max(0, max_findings)
     return models.CheckResult(
         paths=list(report.paths), verdict=tally.gate, fail_on=report.fail_on, exit_code=report.exit_code(),
@@ -92,7 +103,8 @@ def result_of(report, levels: list[str] | None, max_findings: int | None = None)
         counts=models.Counts(total=c.total, by_status=models.StatusCounts(**c.by_status()),
                              fail_by_severity=c.fail_by_severity(), by_level=c.levels(), fixable=tally.fixable),
         submissions=[_unit(v) for _label, v in sorted(tally.units.items())],
-        levels=wanted, findings=[_finding(f) for f in kept[:limit]], findings_not_listed=len(kept) - min(limit, len(kept)))
+        levels=wanted, findings=[_finding(f, line.get(id(f))) for f in kept[:limit]],
+        findings_not_listed=len(kept) - min(limit, len(kept)), consequences=tally.consequences)
 
 
 def _fail_on(value: str | None) -> str | None:

@@ -1,6 +1,8 @@
 """GitHub Actions workflow commands (::error/::warning/::notice), grouped per submission.
 
 Escaping follows the Actions toolkit: data escapes %, CR, LF; property values also ':' and ','.
+One annotation per root cause at its place, in report order (a FAIL that follows from another is named on its cause's
+annotation: ``Report.tally.problems``).
 Annotations do not fail a job; the exit code does. With ``--baseline`` a title says whether the problem is
 new or unchanged.
 """
@@ -8,7 +10,6 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from checker.core.findings import Status
 from checker.render.common import GITHUB_COMMAND, LEVEL, repo_relative
 
 
@@ -20,8 +21,12 @@ def escape_property(s: str) -> str:
     return escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotation(f) -> str:
-    cmd = GITHUB_COMMAND[LEVEL[f.severity]]
+def annotation(f, problem) -> str:
+    """A root cause's FAIL (the lead of a problem line, or a repeat of it at its own place: an annotation sits on
+    its file) as a workflow command, at the line's level, naming what follows from it."""
+    from checker.render.text import also_phrase
+
+    cmd = GITHUB_COMMAND[LEVEL[problem.severity]]
     props = []
     if f.location and f.location.file:
         props.append(f"file={escape_property(repo_relative(f.location.file))}")
@@ -32,10 +37,10 @@ def annotation(f) -> str:
     from checker.render.levels import baseline_mark, official_words
 
     state = baseline_mark(f)
-    title = f"{f.rule_id} ({f.severity.value}) {f.subject.label()}" + (f" [{state}]" if state else "")
+    title = f"{f.rule_id} ({problem.severity.value}) {f.subject.label()}" + (f" [{state}]" if state else "")
     props.append(f"title={escape_property(title)}")
     said = "".join(f"\nthe automated check says: {w}" for w in official_words(f))
-    msg = f.message + said + (f"\nfix: {f.fix}" if f.fix else "")
+    msg = f.message + also_phrase(problem) + said + (f"\nfix: {f.fix}" if f.fix else "")
     return f"::{cmd} {','.join(props)}::{escape_data(msg)}"
 
 
@@ -44,10 +49,11 @@ def render(report, **_options) -> str:
     from checker.render.text import cohort_lines
 
     lines = []
-    fails = [f for f in report.findings if f.status is Status.FAIL]
-    for sub, items in groupby(fails, key=lambda f: f.subject.submission):
+    # every root cause at its own place (a consequence is named on its cause's annotation), by submission
+    causes = sorted(((f, p) for p in report.tally.problems for f in p.findings), key=lambda fp: fp[0].sort_key())
+    for sub, items in groupby(causes, key=lambda fp: fp[0].subject.submission):
         lines.append(f"::group::{escape_data('endpoints-checker: ' + (sub or 'package'))}")
-        lines.extend(annotation(f) for f in items)
+        lines.extend(annotation(f, p) for f, p in items)
         lines.append("::endgroup::")
     lines.extend(cohort_lines(report))  # a cohort: each unit's verdicts (plain lines, as the verdict line)
     lines.append(verdict_line(report))

@@ -54,6 +54,10 @@ def _body(f) -> str:
     said = "".join(f"\nthe automated check says: {w}" for w in official_words(f))
     text = (f"{f.message}{where}\nobserved: {spell(f.observed)}\nexpected: {spell(f.expected)}{said}"
             f"\nfix: {f.fix or ''}")
+    if f.caused_by is not None:  # every FAIL stays a failing case; this one names its root cause
+        text += f"\nfollows from: {f.caused_by['rule_id']} at {f.caused_by['subject']}"
+    if f.also:
+        text += "\nalso: " + ", ".join(f"{a['rule_id']} at {a['subject']}" for a in f.also)
     state = baseline_mark(f)
     return text + (f"\nbaseline: {state}" if state else "")
 

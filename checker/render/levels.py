@@ -47,6 +47,13 @@ def counts_phrase(c) -> str:
     return ", ".join(parts)
 
 
+def causes_phrase(tally) -> str:
+    """' from 2 root causes' when some FAILs follow from others (named on their cause's line), else ""."""
+    if not tally.consequences:
+        return ""
+    return f" from {plural(tally.counts.failed - tally.consequences, 'root cause')}"
+
+
 def checks_phrase(report) -> str:
     """'611 checks passed, 75 skipped (3 waived), 40 not selected'."""
     c = report.tally.counts

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from checker.core.findings import Status
 
 MAX_ROWS = 200  # a PR comment holds 65,536 characters; the rest is counted, not listed
 MAX_LISTED = 50  # waivers and resolved problems listed; the rest counted
@@ -42,8 +41,6 @@ def _code(value) -> str:
 def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     from checker.core.version import __version__
     from checker.engine.report import TOOL_NAME
-    from checker.engine.tally import worst_first
-
     from checker.render.levels import LEVEL_WORD, baseline_mark, baseline_phrase, checks_phrase, counts_phrase, \
         official_words, week0_phrase
 
@@ -70,22 +67,26 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     if base:
         lines[4:4] = [md_escape(base[:1].upper() + base[1:]) + " (problems; a finding listing several counts each)", ""]
     lines += _cohort_table(report, max_rows)
-    fails = worst_first(f for f in report.findings if f.status is Status.FAIL)
-    if not fails:
+    problems = tally.problems  # one row per root cause (checker.engine.problems)
+    if not problems:
         lines.append("No problems.")
     else:
+        from checker.render.text import also_phrase, same_at
+
         state = bool(base)
-        lines += [f"### Problems ({c.failed})", "",
-                  "| Level | Rule | Subject | Message | Location |" + (" Baseline |" if state else ""),
+        lines += [f"### Problems ({len(problems)}{'' if len(problems) == c.failed else f'; {c.failed} findings'})",
+                  "", "| Level | Rule | Subject | Message | Location |" + (" Baseline |" if state else ""),
                   "|---|---|---|---|---|" + ("---|" if state else "")]
-        for f in fails[:max_rows]:
+        for p in problems[:max_rows]:
+            f = p.lead
             loc = f.location.short() if f.location is not None else ""
             said = "".join(f" (the automated check says: {w})" for w in official_words(f))
-            lines.append(f"| {LEVEL_WORD[f.severity]} ({f.severity.value}) | {_rule_link(f.family, f.rule_id, report)} | "
-                         f"{_code(f.subject.label())} | {md_escape(f.message + said)} | {_code(loc)} |"
-                         + (f" {md_escape(baseline_mark(f))} |" if state else ""))
-        if len(fails) > max_rows:
-            lines += ["", f"… and {len(fails) - max_rows} more problems (see the HTML or JSON report)."]
+            more = f"; {same_at(f, p.repeats)}" if p.repeats else ""
+            lines.append(f"| {LEVEL_WORD[p.severity]} ({p.severity.value}) | {_rule_link(f.family, f.rule_id, report)} | "
+                         f"{_code(f.subject.label())} | {md_escape(f.message + said + also_phrase(p) + more)} | "
+                         f"{_code(loc)} |" + (f" {md_escape(baseline_mark(f))} |" if state else ""))
+        if len(problems) > max_rows:
+            lines += ["", f"… and {len(problems) - max_rows} more problems (see the HTML or JSON report)."]
     lines += _waiver_lines(report) + _resolved_lines(report)
     return "\n".join(lines) + "\n"
 

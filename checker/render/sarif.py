@@ -126,6 +126,10 @@ def _results(report, index: dict, where=None):
             result["properties"]["fix"] = f.fix
         if f.week0 is not None:
             result["properties"]["week0"] = f.week0
+        if f.caused_by is not None:  # every FAIL stays a result; the root cause and what follows are linked
+            result["properties"]["caused_by"] = dict(f.caused_by)
+        if f.also:
+            result["properties"]["also"] = [dict(a) for a in f.also]
         if directory:
             result["properties"]["directory"] = where.relative(path) or path
         if f.parts:

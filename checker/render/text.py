@@ -2,7 +2,8 @@
 
 Each problem is ``path:line:col: <level> <rule-id> <message>`` (never cut, never wrapped, so a
 terminal or editor can open the place), followed by its observed/expected/fix indented. One cause
-repeated across points reads once ("same at r8, r32"). Levels are words: error (reject and
+repeated at other subjects reads once ("same at r8, r32"), and what follows from a root cause is named on its
+line ("also: ..."): the lines are the tally's problems (checker.engine.problems). Levels are words: error (reject and
 reject-points), flag, warning. PASS and SKIP lines appear only with ``verbose``; ``statistics``
 adds counts per rule. Colour only on a terminal (and never with NO_COLOR).
 """
@@ -14,10 +15,10 @@ import sys
 
 from checker.core.findings import Finding, Severity, Status
 from checker.render.as_written import printable as _c, spell_lines
-from checker.render.levels import LEVEL_WORD, baseline_mark, baseline_phrase, checks_phrase, counts_phrase, \
-    gate_phrase, official_words, plural, short_counts, unit_verdicts, verdict_line, week0_phrase
+from checker.render.levels import LEVEL_WORD, baseline_mark, baseline_phrase, causes_phrase, checks_phrase, \
+    counts_phrase, gate_phrase, official_words, plural, short_counts, unit_verdicts, verdict_line, week0_phrase
 
-__all__ = ["render", "render_plain", "verdict_line", "header_line", "problem_groups"]
+__all__ = ["render", "render_plain", "verdict_line", "header_line", "group_lines"]
 
 _STYLE = {"error": "1;31", "flag": "1;35", "warning": "33", "path": "1", "rule": "36", "dim": "2",
           "PASSED": "1;32", "FAILED": "1;31", "pass": "32", "skip": "33"}
@@ -49,42 +50,34 @@ def where(f: Finding) -> str:
     return _c(f.subject.label())
 
 
-# --- grouping: one cause repeated across points reads once -------------------------------------
+# --- problem lines: one per root cause, its repeats and consequences named (checker.engine.problems) ----------
 
-def _normalise(text: str, f: Finding) -> str:
-    s = f.subject
-    if s.point:
-        text = re.sub(rf"(?<![\w-]){re.escape(s.point)}(?![\w-])", "\0", text)
-    return text
+#: at most this many other subjects are named on a "same at" line; the rest are counted
+SAME_AT_NAMED = 12
 
 
-def _group_key(f: Finding) -> tuple:
-    s = f.subject
-    if not s.point:
-        return (id(f),)
-    ev = "\x1f".join(_normalise(str(x), f) for x in (f.observed, f.expected, f.fix, f.message))
-    return (f.rule_id, f.severity, f.baseline, s.submission, s.system, s.model, s.entry, ev)
-
-
-def problem_groups(findings) -> list[list[Finding]]:
-    """FAIL findings, most severe first (report order within a level), grouped by cause."""
-    from checker.engine.tally import worst_first
-
-    fails = worst_first(f for f in findings if f.status is Status.FAIL)
-    groups: dict[tuple, list[Finding]] = {}
-    for f in fails:
-        groups.setdefault(_group_key(f), []).append(f)
-    return list(groups.values())
-
-
-def _same_at(first: Finding, rest: list[Finding]) -> str:
-    names = []
-    for f in rest:
+def same_at(first: Finding, rest: list[Finding]) -> str:
+    """'same at r8, r32' in the first one's curve; other curves (a cohort's other submissions) by curve:
+    'same at r256; sub-b/sys/model: r64, r256'. At most SAME_AT_NAMED subjects are named, the rest counted."""
+    by_curve: dict[tuple, list[str]] = {}
+    for f in rest[:SAME_AT_NAMED]:
         s = f.subject
-        same_curve = (s.submission, s.system, s.model) == (first.subject.submission, first.subject.system,
-                                                           first.subject.model)
-        names.append(s.point if same_curve else s.label())
-    return _c("same at " + ", ".join(names))
+        curve = (s.submission, s.system, s.model) if s.point and s.model else None
+        by_curve.setdefault(curve, []).append(s.point if curve is not None else s.label())
+    own = (first.subject.submission, first.subject.system, first.subject.model)
+    parts = []
+    for curve, names in by_curve.items():
+        if curve is None or curve == own:
+            parts.append(", ".join(names))
+        else:
+            parts.append(f"{'/'.join(x for x in curve if x)}: {', '.join(names)}")
+    more = len(rest) - min(len(rest), SAME_AT_NAMED)
+    return _c("same at " + "; ".join(parts) + (f"; and {more} more" if more else ""))
+
+
+def also_phrase(problem) -> str:
+    """' (also: seed-set-consistency, point-disclosure-complete)', or "" for a line nothing follows from."""
+    return f" (also: {', '.join(problem.also)})" if problem.consequences else ""
 
 
 def _evidence(label: str, value, indent: str) -> list[str]:
@@ -94,13 +87,15 @@ def _evidence(label: str, value, indent: str) -> list[str]:
     return [f"{indent}{label}:"] + [f"{indent}  {ln}" for ln in lines]
 
 
-def group_lines(group: list[Finding], paint: _Paint, details: bool = True, baseline: bool = False) -> list[str]:
-    f = group[0]
-    level = LEVEL_WORD[f.severity]
+def group_lines(problem, paint: _Paint, details: bool = True, baseline: bool = False) -> list[str]:
+    """A problem line (checker.engine.problems.Problem), then its evidence, fix and repeats indented."""
+    f, group = problem.lead, problem.findings
+    level = LEVEL_WORD[problem.severity]
     mark = " [*]" if f.edits else ""
     state = baseline_mark(f) if baseline else ""
     state = f" ({paint(_c(state), 'dim')})" if state else ""
-    head = f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')}{mark}{state} {_c(f.message)}"
+    head = (f"{paint(where(f), 'path')}: {paint(level, level)} {paint(f.rule_id, 'rule')}{mark}{state} "
+            f"{_c(f.message)}{_c(also_phrase(problem))}")
     out = [head]
     if not details:
         return out
@@ -112,10 +107,10 @@ def group_lines(group: list[Finding], paint: _Paint, details: bool = True, basel
         out.append(f"{ind}the automated check says: {_c(str(words))}")
     if f.fix:
         out.append(f"{ind}fix: {_c(f.fix)}")
-    if f.severity is Severity.REJECT_POINTS:
+    if problem.severity is Severity.REJECT_POINTS:
         out.append(f"{ind}{paint('rejects this point (reject-points)', 'dim')}")
     if len(group) > 1:
-        out.append(f"{ind}{_same_at(f, group[1:])}")
+        out.append(f"{ind}{same_at(f, group[1:])}")
     return out
 
 
@@ -195,7 +190,7 @@ def summary_lines(report, paint: _Paint) -> list[str]:
     base = baseline_phrase(report)
     if base:
         gate += f" · {base}"
-    out = [f"{counts_phrase(report.tally.counts)}{where_} · {checks_phrase(report)}"]
+    out = [f"{counts_phrase(report.tally.counts)}{causes_phrase(report.tally)}{where_} · {checks_phrase(report)}"]
     out += fix_lines(report)
     return out + [_c(week0_phrase(report)), paint(gate, report.verdict)]
 
@@ -224,7 +219,7 @@ def render_plain(report, quiet: bool = False, verbose: bool = False, statistics:
     paint = _Paint(colour)
     lines = [paint(header_line(report), "dim")]
     baseline = bool(getattr(report, "sections", {}).get("baseline"))
-    groups = problem_groups(report.findings)
+    groups = report.tally.problems
     if groups:
         lines.append("")
     for g in groups:

@@ -77,6 +77,8 @@ def finding_row(i: int, f: Finding) -> dict:
         "baseline": levels.baseline_mark(f) if f.status is not Status.PASS else "",
         "key": (s.submission, s.system, s.model, s.point),
         "own_severity": f.severity.value != _default_severity(f.rule_id),
+        "also": ", ".join(dict.fromkeys(a["rule_id"] for a in f.also)),  # named on the cause's row
+        "caused_by": f"{f.caused_by['rule_id']} at {f.caused_by['subject']}" if f.caused_by else "",
     }
 
 
@@ -85,6 +87,17 @@ def _default_severity(rule_id: str) -> str | None:
 
     r = get_rule(rule_id)
     return r.severity.value if r is not None else None
+
+
+def _line_levels(findings: list[Finding], rows: list[dict], problems) -> None:
+    """A cause's row takes its problem line's level: the highest of the FAILs that follow from it."""
+    index = {id(f): i for i, f in enumerate(findings)}
+    for p in problems:
+        if not p.consequences:
+            continue
+        for f in p.findings:
+            r = rows[index[id(f)]]
+            r["level"], r["rank"] = levels.level_of("FAIL", p.severity.value), p.severity.rank
 
 
 def ordered(rows: list[dict]) -> list[dict]:
@@ -98,15 +111,19 @@ def scoped(rows: list[dict], under=None, nested: str = "") -> dict:
     counts of everything under the section (its badge), so a section whose problems sit in ``nested`` parts
     below says so instead of "no errors"."""
     rows = ordered(rows)
-    fails = [r for r in rows if r["status"] == "FAIL"]
+    fails = [r for r in rows if r["status"] == "FAIL" and not r["caused_by"]]  # a consequence: on its cause's row
+    follow = sum(1 for r in rows if r["status"] == "FAIL" and r["caused_by"])
     skips = [r for r in rows if r["status"] == "SKIP" and r["reason"] != "not-applicable"]
     passed = sum(1 for r in rows if r["status"] == "PASS")
     reasons = Counter(r["reason"] or "no reason given" for r in skips)
     none = "No errors, flags or warnings."
     if not fails and under is not None and under.failed:
         none = f"None here: {levels.short_counts(under)} in {nested or 'the parts'} below."
+    if not fails and follow:
+        none = (f"None of its own: {levels.plural(follow, 'finding')} here follow from a problem shown with its "
+                "cause.")
     return {"fails": fails, "skips": skips, "skip_reasons": sorted(reasons.items()), "passed": passed,
-            "na": len(rows) - len(fails) - len(skips) - passed, "none": none}
+            "na": len(rows) - len(fails) - follow - len(skips) - passed, "none": none}
 
 
 def _context(report):
@@ -289,6 +306,7 @@ def build_view(report, back_link: str | None = None) -> dict:
     ctx = _context(report)
     tally = report.tally
     rows = [finding_row(i, f) for i, f in enumerate(report.findings)]
+    _line_levels(report.findings, rows, tally.problems)
     by_key: dict = {}
     rows_by_key: dict = {}
     for f, r in zip(report.findings, rows):

@@ -242,7 +242,7 @@ def bundle_power_copies(a, ctx):
 
 
 @rule(id="bundle-shared-paths", title="shared_src/shared_docs resolve after assembly", clause="R§9.1",
-      severity="reject", scope="bundle")
+      severity="reject", scope="bundle", consequence_of=("src-dir", "required-dir"))
 def bundle_shared_paths(a, ctx):
     """Each bundled point.yaml's shared_src/shared_docs resolve in the assembled tree, or can be injected.
 
@@ -275,7 +275,7 @@ def bundle_shared_paths(a, ctx):
 
 
 @rule(id="bundle-sources", title="src/ and documentation/ assemble", clause="R§2.2.1", severity="reject",
-      scope="bundle")
+      scope="bundle", consequence_of=("src-dir",))
 def bundle_sources(a, ctx):
     """The runs' src/ unite into at least one implementation with a README, and no copy hides another.
 

@@ -40,7 +40,8 @@ def _curve_compare(curve, label: str, value_of, path_of, kind: str = "point_yaml
             for p, v in odd]
 
 
-@rule(id="config-consistency-dataset", title="Config consistency dataset", clause="R§9.1", severity="flag", scope="curve", official=True, needs=("policy:models", "maybe:point_yaml"))
+@rule(id="config-consistency-dataset", title="Config consistency dataset", clause="R§9.1", severity="flag", scope="curve", official=True, needs=("policy:models", "maybe:point_yaml"),
+      consequence_of=("unknown-key",))
 def config_consistency_dataset(curve, ctx):
     """All points of a curve declare the same `dataset`.
 
@@ -107,7 +108,8 @@ def _other_benchmarks(ctx, mid: str, name: str) -> list[str]:
             and declares_models_dataset(ctx, other, name)]
 
 
-@rule(id="config-consistency-model", title="Config consistency model", clause="R§9.1", severity="flag", scope="curve", official=True, needs=("maybe:point_yaml",))
+@rule(id="config-consistency-model", title="Config consistency model", clause="R§9.1", severity="flag", scope="curve", official=True, needs=("maybe:point_yaml",),
+      consequence_of=("unknown-key",))
 def config_consistency_model(curve, ctx):
     """All points of a curve declare the same `model_name`.
 
@@ -243,7 +245,8 @@ def model_name_consistency(point, ctx):
                 observed=name, expected=dirname)
 
 
-@rule(id="point-disclosure-complete", title="Point disclosure complete", clause="R§8.3", severity="reject", scope="point", needs=("point_yaml", NEEDS), official=True)
+@rule(id="point-disclosure-complete", title="Point disclosure complete", clause="R§8.3", severity="reject", scope="point", needs=("point_yaml", NEEDS), official=True,
+      consequence_of=("unknown-key", "src-dir", "required-dir"))
 def point_disclosure_complete(point, ctx):
     """point.yaml carries every required disclosure field, non-empty.
 

@@ -244,7 +244,7 @@ def concurrency_in_range(point, ctx):
 
 
 @rule(id="region-declared", title="Region declared", clause="R§8.3", severity="reject-points",
-      scope="point", needs=("point_yaml", "policy:curve"), official=True)
+      scope="point", needs=("point_yaml", "policy:curve"), official=True, consequence_of=("unknown-key",))
 def region_declared(point, ctx):
     """point.yaml `region` is one of the permitted values.
 

@@ -30,7 +30,8 @@ def expected_utilization(point) -> float | None:
 
 
 @rule(id="tps-utilization", title="TPS utilization", clause="R§8.2", severity="flag",
-      scope="curve", needs=("policy:metrics", "maybe:result_summary", "maybe:system_desc"), official=True)
+      scope="curve", needs=("policy:metrics", "maybe:result_summary", "maybe:system_desc"), official=True,
+      consequence_of=("unknown-key",))
 def tps_utilization(curve, ctx):
     """Each point's `tps_utilization` equals its system_tps / the curve's highest system_tps, within 0.1.
 

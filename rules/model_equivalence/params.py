@@ -280,7 +280,7 @@ _ASK = ("checkpoint (source, sha256 checksum, components retained)",
 
 
 @rule(id="me-disclosure-present", title="Model-equivalence disclosures present", clause="R§2.9.3, R§8.3",
-      severity="warn", scope="curve", needs=("maybe:point_yaml",))
+      severity="warn", scope="curve", needs=("maybe:point_yaml",), consequence_of=("unknown-key",))
 def me_disclosure_present(curve, ctx):
     """Every point of the curve carries a `model_equivalence` block (advice; one finding per curve).
 

@@ -66,7 +66,8 @@ def _positive(v) -> bool:
     return isinstance(v, int) and v > 0
 
 
-@rule(id="point-config-valid", title="Point configuration (point.yaml)", clause="R§8.3", severity="reject", scope="point", official=True, needs=("has:dir", "read:point_yaml"))
+@rule(id="point-config-valid", title="Point configuration (point.yaml)", clause="R§8.3", severity="reject", scope="point", official=True, needs=("has:dir", "read:point_yaml"),
+      consequence_of=("unknown-key",))
 def point_config_valid(point, ctx):
     """`point.yaml` parses and its fields have the right types.
 

@@ -142,7 +142,8 @@ def nodes_used(point, ctx):
 
 
 @rule(id="maximal-engagement", title="Maximal engagement", clause="R§4.5.3", severity="flag",
-      scope="point", needs=("system_desc", "point_yaml", "policy:power", "maybe:power"), official=True)
+      scope="point", needs=("system_desc", "point_yaml", "policy:power", "maybe:power"), official=True,
+      consequence_of=("unknown-key",))
 def maximal_engagement(point, ctx):
     """Data parallelism fills the accelerators: DP = floor(A / (TP x PP x EP)), or a declared shortfall.
 

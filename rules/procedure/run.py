@@ -17,7 +17,8 @@ from rules.procedure.policy import (NEEDS, dataset_pass_size, is_number, minimum
 
 
 @rule(id="load-pattern", title="Load pattern", clause="R§6.1", severity="reject-points",
-      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
+      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True,
+      consequence_of=("run-folder-load-pattern", "unknown-key"))
 def load_pattern(point, ctx):
     """Every point except a dedicated Offline run uses a fixed-concurrency load pattern at a positive level.
 
@@ -127,7 +128,8 @@ def _duration_basis(point):
 
 
 @rule(id="point-duration", title="Point duration", clause="R§6.2", severity="flag",
-      scope="point", needs=("point_yaml", NEEDS, "policy:models", "maybe:result_summary"), official=True)
+      scope="point", needs=("point_yaml", NEEDS, "policy:models", "maybe:result_summary"), official=True,
+      consequence_of=("run-folder-duration",))
 def point_duration(point, ctx):
     """The point ran at least its minimum duration: 600 s at concurrency <= 32, 1,200 s above.
 
@@ -190,7 +192,8 @@ def _counts(point):
 
 
 @rule(id="min-query-count", title="Min query count", clause="R§6.4", severity="flag",
-      scope="point", needs=("point_yaml", "result_summary", "policy:models", NEEDS), official=True)
+      scope="point", needs=("point_yaml", "result_summary", "policy:models", NEEDS), official=True,
+      consequence_of=("run-folder-sample-count",))
 def min_query_count(point, ctx):
     """The point completed at least one full pass over its performance dataset.
 
@@ -224,7 +227,8 @@ def min_query_count(point, ctx):
 
 @rule(id="samples-whole-multiple", title="Samples issued are whole dataset passes", clause="R§6.4",
       severity="flag", scope="point",
-      needs=("point_yaml", "result_summary", "policy:models", NEEDS))
+      needs=("point_yaml", "result_summary", "policy:models", NEEDS),
+      consequence_of=("min-query-count", "run-folder-sample-count"))
 def samples_whole_multiple(point, ctx):
     """Total samples issued are a positive whole multiple of the dataset size.
 
@@ -315,7 +319,7 @@ def consistent_counts(point):
 
 
 @rule(id="samples-dropped", title="No requests dropped", clause="R§6.4", severity="flag",
-      scope="point", needs=("result_summary",))
+      scope="point", needs=("result_summary",), consequence_of=("run-folder-complete",))
 def samples_dropped(point, ctx):
     """Every issued request completed (issued minus completed is zero).
 

@@ -54,7 +54,7 @@ def seed_set_registry(pkg, ctx):
 
 
 @rule(id="target-cohort", title="Target cohort", clause="S§4.6", severity="reject", scope="point",
-      needs=("loaded:point_yaml",), official=True)
+      needs=("loaded:point_yaml",), official=True, consequence_of=("unknown-key",))
 def target_cohort(point, ctx):
     """`target_cohort` in point.yaml is a cohort id `YYYY-MM-C0` or `YYYY-MM-C1`.
 
@@ -81,7 +81,7 @@ def _declared_set(lf):
 
 
 @rule(id="seed-set-consistency", title="Seed set consistency", clause="R§9.1", severity="reject",
-      scope="submission", official=True, needs=("maybe:point_yaml",))
+      scope="submission", official=True, needs=("maybe:point_yaml",), consequence_of=("unknown-key",))
 def seed_set_consistency(sub, ctx):
     """Every point of the submission records the same `seed_set`.
 
@@ -194,7 +194,8 @@ def _bound(lf, reg, ctx):
 
 
 @rule(id="seed-runtime-match", title="Seed runtime match", clause="R§2.1.1", severity="reject",
-      scope="point", needs=("loaded:point_yaml", "policy:cohort_rules", "registry:seed_sets"), official=True)
+      scope="point", needs=("loaded:point_yaml", "policy:cohort_rules", "registry:seed_sets"), official=True,
+      consequence_of=("run-folder-seeds", "unknown-key"))
 def seed_runtime_match(point, ctx):
     """The runtime seeds in point.yaml equal the bound seed set's values, each one exactly.
 
@@ -350,7 +351,8 @@ def _bound_seed_fix(point, lf, ctx, declared, keys: set) -> dict:
 
 
 @rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject",
-      scope="point", needs=("loaded:point_yaml", "policy:seed_sets", "loaded:config"))
+      scope="point", needs=("loaded:point_yaml", "policy:seed_sets", "loaded:config"),
+      consequence_of=("seed-runtime-match", "run-folder-seeds"))
 def config_seeds_match(point, ctx):
     """The seeds in the point's config.yaml equal the runtime seeds its point.yaml declares.
 

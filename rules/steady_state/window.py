@@ -107,7 +107,8 @@ def steady_state_valid(point, ctx):
     return Pass(f"steady_state status {status}" + (f", verdict {ss['verdict']}" if "verdict" in ss else ""))
 
 
-@rule(id="steady-state-consistency", title="Steady state consistency", clause="R§4.4", severity="warn", scope="point", needs=("point_yaml", NEEDS, "policy:models", "maybe:result_summary"), official=True)
+@rule(id="steady-state-consistency", title="Steady state consistency", clause="R§4.4", severity="warn", scope="point", needs=("point_yaml", NEEDS, "policy:models", "maybe:result_summary"), official=True,
+      consequence_of=("point-duration",))
 def steady_state_consistency(point, ctx):
     """The declared steady-state `status` agrees with the window it describes.
 
@@ -200,7 +201,8 @@ def _full_pass(window) -> bool:
 
 
 @rule(id="steady-state-basis", title="Steady state basis", clause="R§4.4", severity="warn",
-      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True)
+      scope="point", needs=("point_yaml", NEEDS, "policy:models"), official=True,
+      consequence_of=("min-query-count", "run-folder-sample-count", "unknown-key"))
 def steady_state_basis(point, ctx):
     """Reports which basis is official for the point: the steady-state window or the whole-run total.
 

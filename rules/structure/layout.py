@@ -279,7 +279,8 @@ def _resolve_shared(sub, value):
     return True, f"{value!r} resolves to a directory"
 
 
-@rule(id="shared-path-resolution", title="Shared src/ and docs/ paths", clause="R§9.1", severity="reject", scope="point", needs=("point_yaml",), official=True)
+@rule(id="shared-path-resolution", title="Shared src/ and docs/ paths", clause="R§9.1", severity="reject", scope="point", needs=("point_yaml",), official=True,
+      consequence_of=("src-dir", "required-dir", "unknown-key"))
 def shared_path_resolution(point, ctx):
     """point.yaml's `shared_src` and `shared_docs` resolve to directories inside the submission root.
 

@@ -64,7 +64,8 @@ def _describe(diffs, name_a: str, name_b: str) -> list[str]:
 
 
 @rule(id="system-description-consistency", title="System description consistency", clause="R§9.1",
-      severity="flag", scope="curve", needs=("policy:system_desc", "maybe:system_desc"), official=True)
+      severity="flag", scope="curve", needs=("policy:system_desc", "maybe:system_desc"), official=True,
+      consequence_of=("unknown-key",))
 def system_description_consistency(curve, ctx):
     """All `system_desc.json` copies of a curve are equal, except the per-point fields.
 

@@ -171,7 +171,8 @@ def _availability_problems(m, pol) -> list:
 
 
 @rule(id="system-description-valid", title="System description (system_desc.json)", clause="R§8.2",
-      severity="reject", scope="point", needs=("policy:system_desc", "has:dir", "read:system_desc"), official=True)
+      severity="reject", scope="point", needs=("policy:system_desc", "has:dir", "read:system_desc"), official=True,
+      consequence_of=("unknown-key",))
 def system_description_valid(point, ctx):
     """Each copy of `system_desc.json` parses and holds the R§8.2 template's required fields.
 
@@ -202,7 +203,7 @@ def system_description_valid(point, ctx):
 
 @rule(id="max-concurrency-declared", title="Maximum supported concurrency", clause="R§9.1",
       severity="reject", scope="point", needs=("system_desc", "policy:system_desc", "maybe:point_yaml"),
-      official=True)
+      official=True, consequence_of=("unknown-key",))
 def max_concurrency_declared(point, ctx):
     """`max_supported_concurrency` (C_max) is declared in system_desc.json, is above 32, and agrees with point.yaml.
 

@@ -40,7 +40,7 @@ def salt_state(point) -> tuple[bool | None, str, object, tuple]:
 
 
 @rule(id="warmup-present", title="Warmup present", clause="R§6.3.3", severity="flag",
-      scope="point", needs=("point_yaml", NEEDS), official=True)
+      scope="point", needs=("point_yaml", NEEDS), official=True, consequence_of=("unknown-key",))
 def warmup_present(point, ctx):
     """point.yaml declares its warmup with the six R§6.3.3 fields.
 

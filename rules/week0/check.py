@@ -15,7 +15,8 @@ _NO_REPORT = {"crash": "crashes", "timeout": "hangs", "memory": "runs out of mem
 
 
 @rule(id="week0-check", title="The Week-0 automated check accepts the submission", clause="S§6.1",
-      severity="flag", scope="submission", needs=("engine:week0",))
+      severity="flag", scope="submission", needs=("engine:week0",),
+      consequence_of=("unknown-key", "run-folder-complete", "samples-dropped"))
 def week0_check(sub, ctx):
     """An ERROR of the Week-0 automated check (the official tool) that no other finding explains.
 

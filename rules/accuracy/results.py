@@ -182,8 +182,9 @@ def accuracy_concurrency(point, ctx):
     Agentic curves (accuracy concurrency may differ) and points without config.yaml are skipped.
     Why: R§5.3: each single-turn accuracy run goes at the matching concurrency, on the same
     instance, immediately after its performance run. An accuracy-only run rewrites the config to
-    concurrency 1 (RUN-FOLDER.md §6), which this catches.
-    How to fix: Run the point with `--mode both` so the accuracy phase reuses its load pattern.
+    concurrency 1 (RUN-FOLDER.md §6), which this catches. The finding is on point.yaml's
+    `concurrency` where point.yaml states it (config.yaml is the client's record and never edited).
+    How to fix: Re-run the point with `--mode both` so the accuracy phase reuses its load pattern.
     """
     if not has_accuracy_run(point):
         return Skip("no accuracy run at this point", reason="not-applicable")
@@ -204,8 +205,12 @@ def accuracy_concurrency(point, ctx):
         return Fail(f"config.yaml target_concurrency is {target!r}, not an integer", file=cfg, path=path,
                     observed=target, expected=point.concurrency)
     if target != point.concurrency:
-        return Fail(f"the accuracy run used concurrency {target}, the point is at {point.concurrency}", file=cfg,
-                    path=path, observed=target, expected=point.concurrency)
+        yf = point.files.get("point_yaml")
+        at = dict(file=yf, path=("concurrency",)) if yf is not None and yf.ok and isinstance(yf.data, dict) \
+            and yf.get("concurrency") == point.concurrency else dict(file=cfg, path=path)
+        return Fail(f"the accuracy run went at concurrency {target} (config.yaml settings.load_pattern."
+                    f"target_concurrency), the point is at {point.concurrency}: only a re-run fixes it", **at,
+                    observed=target, expected=point.concurrency)
     return Pass(f"accuracy run at concurrency {target}, as the point")
 
 

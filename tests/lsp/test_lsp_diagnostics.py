@@ -105,7 +105,7 @@ async def test_a_file_outside_any_package_gets_the_file_level_rules(client, tmp_
     assert codes(diags) == {"duplicate-key"}
     (d,) = diags
     assert d.range.start.line == 2
-    assert str(tmp_path) in d.message and "endpoints-checker-lsp-" not in d.message
+    assert "duplicate key 'concurrency' (first at line 1)" in d.message and "endpoints-checker-lsp-" not in d.message
 
 
 @pytest.mark.asyncio

@@ -8,10 +8,12 @@ closest known key of its object; the "missing" findings point at the misspelling
 from __future__ import annotations
 
 import os
+import re
 
 from checker.load.models.lenient import dotted
 from checker.load.models.keys import KINDS, rename_edits, unknown_keys
 from checker.load.models.spelling import describe as describe_spelling, plain_text, spelling_edits, spelt_text
+from checker.core.findings import Location
 from checker.core.rule import Fail, Pass, rule
 
 
@@ -25,6 +27,29 @@ def typed_files(pkg):
             yield rf.subject, os.path.relpath(lf.rel, rf.rel), lf
 
 
+def key_location(lf, path: tuple):
+    """Where the key at ``path`` is written (the loader maps values): the last `key:` before its value's
+    position, so an editor underlines the key the user misspelt; the value's position when it is not found."""
+    line, col = lf.position(path)
+    text = lf.text
+    if not path or not isinstance(path[-1], str) or text is None or not line or len(text) > 1_000_000:
+        return lf
+    lines = text.split("\n")
+    if line > len(lines):
+        return lf
+    end = sum(len(x) + 1 for x in lines[:line - 1]) + (col or 1) - 1
+    name = re.escape(path[-1])
+    hit = None
+    for hit in re.finditer(rf"(?m)(?:^|[\s{{,\-])(\"{name}\"|'{name}'|{name})\s*:", text[:end]):
+        pass
+    if hit is None:
+        return lf
+    start = hit.start(1)
+    k_line = text.count("\n", 0, start) + 1
+    k_col = start - (text.rfind("\n", 0, start) + 1) + 1 - (1 if k_line == 1 and getattr(lf, "bom", False) else 0)
+    return Location(lf.rel, k_line, k_col, tuple(path))
+
+
 @rule(id="unknown-key", title="Keys are known fields", clause="R§8.2, R§8.3", severity="warn",
       scope="package")
 def unknown_key(pkg, ctx):
@@ -36,7 +61,7 @@ def unknown_key(pkg, ctx):
     `submissions create` writes as null) that the file's model does not define, reported at its
     line with the closest known key of the same object ("did you mean"). `runtime_settings` may carry other
     client settings, so only near-misses are reported there; the model_equivalence block has its
-    own check (me-block-valid). One finding per file.
+    own check (me-block-valid). One finding per file, located at the first unknown key itself.
     Why: unknown keys are tolerated (the official checker ignores them), so a misspelt key such as
     `seedset` is never read: the rules that need `seed_set` then report it missing. Naming the
     misspelling at its line is the fix the user needs.
@@ -60,8 +85,8 @@ def unknown_key(pkg, ctx):
         if edits:
             fix = "Rename " + ", ".join(f"`{dotted(e.path)}` to `{e.new}`" for e in edits) + (
                 "." if len(edits) == len(found) else "; the other keys are not certain: rename or remove them by hand.")
-        outs.append(Fail(f"{len(found)} unknown key(s) in {os.path.basename(lf.rel)}: {shown}{more}", file=lf,
-                         path=first.path, subject=subject, entry=entry,
+        outs.append(Fail(f"{len(found)} unknown key(s) in {os.path.basename(lf.rel)}: {shown}{more}",
+                         file=key_location(lf, first.path), path=first.path, subject=subject, entry=entry,
                          observed=[dotted(u.path) for u in found],
                          expected={dotted(u.path): u.suggestion for u in found if u.suggestion} or "known keys only",
                          fix=fix, edits=tuple(edits), parts=tuple(u.path for u in found)))

@@ -8,10 +8,10 @@ from rules.accuracy.view import accuracy_file, has_accuracy_run, point_accuracy
 from checker.domain.regions import curve_regions as shared_curve_regions
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic
+from checker.domain.regions import REGION_LABELS
 
 BANDS = ("ultra_low", "low_concurrency", "med_concurrency", "high_concurrency", "offline")
-BAND_LABEL = {"ultra_low": "Ultra Low", "low_concurrency": "Low", "med_concurrency": "Medium",
-              "high_concurrency": "High", "offline": "Offline"}
+BAND_LABEL = {b: REGION_LABELS[b] for b in BANDS}
 
 
 def _int(v) -> int | None:
@@ -235,7 +235,7 @@ def accuracy_coverage(curve, ctx):
     regions, why, covered, missing, extra = coverage(curve, agentic)
     labels = ", ".join(f"{BAND_LABEL[b]}={covered[b][0]}" for b in BANDS if b in covered)
     if regions is None and missing:
-        return Skip(f"Low/Medium/High bands unknown: {why} (covered so far: {labels or 'none'})",
+        return Skip(f"low_concurrency/med_concurrency/high_concurrency bands unknown: {why} (covered so far: {labels or 'none'})",
                     reason="missing-input")
     if missing or extra:
         parts = []

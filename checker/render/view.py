@@ -73,6 +73,7 @@ def finding_row(i: int, f: Finding) -> dict:
         "fix": f.fix if f.status is Status.FAIL else None,
         "official": levels.official_words(f),
         "reason": f.reason,
+        "why": levels.skip_why(f.reason) if f.status is Status.SKIP else "",
         "baseline": levels.baseline_mark(f) if f.status is not Status.PASS else "",
         "key": (s.submission, s.system, s.model, s.point),
         "own_severity": f.severity.value != _default_severity(f.rule_id),
@@ -100,7 +101,7 @@ def scoped(rows: list[dict], under=None, nested: str = "") -> dict:
     fails = [r for r in rows if r["status"] == "FAIL"]
     skips = [r for r in rows if r["status"] == "SKIP" and r["reason"] != "not-applicable"]
     passed = sum(1 for r in rows if r["status"] == "PASS")
-    reasons = Counter(r["reason"] or "no reason given" for r in skips)
+    reasons = Counter(r["why"] for r in skips)
     none = "No errors, flags or warnings."
     if not fails and under is not None and under.failed:
         none = f"None here: {levels.short_counts(under)} in {nested or 'the parts'} below."

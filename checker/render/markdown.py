@@ -76,18 +76,32 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
     else:
         state = bool(base)
         lines += [f"### Problems ({c.failed})", "",
-                  "| Level | Rule | Subject | Message | Location |" + (" Baseline |" if state else ""),
-                  "|---|---|---|---|---|" + ("---|" if state else "")]
+                  "| Level | Rule | Subject | Message | Fix | Location |" + (" Baseline |" if state else ""),
+                  "|---|---|---|---|---|---|" + ("---|" if state else "")]
         for f in fails[:max_rows]:
             loc = f.location.short() if f.location is not None else ""
             said = "".join(f" (the automated check says: {w})" for w in official_words(f))
-            lines.append(f"| {LEVEL_WORD[f.severity]} ({f.severity.value}) | {_rule_link(f.family, f.rule_id, report)} | "
-                         f"{_code(f.subject.label())} | {md_escape(f.message + said)} | {_code(loc)} |"
+            lines.append(f"| {_level(f.severity, LEVEL_WORD)} | {_rule_link(f.family, f.rule_id, report)} | "
+                         f"{_code(f.subject.label())} | {md_escape(f.message + said)} | {_fix(f)} | {_code(loc)} |"
                          + (f" {md_escape(baseline_mark(f))} |" if state else ""))
         if len(fails) > max_rows:
             lines += ["", f"… and {len(fails) - max_rows} more problems (see the HTML or JSON report)."]
     lines += _waiver_lines(report) + _resolved_lines(report)
     return "\n".join(lines) + "\n"
+
+
+def _level(severity, words: dict) -> str:
+    """``error (reject)``, ``error (reject-points)``, ``flag``, ``warning``: the severity named only where the
+    level word does not already say it."""
+    word = words[severity]
+    return f"{word} ({severity.value})" if word == "error" else word
+
+
+def _fix(f) -> str:
+    """The finding's fix, and whether ``--fix`` applies it."""
+    if not f.fix:
+        return ""
+    return md_escape(f.fix) + (" (`--fix` applies it)" if f.edits else "")
 
 
 def _rule_link(family: str, rule_id: str, report) -> str:

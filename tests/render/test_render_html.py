@@ -203,8 +203,12 @@ def test_markdown_summary(failing):
     assert md.startswith("## ❌ endpoints-checker: FAILED")
     assert "would **REJECT** the submission" in md and f"### Problems ({n})" in md
     rows = [ln for ln in md.splitlines() if ln.startswith(("| error", "| flag", "| warning"))]
-    assert len(rows) == n and rows[0].startswith("| error (reject)") and rows[-1].startswith("| warning (warn)")
-    assert all(ln.count(" | ") == 4 for ln in rows)
+    assert len(rows) == n and rows[0].startswith("| error (reject) |") and rows[-1].startswith("| warning |")
+    assert "flag (flag)" not in md and "warning (warn)" not in md  # the severity only where the word hides it
+    assert "| Level | Rule | Subject | Message | Fix | Location |" in md
+    assert all(ln.count(" | ") == 5 for ln in rows)
+    assert all(ln.split(" | ")[4].strip() for ln in rows)  # every problem has its fix
+    assert "(`--fix` applies it)" in md or not any(f.edits for f in failing.findings)
     assert "FAIL |" not in md  # levels in words: errors, flags, warnings
     short = render("markdown", failing, max_rows=2)
     assert f"… and {n - 2} more problems" in short

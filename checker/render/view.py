@@ -252,6 +252,9 @@ def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str, tally) 
         "c_min": regions.c_min if regions is not None else None,
         "regions_why": why,
         "points": pviews,
+        # the metric columns some point of the curve has a value for (an agentic metric on a single-turn curve
+        # is a column of dashes: left out, so the table fits a 1400 px page)
+        "metric_keys": {k for p in pviews for k, v in p["cells"].items() if v not in (None, "", "—")},
         "charts": charts,
         "legend": [(r, svg.REGION_LABELS[r], svg.region_swatch(r))
                    for r in list(REGION_ORDER) + ["offline", "out_of_range", "unknown"] if r in present],

@@ -340,7 +340,7 @@ def test_run_folder_metrics_digest(tmp_path):
 
 def test_points_table_scrolls_in_its_box_with_the_checks_first(failing):
     html = render("html", failing)
-    box = re.search(r'<div class="scroll" role="region"[^>]*>\s*<table class="data points">.*?</table>\s*</div>',
+    box = re.search(r'<div class="scroll points-box" role="region"[^>]*>\s*<table class="data points">.*?</table>\s*</div>',
                     html, re.S)
     assert box, "the points table scrolls inside its own box"
     heads = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', box.group(0))

@@ -120,6 +120,11 @@ def value_spelling(pkg, ctx):
     for subject, entry, lf in typed_files(pkg):
         editable = lf.kind in HAND_WRITTEN
         edits = {e.path: e for e in spelling_edits(lf)}
+        # the values written alike travel together: an alias (`*c`) is fixed only with its anchor (`&c 64.0`)
+        alike: dict = {}
+        for x in lf.spellings:
+            if x.written is not None and x.path in edits:
+                alike.setdefault((repr(x.written), repr(x.value)), []).append(edits[x.path])
         for x in lf.spellings:
             edit = edits.get(x.path if x.written is not None else ())
             if x.written is None:
@@ -127,7 +132,9 @@ def value_spelling(pkg, ctx):
             else:
                 observed, expected = spelt_text(x, lf), plain_text(x)
             if edit is not None:
-                fix = {"edits": (edit,), "fix": f"Write `{dotted(x.path)}: {edit.new}`." if edit.part == "value"
+                group = alike.get((repr(x.written), repr(x.value))) or [edit]
+                fix = {"edits": tuple([edit] + [e for e in group if e is not edit]),
+                       "fix": f"Write `{dotted(x.path)}: {edit.new}`." if edit.part == "value"
                        else "Save the file as UTF-8 without a byte-order mark."}
             elif not editable:
                 fix = {"fix": f"Nothing to change: {entry} is the client's record of the run and is never edited; the "

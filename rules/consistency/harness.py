@@ -320,8 +320,8 @@ def point_config_agreement(point, ctx):
     for a dedicated Offline point, nor with a config.yaml target of 1 where the point carries an
     accuracy run (an accuracy-only run rewrites it to 1; accuracy-concurrency judges that). Only
     values present on both sides are compared; nothing comparable: SKIP. The seeds are
-    config-seeds-match's. The finding is on point.yaml: `observed` is what point.yaml says,
-    `expected` what the client ran (keyed by point.yaml's field). A run at another concurrency
+    config-seeds-match's. The finding is on point.yaml: `observed` is what point.yaml says (keyed
+    by its field), `expected` what the client ran (keyed by the file and field it was read from). A run at another concurrency
     than the point's directory and point.yaml both declare measured another point: only a re-run
     fixes it, and it rejects the point (reject-points, as run-folder-concurrency-target in a run
     folder: the same fact has the same severity in both modes).
@@ -379,9 +379,10 @@ def _agreement_fail(point, yf, diffs):
                          "re-run at the point's concurrency fixes it")
         else:
             shown.append(f"{lab}: point.yaml {'.'.join(yp)} is {show(a)}, the client ran {show(b)} ({where})")
-    # what point.yaml holds and should hold; for a run at the wrong concurrency, what ran and what should have
-    observed = {".".join(d[1]): d[4] if d in ran else d[2] for d in diffs}
-    expected = {".".join(d[1]): d[2] if d in ran else d[4] for d in diffs}
+    # what point.yaml holds and what the client ran, each keyed by the file it was read from; for a run at the wrong
+    # concurrency the other way round: what ran (the client's record) and what should have run (point.yaml's)
+    observed = {(d[3] if d in ran else f"point.yaml {'.'.join(d[1])}"): (d[4] if d in ran else d[2]) for d in diffs}
+    expected = {(f"point.yaml {'.'.join(d[1])}" if d in ran else d[3]): (d[2] if d in ran else d[4]) for d in diffs}
     if ran:
         conc = ran[0][2]
         return Fail("; ".join(shown), file=yf, path=diffs[0][1], observed=observed, expected=expected,

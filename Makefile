@@ -64,9 +64,10 @@ conformance: $(STAMP) official
 conformance-table: $(STAMP) official
 	$(PY) tests/conformance/update_table.py
 
-## docs: regenerate the rule pages docs/rules/<family>.md from the rule catalogue (a maintainer command, not in the user's CLI)
+## docs: regenerate the rule pages docs/rules/<family>.md from the rule catalogue (a maintainer command, not in the user's CLI), and the example outputs the pages mark (tests/support/doc_examples.py)
 docs: $(STAMP)
 	$(PY) -m checker.cli.maintainer docs
+	$(PY) tests/support/doc_examples.py
 
 ## schemas: regenerate schemas/ from the pydantic models (checker.load.models, report_model, waivers, the policy models)
 schemas: $(STAMP)

@@ -97,7 +97,7 @@ def test_check_and_explain_run_without_the_test_only_libraries():
     code = ("import sys; sys.modules.update(yaml=None, jsonschema=None)\n"
             "sys.argv = ['endpoints-checker', *sys.argv[1:]]\n"
             "from checker.cli.entry import run; run()")
-    for args, code_expected, shown in ((["explain", "seed-set-adoption"], 0, "failing example ("),
+    for args, code_expected, shown in ((["explain", "seed-set-adoption"], 0, "failing example: "),
                                        (["check", "fixtures/valid", "-q"], 0, "PASSED")):
         p = subprocess.run([sys.executable, "-c", code, *args], cwd=REPO, capture_output=True, text=True, timeout=300)
         assert p.returncode == code_expected, p.stderr[-2000:]

@@ -248,13 +248,11 @@ def curve_regions(curve, ctx=None) -> CurveRegions:
 # Presentation, shared by the `regions` command and the rules' messages.
 # ---------------------------------------------------------------------------------------------
 
-REGION_LABELS = {
-    "low_latency": "Low-latency point",
-    "low_concurrency": "Low",
-    "med_concurrency": "Medium",
-    "high_concurrency": "High",
-    "margin": "Margin",
-}
+#: one vocabulary for every table, message and chart: the rules' own names (R§5.5's compute_regions, point.yaml's
+#: `region` values, the policy's keys). ``ultra_low`` is R§5.4's band 1..32 (coverage, minimum duration), not a
+#: region of R§5.5; ``offline`` the dedicated Offline point, which counts toward no region.
+REGION_NAMES = ("ultra_low", "low_latency", "low_concurrency", "med_concurrency", "high_concurrency", "margin", "offline")
+REGION_LABELS = {name: name for name in REGION_NAMES}
 
 
 def span(bounds: tuple) -> str:
@@ -263,10 +261,11 @@ def span(bounds: tuple) -> str:
 
 
 def describe(regions: Regions) -> str:
-    """One line: 'Low 2-11, Medium 12-103, High 104-1024, margin 1025-1127'."""
+    """One line: 'low_latency 1-1, low_concurrency 2-11, med_concurrency 12-103, high_concurrency 104-1024, margin
+    1025-1127'."""
     b = regions.bounds
-    return (f"low-latency 1-{regions.c_min}, Low {span(b['low_concurrency'])}, Medium {span(b['med_concurrency'])}, "
-            f"High {span(b['high_concurrency'])}, margin {span(b['margin'])}")
+    return (f"low_latency 1-{regions.c_min}, low_concurrency {span(b['low_concurrency'])}, med_concurrency "
+            f"{span(b['med_concurrency'])}, high_concurrency {span(b['high_concurrency'])}, margin {span(b['margin'])}")
 
 
 def float_margin_note(regions: Regions) -> str | None:
@@ -302,13 +301,13 @@ def as_dict(regions: Regions) -> dict:
 
 
 def as_text(regions: Regions) -> str:
-    rows = [("Ultra Low (coverage)", 1, ULTRA_LOW_MAX, "any point <= 32 covers it")]
+    rows = [(REGION_LABELS["ultra_low"], 1, ULTRA_LOW_MAX, "coverage band: any point <= 32 covers it")]
     for name in REGION_ORDER:
         lo, hi = regions.bounds[name]
         note = "empty" if lo > hi else ("single level" if lo == hi else "")
         if name == "margin":
-            note = "in range, never counts for High" + (f"; {note}" if note else "")
-        rows.append((f"{REGION_LABELS[name]} ({name})", lo, hi, note))
+            note = "in range, never counts for high_concurrency" + (f"; {note}" if note else "")
+        rows.append((REGION_LABELS[name], lo, hi, note))
     w = max(len(r[0]) for r in rows)
     lines = [f"Regions for C_max = {regions.c_max}, C_min = {regions.c_min} (R§5.5)", ""]
     lines.append(f"{'region':<{w}}  {'start':>7}  {'end':>7}  note")

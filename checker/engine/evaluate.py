@@ -175,6 +175,8 @@ def _to_finding(rule: Rule, subject: Subject, out: Outcome) -> Finding:
     if isinstance(f, LoadedFile):
         line, col = f.position(out.path) if f.exists else (None, None)
         loc = Location(f.rel, line, col, tuple(out.path))
+    elif isinstance(f, Location):  # a position the rule knows exactly (a loader refusal's line:col)
+        loc = f
     elif isinstance(f, str) and f:
         loc = Location(f, None, None, tuple(out.path))
     fix = out.fix

@@ -2,6 +2,8 @@
 client's position encoding: UTF-16 code units unless it asked for UTF-32 or UTF-8)."""
 from __future__ import annotations
 
+import re
+
 from lsprotocol import types
 
 
@@ -56,7 +58,7 @@ class Text:
 
 def token_end(line: str, ch: int) -> int:
     """Where the scalar starting at ``ch`` ends: a quoted string at its closing quote, a flow collection at the
-    end of the line, a plain value before a comment (YAML) or a trailing comma (JSON)."""
+    end of the line, a plain value before a comment (YAML) or a trailing comma (JSON), a plain key at its colon."""
     rest = line[ch:]
     q = rest[0]
     if q in "\"'":
@@ -77,5 +79,8 @@ def token_end(line: str, ch: int) -> int:
     cut = rest.find(" #")
     if cut >= 0:
         rest = rest[:cut]
+    colon = re.search(r":(\s|$)", rest)  # a plain mapping key (a plain scalar never holds ": ") ends at its colon
+    if colon is not None:
+        rest = rest[:colon.start()]
     rest = rest.rstrip().rstrip(",").rstrip()
     return ch + max(len(rest), 1)

@@ -1,5 +1,6 @@
-"""``explain``: a rule's documentation plus where it lives, the policy files it reads, its test cases
-and one passing and one failing example taken from those cases; or a family's rule list.
+"""``explain``: a rule's documentation plus the policy files it reads, how many test cases it has and one
+passing and one failing example taken from those cases, as the YAML/JSON a submitter writes; or a family's
+rule list. User-facing text: no source paths or module names.
 
 Cases live beside their rules in a source checkout (rules/<family>/cases/<rule-id>/*.yaml); an
 installed copy without them says so instead of guessing.
@@ -22,17 +23,6 @@ VALID_GOLDEN = os.path.join(REPO, "tests", "golden", "valid.json")
 def _display(path: str) -> str:
     rel = os.path.relpath(path, REPO)
     return rel if not rel.startswith("..") else path
-
-
-def where_defined(rule: Rule) -> str:
-    """'rules/procedure/run.py:238 (rules.procedure.run.run_complete)'."""
-    func = inspect.unwrap(rule.func)
-    try:
-        path = inspect.getsourcefile(func) or ""
-        line = inspect.getsourcelines(func)[1]
-        return f"{_display(path)}:{line} ({func.__module__}.{func.__name__})"
-    except (OSError, TypeError):
-        return f"{func.__module__}.{func.__name__}"
 
 
 def policy_files(rule: Rule, policy_dir: str | None = None) -> list[str]:
@@ -86,17 +76,32 @@ def _find_example(rule_id: str, status: str, paths: list[str], severity: str | N
     return fallback
 
 
+def _clean(path: str) -> bool:
+    """A case expecting no FAIL of any rule: a passing example no other finding contradicts (a quoted seed passes
+    seed-runtime-match but value-spelling asks to unquote it: not an example to copy)."""
+    case = _load_yaml(path)
+    return not any(isinstance(e, dict) and e.get("status") == "FAIL" for e in (case or {}).get("expect") or [])
+
+
+def _plain(path: str) -> bool:
+    """A case that changes files and runs with the default options (what a submitter would reproduce)."""
+    case = _load_yaml(path) or {}
+    return bool(case.get("patch")) and not case.get("run")
+
+
 def _example_lines(title: str, found) -> list[str]:
+    """A case as what the submitter writes: each changed file's YAML or JSON (checker.render.case_example)."""
     from checker.render.as_written import flow
+    from checker.render.case_example import written
 
     path, case, e = found
-    out = [f"{title} ({_display(path)}): {case.get('description', '').strip()}"]
-    if case.get("base", "valid") != "valid":
-        out.append(f"  base: {case['base']}")
+    out = [f"{title}: {case.get('description', '').strip()}"]
+    base = case.get("base", "valid")
+    out.append(f"  starting from {'the valid package (fixtures/valid)' if base == 'valid' else f'fixtures/{base}'}:")
     for op in case.get("patch") or []:
-        out.append(f"  change: {flow(op)}")
+        out += ["    " + ln for ln in written(op)]
     if (case.get("run") or {}):
-        out.append(f"  run with: {flow(case['run'])}")
+        out.append(f"  checked with: {flow(case['run'])}")
     shown = f"  gives: {e['status']}"
     if e.get("message"):
         shown += f" … {e['message']} …"
@@ -104,7 +109,18 @@ def _example_lines(title: str, found) -> list[str]:
     return out
 
 
-def _valid_golden_pass(rule_id: str) -> str | None:
+def _valid_golden_pass(rule_id: str, family: str = "") -> str | None:
+    """What the rule finds on fixtures/valid: its family's golden (rules/<family>/golden-valid.txt), else the
+    golden JSON report."""
+    prefix = f"{rule_id} PASS "
+    for path in glob.glob(os.path.join(glob.escape(RULES_DIR), family or "*", "golden-valid.txt")):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                for line in fh:
+                    if line.startswith(prefix) and ": " in line:
+                        return line.rstrip("\n").split(": ", 1)[1]
+        except OSError:
+            continue
     try:
         with open(VALID_GOLDEN, encoding="utf-8") as fh:
             doc = json.load(fh)
@@ -120,10 +136,14 @@ def examples(rule: Rule) -> list[str]:
     if not glob.glob(os.path.join(glob.escape(RULES_DIR), "*", "cases")):
         return ["cases: not bundled with this installation (a source checkout has rules/<family>/cases/<rule-id>/)"]
     own = cases_for(rule)
-    out = [f"cases: {len(own)} in {_display(_case_dir(rule))}/" if own else "cases: none of its own"]
+    out = [f"test cases: {len(own)}" if own else "test cases: none of its own"]
     others = sorted(set(glob.glob(os.path.join(glob.escape(RULES_DIR), "*", "cases", "*", "*.yaml"))) - set(own))
-    passing = _find_example(rule.id, "PASS", own)
-    msg = _valid_golden_pass(rule.id) if passing is None else None
+    clean = [p for p in own if _clean(p)]
+    # a change to the valid package first, then the valid package itself, then a case run with other options
+    passing = _find_example(rule.id, "PASS", [p for p in clean if _plain(p)])
+    msg = _valid_golden_pass(rule.id, rule.module.split(".")[1]) if passing is None else None
+    if passing is None and not msg:
+        passing = _find_example(rule.id, "PASS", clean)
     if passing is not None:
         out += _example_lines("passing example", passing)
     elif msg:
@@ -141,7 +161,6 @@ def explain_rule(rule: Rule) -> str:
         f"{rule.id} — {rule.title}",
         f"family: {rule.family} · severity: {rule.severity.value} · scope: {rule.scope} · clause: {rule.clause}"
         + (" · official id" if rule.official else " · endpoints-checker rule"),
-        f"defined in: {where_defined(rule)}",
     ]
     pols = policy_files(rule)
     head.append("policy files: " + (", ".join(pols) if pols else "none"))
@@ -157,8 +176,7 @@ def explain_rule(rule: Rule) -> str:
 def explain_family(family: str, rules: list[Rule]) -> str:
     rs = sorted((r for r in rules if r.family == family), key=lambda r: r.id)
     w = max(len(r.id) for r in rs)
-    mods = sorted({r.func.__module__ for r in rs})
-    lines = [f"family {family}: {len(rs)} rules in {', '.join(mods)}", ""]
+    lines = [f"family {family}: {len(rs)} rules", ""]
     lines += [f"  {r.id:<{w}}  {r.severity.value:<13}  {r.title}" for r in rs]
     lines += ["", "`endpoints-checker explain RULE` prints one rule in full."]
     from checker.core.rule_pages import page_url

@@ -32,7 +32,16 @@ def environment():
         )
         # only for strings built by checker.render.svg, which escapes every text it embeds
         _ENV.filters["trusted_svg"] = Markup
+        _ENV.filters["breakable"] = breakable
     return _ENV
+
+
+def breakable(value):
+    """The text escaped, with a line-break opportunity after each underscore (``high_concurrency`` may wrap in a
+    narrow column; a copied value holds no extra character)."""
+    from markupsafe import Markup, escape
+
+    return Markup(str(escape(value)).replace("_", "_<wbr>"))
 
 
 def asset(name: str) -> str:

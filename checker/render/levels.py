@@ -27,6 +27,39 @@ MEANING = {
 }
 
 
+#: a SKIP's reason code (the JSON report's ``reason``) in the words a page shows; a code not listed reads as
+#: "skipped" (the finding's own message says why)
+SKIP_WHY = {
+    "missing-input": "a file it reads is missing",
+    "input-not-loaded": "a file it reads could not be read",
+    "input-not-valid": "a file it reads is not valid",
+    "invalid-input": "a file it reads is not valid",
+    "not-applicable": "does not apply here",
+    "missing-context": "needs an option or a file beside the run",
+    "not-recorded": "the files do not record what it compares",
+    "not-in-config": "the client config does not record it",
+    "not-in-policy": "the policy has no entry for it",
+    "no-thresholds": "the policy has no thresholds for it",
+    "missing-policy": "a policy file is missing",
+    "registry-unusable": "the seed-set or drafter registry cannot be used",
+    "no-cohort-in-registry": "the registry names no cohort for it",
+    "unknown-seed-set": "the seed set is not in the registry",
+    "unknown-dataset": "the dataset is unknown",
+    "interrupted-run": "the run was interrupted",
+    "log-cut-short": "the event log stops early",
+    "misspelt-key": "a key it reads is misspelt",
+    "not-computed": "the Week-0 verdict was not computed",
+    "deselected": "not selected by --select or --ignore",
+    "disabled": "turned off by an option",
+    "rule-error": "the rule failed",
+}
+
+
+def skip_why(reason: str | None) -> str:
+    """A SKIP's reason in plain words (never the code)."""
+    return SKIP_WHY.get(reason or "", "skipped")
+
+
 def plural(n: int, word: str) -> str:
     """``1 error``, ``3 warnings``, ``5 skipped``."""
     return f"{n} {word}" if n == 1 else f"{n} {PLURAL.get(word, word + 's')}"

@@ -75,20 +75,34 @@ def render(report, max_rows: int = MAX_ROWS, **_options) -> str:
 
         state = bool(base)
         lines += [f"### Problems ({len(problems)}{'' if len(problems) == c.failed else f'; {c.failed} findings'})",
-                  "", "| Level | Rule | Subject | Message | Location |" + (" Baseline |" if state else ""),
-                  "|---|---|---|---|---|" + ("---|" if state else "")]
+                  "", "| Level | Rule | Subject | Message | Fix | Location |" + (" Baseline |" if state else ""),
+                  "|---|---|---|---|---|---|" + ("---|" if state else "")]
         for p in problems[:max_rows]:
             f = p.lead
             loc = f.location.short() if f.location is not None else ""
             said = "".join(f" (the automated check says: {w})" for w in official_words(f))
             more = f"; {same_at(f, p.repeats)}" if p.repeats else ""
-            lines.append(f"| {LEVEL_WORD[p.severity]} ({p.severity.value}) | {_rule_link(f.family, f.rule_id, report)} | "
+            lines.append(f"| {_level(p.severity, LEVEL_WORD)} | {_rule_link(f.family, f.rule_id, report)} | "
                          f"{_code(f.subject.label())} | {md_escape(f.message + said + also_phrase(p) + more)} | "
-                         f"{_code(loc)} |" + (f" {md_escape(baseline_mark(f))} |" if state else ""))
+                         f"{_fix(f)} | {_code(loc)} |" + (f" {md_escape(baseline_mark(f))} |" if state else ""))
         if len(problems) > max_rows:
             lines += ["", f"… and {len(problems) - max_rows} more problems (see the HTML or JSON report)."]
     lines += _waiver_lines(report) + _resolved_lines(report)
     return "\n".join(lines) + "\n"
+
+
+def _level(severity, words: dict) -> str:
+    """``error (reject)``, ``error (reject-points)``, ``flag``, ``warning``: the severity named only where the
+    level word does not already say it."""
+    word = words[severity]
+    return f"{word} ({severity.value})" if word == "error" else word
+
+
+def _fix(f) -> str:
+    """The finding's fix, and whether ``--fix`` applies it."""
+    if not f.fix:
+        return ""
+    return md_escape(f.fix) + (" (`--fix` applies it)" if f.edits else "")
 
 
 def _rule_link(family: str, rule_id: str, report) -> str:

@@ -6,14 +6,13 @@ that cannot be computed shows as ``-``, never as an error.
 """
 from __future__ import annotations
 
+from checker.domain.regions import REGION_LABELS
 from checker.render.as_written import printable
 from checker.core.values import is_int, loaded_mapping
 
 COLUMNS = ("", "conc.", "region", "system TPS", "TTFT p90", "TPOT p90", "duration")
 
-_REGION_WORD = {"low_latency": "low-latency", "low_concurrency": "Low", "med_concurrency": "Medium",
-                "high_concurrency": "High", "margin": "margin", "offline": "Offline",
-                "out of range": "out of range"}
+_REGION_WORD = {**REGION_LABELS, "out of range": "out of range"}
 
 
 def _num(v, unit: str = "", digits: int = 1) -> str:
@@ -69,7 +68,7 @@ def _load_pattern(rf) -> tuple:
 def _run_folder_region(rf, ctx, kind, conc) -> str:
     py = rf.files.get("point_yaml")
     if py is not None and py.model is not None and getattr(py.model, "offline", None) == "dedicated":
-        return "Offline"
+        return REGION_LABELS["offline"]
     if kind not in (None, "concurrency"):
         return f"none ({kind})"
     if not isinstance(conc, int) or isinstance(conc, bool) or conc < 1:
@@ -80,7 +79,7 @@ def _run_folder_region(rf, ctx, kind, conc) -> str:
     if cmax is None and model is not None:
         cmax = model.max_supported_concurrency
     if not isinstance(cmax, int) or isinstance(cmax, bool):
-        return "?" if conc > 32 else "ultra-low"
+        return "?" if conc > 32 else REGION_LABELS["ultra_low"]
     cmin = getattr(model, "c_min_override", None) if model is not None else None
     from checker.domain.regions import RegionInputError, compute_regions
 

@@ -14,23 +14,19 @@ from html import escape
 
 import msgspec
 
+from checker.domain.regions import REGION_LABELS as _REGIONS
+
 W, H = 640, 340
 ML, MR, MT, MB = 70, 18, 14, 52  # margins: left, right, top, bottom
 STRIP = 22  # the region-name strip above a concurrency chart's plotted area
 MARGIN_PX, GAP_PX = 24, 13  # the margin band's least width; C_max point to margin band, at least
 
-REGION_LABELS = {
-    "low_latency": "Ultra low / low latency",
-    "low_concurrency": "Low concurrency",
-    "med_concurrency": "Medium concurrency",
-    "high_concurrency": "High concurrency",
-    "margin": "Margin (above C_max)",
-    "offline": "Offline",
-    "out_of_range": "Out of range",
-    "unknown": "Region unknown",
-}
-REGION_SHORT = {"low_latency": "LL", "low_concurrency": "Low", "med_concurrency": "Med",
-                "high_concurrency": "High", "margin": "Margin"}
+#: the regions by the rules' own names (checker.domain.regions.REGION_LABELS), and what a chart also shows
+REGION_LABELS = {**_REGIONS, "margin": "margin (above C_max)", "out_of_range": "out of range",
+                 "unknown": "region unknown"}
+#: the strip above a chart names each band by the first word of its name (the legend and tooltips give it whole)
+REGION_SHORT = {"low_latency": "low_lat", "low_concurrency": "low", "med_concurrency": "med", "high_concurrency": "high",
+                "margin": "margin"}
 SERIES_DASH = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
 SERIES_SHAPES = ("circle", "square", "triangle", "diamond", "down", "cross")
 REGION_SHAPES = {"low_latency": "circle", "low_concurrency": "square", "med_concurrency": "triangle",

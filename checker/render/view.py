@@ -74,6 +74,7 @@ def finding_row(i: int, f: Finding) -> dict:
         "fix": f.fix if f.status is Status.FAIL else None,
         "official": levels.official_words(f),
         "reason": f.reason,
+        "why": levels.skip_why(f.reason) if f.status is Status.SKIP else "",
         "baseline": levels.baseline_mark(f) if f.status is not Status.PASS else "",
         "key": (s.submission, s.system, s.model, s.point),
         "own_severity": f.severity.value != _default_severity(f.rule_id),
@@ -115,7 +116,7 @@ def scoped(rows: list[dict], under=None, nested: str = "") -> dict:
     follow = sum(1 for r in rows if r["status"] == "FAIL" and r["caused_by"])
     skips = [r for r in rows if r["status"] == "SKIP" and r["reason"] != "not-applicable"]
     passed = sum(1 for r in rows if r["status"] == "PASS")
-    reasons = Counter(r["reason"] or "no reason given" for r in skips)
+    reasons = Counter(r["why"] for r in skips)
     none = "No errors, flags or warnings."
     if not fails and under is not None and under.failed:
         none = f"None here: {levels.short_counts(under)} in {nested or 'the parts'} below."
@@ -266,6 +267,9 @@ def curve_view(curve, ctx, by_key: dict, rows_by_key: dict, anchor: str, tally) 
         "c_min": regions.c_min if regions is not None else None,
         "regions_why": why,
         "points": pviews,
+        # the metric columns some point of the curve has a value for (an agentic metric on a single-turn curve
+        # is a column of dashes: left out, so the table fits a 1400 px page)
+        "metric_keys": {k for p in pviews for k, v in p["cells"].items() if v not in (None, "", "—")},
         "charts": charts,
         "legend": [(r, svg.REGION_LABELS[r], svg.region_swatch(r))
                    for r in list(REGION_ORDER) + ["offline", "out_of_range", "unknown"] if r in present],

@@ -9,10 +9,10 @@ from checker.domain.regions import curve_regions as shared_curve_regions
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.domain.benchmark import is_agentic
 from checker.core.values import is_int
+from checker.domain.regions import REGION_LABELS
 
 BANDS = ("ultra_low", "low_concurrency", "med_concurrency", "high_concurrency", "offline")
-BAND_LABEL = {"ultra_low": "Ultra Low", "low_concurrency": "Low", "med_concurrency": "Medium",
-              "high_concurrency": "High", "offline": "Offline"}
+BAND_LABEL = {b: REGION_LABELS[b] for b in BANDS}
 
 
 def curve_regions(curve):
@@ -176,8 +176,9 @@ def accuracy_concurrency(point, ctx):
     Agentic curves (accuracy concurrency may differ) and points without config.yaml are skipped.
     Why: R§5.3: each single-turn accuracy run goes at the matching concurrency, on the same
     instance, immediately after its performance run. An accuracy-only run rewrites the config to
-    concurrency 1 (RUN-FOLDER.md §6), which this catches.
-    How to fix: Run the point with `--mode both` so the accuracy phase reuses its load pattern.
+    concurrency 1 (RUN-FOLDER.md §6), which this catches. The finding is on point.yaml's
+    `concurrency` where point.yaml states it (config.yaml is the client's record and never edited).
+    How to fix: Re-run the point with `--mode both` so the accuracy phase reuses its load pattern.
     """
     if not has_accuracy_run(point):
         return Skip("no accuracy run at this point", reason="not-applicable")
@@ -194,8 +195,12 @@ def accuracy_concurrency(point, ctx):
         return Fail(f"config.yaml target_concurrency is {target!r}, not an integer", file=cfg, path=path,
                     observed=target, expected=point.concurrency)
     if target != point.concurrency:
-        return Fail(f"the accuracy run used concurrency {target}, the point is at {point.concurrency}", file=cfg,
-                    path=path, observed=target, expected=point.concurrency)
+        yf = point.files.get("point_yaml")
+        at = dict(file=yf, path=("concurrency",)) if yf is not None and yf.ok and isinstance(yf.data, dict) \
+            and yf.get("concurrency") == point.concurrency else dict(file=cfg, path=path)
+        return Fail(f"the accuracy run went at concurrency {target} (config.yaml settings.load_pattern."
+                    f"target_concurrency), the point is at {point.concurrency}: only a re-run fixes it", **at,
+                    observed=target, expected=point.concurrency)
     return Pass(f"accuracy run at concurrency {target}, as the point")
 
 
@@ -220,7 +225,7 @@ def accuracy_coverage(curve, ctx):
     regions, why, covered, missing, extra = coverage(curve, agentic)
     labels = ", ".join(f"{BAND_LABEL[b]}={covered[b][0]}" for b in BANDS if b in covered)
     if regions is None and missing:
-        return Skip(f"Low/Medium/High bands unknown: {why} (covered so far: {labels or 'none'})",
+        return Skip(f"low_concurrency/med_concurrency/high_concurrency bands unknown: {why} (covered so far: {labels or 'none'})",
                     reason="missing-input")
     if missing or extra:
         parts = []

@@ -10,6 +10,7 @@ import re
 from collections import Counter
 
 from checker.load.models.keys import missing_hint, rename_for_missing
+from checker.core.findings import Severity
 from checker.core.fixes import Edit
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.values import show
@@ -319,11 +320,14 @@ def point_config_agreement(point, ctx):
     `settings.load_pattern.type`, `concurrency` vs `settings.load_pattern.target_concurrency` and
     `stream_all_chunks` vs `settings.client.stream_all_chunks`; against result_summary.json
     `run_config`, the load pattern type and target concurrency. Target concurrency is not compared
-    for a dedicated Offline point, nor with config.yaml where the point carries an accuracy run (an
-    accuracy-only run rewrites it to 1; accuracy-concurrency judges that). Only values present on
-    both sides are compared; nothing comparable: SKIP. The seeds are config-seeds-match's.
-    The finding is on point.yaml: `observed` is what point.yaml says (keyed by its field),
-    `expected` what the client ran (keyed by the file and field it was read from).
+    for a dedicated Offline point, nor with a config.yaml target of 1 where the point carries an
+    accuracy run (an accuracy-only run rewrites it to 1; accuracy-concurrency judges that). Only
+    values present on both sides are compared; nothing comparable: SKIP. The seeds are
+    config-seeds-match's. The finding is on point.yaml: `observed` is what point.yaml says (keyed
+    by its field), `expected` what the client ran (keyed by the file and field it was read from). A run at another concurrency
+    than the point's directory and point.yaml both declare measured another point: only a re-run
+    fixes it, and it rejects the point (reject-points, as run-folder-concurrency-target in a run
+    folder: the same fact has the same severity in both modes).
     Why: config.yaml and run_config are what the client actually ran; point.yaml is hand-written
     and nothing derives one from the other (RULES.md §1.2). The official checker never reads them.
     How to fix: Correct point.yaml to what ran (or rerun the point with the declared settings).
@@ -337,7 +341,8 @@ def point_config_agreement(point, ctx):
         pairs = [("load pattern", ("runtime_settings", "load_pattern"), ("settings", "load_pattern", "type")),
                  ("stream_all_chunks", ("runtime_settings", "stream_all_chunks"),
                   ("settings", "client", "stream_all_chunks"))]
-        if not offline and not _has_accuracy(point):
+        rewritten = _has_accuracy(point) and cf.get("settings", "load_pattern", "target_concurrency") == 1
+        if not offline and not rewritten:
             pairs += [(lab, yp, ("settings", "load_pattern", "target_concurrency")) for lab, yp in target]
         sources.append(("config.yaml", cf, pairs))
     sf = point.files.get("result_summary")
@@ -359,11 +364,36 @@ def point_config_agreement(point, ctx):
         return Skip("nothing recorded in both point.yaml and config.yaml / run_config (config.yaml is optional)",
                     reason="missing-input")
     if diffs:
-        return Fail("; ".join(f"{lab}: point.yaml {'.'.join(yp)}={show(a)} vs {where}={show(b)}"
-                              for lab, yp, a, where, b in diffs),
-                    file=yf, path=diffs[0][1], observed={f"point.yaml {'.'.join(d[1])}": d[2] for d in diffs},
-                    expected={d[3]: d[4] for d in diffs})
+        return _agreement_fail(point, yf, diffs)
     return Pass(f"agrees on {len(compared)} settings with " + " and ".join(n for n, _, _ in sources))
+
+
+def _agreement_fail(point, yf, diffs):
+    """point-config-agreement's FAIL on point.yaml. A target concurrency the point's directory and point.yaml
+    both contradict is a run at the wrong concurrency: a re-run fixes it, and it rejects the point."""
+    declared = yf.get("concurrency")
+    ran = [d for d in diffs if d[1] == ("concurrency",) and declared == point.dir_concurrency]
+    shown = []
+    for lab, yp, a, where, b in diffs:
+        if lab == "target concurrency" and (lab, yp, a, where, b) in ran:
+            if any(s.startswith(f"the run went at concurrency {show(b)} ") for s in shown):
+                continue
+            shown.append(f"the run went at concurrency {show(b)} ({where}), not the point's {show(a)}: only a "
+                         "re-run at the point's concurrency fixes it")
+        else:
+            shown.append(f"{lab}: point.yaml {'.'.join(yp)} is {show(a)}, the client ran {show(b)} ({where})")
+    # what point.yaml holds and what the client ran, each keyed by the file it was read from; for a run at the wrong
+    # concurrency the other way round: what ran (the client's record) and what should have run (point.yaml's)
+    observed = {(d[3] if d in ran else f"point.yaml {'.'.join(d[1])}"): (d[4] if d in ran else d[2]) for d in diffs}
+    expected = {(f"point.yaml {'.'.join(d[1])}" if d in ran else d[3]): (d[2] if d in ran else d[4]) for d in diffs}
+    if ran:
+        conc = ran[0][2]
+        return Fail("; ".join(shown), file=yf, path=diffs[0][1], observed=observed, expected=expected,
+                    severity=Severity.REJECT_POINTS,
+                    fix=f"Re-run the point at concurrency {show(conc)} (`target_concurrency: {show(conc)}`) and copy "
+                        "the new run's files; config.yaml and result_summary.json are the client's record of the run "
+                        "and are never edited.")
+    return Fail("; ".join(shown), file=yf, path=diffs[0][1], observed=observed, expected=expected)
 
 
 def _has_accuracy(point) -> bool:

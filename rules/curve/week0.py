@@ -93,7 +93,7 @@ def coverage(sub, policy) -> list:
         override, _p = ov.c_min_override(curve, policy)
         _loaded, present = _curve(curve, policy)
         limit = reg.c_min if reg is not None and override is not None else ULTRA_LOW_MAX
-        wanted = [("ultra-low-concurrency-coverage", "Ultra Low Concurrency", 1, limit)]
+        wanted = [("ultra-low-concurrency-coverage", "ultra_low", 1, limit)]
         if reg is not None:
             wanted += [(f"{name.split('_')[0]}-concurrency-coverage", name, *reg.bounds[name])
                        for name in ("low_concurrency", "med_concurrency", "high_concurrency")]

@@ -6,7 +6,7 @@ file), and one PASS per run when there is none.
 """
 from __future__ import annotations
 
-from checker.core.findings import Subject
+from checker.core.findings import Location, Subject
 from checker.core.rule import Fail, Pass, rule
 
 
@@ -29,8 +29,9 @@ def _refusal_rule(code: str, pass_msg: str, fix: str):
         outs = []
         for subject, entry, err, _root in _refusals(pkg, code):
             where = _display(pkg, subject, entry)
-            outs.append(Fail(f"{where}: {err.message}", file=where, subject=subject, entry=entry or "(directory)",
-                             observed=err.message, expected=pass_msg, fix=fix,
+            at = Location(where, err.line, err.column) if err.line else where
+            outs.append(Fail(err.message if err.line else f"{where}: {err.message}", file=at, subject=subject,
+                             entry=entry or "(directory)", observed=err.message, expected=pass_msg, fix=fix,
                              extra={"line": err.line, "column": err.column} if err.line else {}))
         return outs or Pass(pass_msg)
 
@@ -149,7 +150,9 @@ _declare(
     "no mapping repeats a key", "Keep one occurrence of the key, with the value you mean.",
     """A mapping repeats a key.
 
-    What it checks: every mapping in every YAML/JSON file, with the line of the repeat.
+    What it checks: every mapping in every YAML/JSON file; the finding is at the repeat's line:col
+    and names the first occurrence's line. The file's other rules SKIP, saying the file was not
+    loaded because of this key.
     Why: YAML and JSON loaders silently keep one of the two values (the official checker takes the
     last); a duplicated `concurrency` or `seed_set` makes the file say two things.
     How to fix: Keep one occurrence of the key, with the value you mean.

@@ -8,10 +8,12 @@ closest known key of its object; the "missing" findings point at the misspelling
 from __future__ import annotations
 
 import os
+import re
 
 from checker.load.models.lenient import dotted
 from checker.load.models.keys import KINDS, rename_edits, unknown_keys
-from checker.load.models.spelling import describe as describe_spelling, spelling_edits, written_text
+from checker.load.models.spelling import describe as describe_spelling, plain_text, spelling_edits, spelt_text
+from checker.core.findings import Location
 from checker.core.rule import Fail, Pass, rule
 
 
@@ -25,6 +27,29 @@ def typed_files(pkg):
             yield rf.subject, os.path.relpath(lf.rel, rf.rel), lf
 
 
+def key_location(lf, path: tuple):
+    """Where the key at ``path`` is written (the loader maps values): the last `key:` before its value's
+    position, so an editor underlines the key the user misspelt; the value's position when it is not found."""
+    line, col = lf.position(path)
+    text = lf.text
+    if not path or not isinstance(path[-1], str) or text is None or not line or len(text) > 1_000_000:
+        return lf
+    lines = text.split("\n")
+    if line > len(lines):
+        return lf
+    end = sum(len(x) + 1 for x in lines[:line - 1]) + (col or 1) - 1
+    name = re.escape(path[-1])
+    hit = None
+    for hit in re.finditer(rf"(?m)(?:^|[\s{{,\-])(\"{name}\"|'{name}'|{name})\s*:", text[:end]):
+        pass
+    if hit is None:
+        return lf
+    start = hit.start(1)
+    k_line = text.count("\n", 0, start) + 1
+    k_col = start - (text.rfind("\n", 0, start) + 1) + 1 - (1 if k_line == 1 and getattr(lf, "bom", False) else 0)
+    return Location(lf.rel, k_line, k_col, tuple(path))
+
+
 @rule(id="unknown-key", title="Keys are known fields", clause="R§8.2, R§8.3", severity="warn",
       scope="package")
 def unknown_key(pkg, ctx):
@@ -36,7 +61,7 @@ def unknown_key(pkg, ctx):
     `submissions create` writes as null) that the file's model does not define, reported at its
     line with the closest known key of the same object ("did you mean"). `runtime_settings` may carry other
     client settings, so only near-misses are reported there; the model_equivalence block has its
-    own check (me-block-valid). One finding per file.
+    own check (me-block-valid). One finding per file, located at the first unknown key itself.
     Why: unknown keys are tolerated (the official checker ignores them), so a misspelt key such as
     `seedset` is never read: the rules that need `seed_set` then report it missing. Naming the
     misspelling at its line is the fix the user needs.
@@ -60,12 +85,16 @@ def unknown_key(pkg, ctx):
         if edits:
             fix = "Rename " + ", ".join(f"`{dotted(e.path)}` to `{e.new}`" for e in edits) + (
                 "." if len(edits) == len(found) else "; the other keys are not certain: rename or remove them by hand.")
-        outs.append(Fail(f"{len(found)} unknown key(s) in {os.path.basename(lf.rel)}: {shown}{more}", file=lf,
-                         path=first.path, subject=subject, entry=entry,
+        outs.append(Fail(f"{len(found)} unknown key(s) in {os.path.basename(lf.rel)}: {shown}{more}",
+                         file=key_location(lf, first.path), path=first.path, subject=subject, entry=entry,
                          observed=[dotted(u.path) for u in found],
                          expected={dotted(u.path): u.suggestion for u in found if u.suggestion} or "known keys only",
                          fix=fix, edits=tuple(edits), parts=tuple(u.path for u in found)))
     return outs or Pass(f"every key of {files} point.yaml/system_desc.json file(s) is a known field")
+
+
+#: the kinds the submitter writes by hand; every other file is the client's record of the run, never edited
+HAND_WRITTEN = frozenset({"point_yaml", "system_desc", "power"})
 
 
 @rule(id="value-spelling", title="Values in their plain form", clause="R§8.1", severity="warn",
@@ -74,7 +103,7 @@ def value_spelling(pkg, ctx):
     """Unambiguous non-plain spellings are accepted as the value they spell, with a warning.
 
     What it checks: values that were read as something other than what they literally are, one
-    finding per file: a float with an integral value where the field is an integer (`66840.0` for
+    finding per value, at its line (`observed` as written, `expected` the plain form): a float with an integral value where the field is an integer (`66840.0` for
     a count, `1.3e12` for `duration_ns`; exactly representable, up to 2^53), an unquoted YAML 1.1
     boolean word (`yes`, `no`, `on`, `off`) where the field is a boolean (YAML files only), and a UTF-8
     byte-order mark at the start of a JSON file (also sample_idx_map.json and events.jsonl).
@@ -83,20 +112,39 @@ def value_spelling(pkg, ctx):
     the same way, hence the advice. Anything that is not unambiguous (64.5 for a count, a seed
     above 2^53 written as a float) is still a type error of the file's own rule.
     How to fix: Write the plain form the finding suggests: integers without a fraction or
-    exponent, true/false, files saved as UTF-8 without a byte-order mark.
+    exponent, true/false, files saved as UTF-8 without a byte-order mark. A file the client wrote
+    (result_summary.json, config.yaml, accuracy_results.json) is the record of the run: leave it as
+    it is.
     """
     outs = []
     for subject, entry, lf in typed_files(pkg):
-        if lf.spellings:
-            first = lf.spellings[0]
-            shown = "; ".join(describe_spelling(x, lf) for x in lf.spellings[:6])
-            more = f" (+{len(lf.spellings) - 6} more)" if len(lf.spellings) > 6 else ""
-            outs.append(Fail(f"{len(lf.spellings)} value(s) in {entry} read from a non-plain spelling: {shown}{more}",
-                             file=lf, path=first.path, subject=subject, entry=entry,
-                             observed={dotted(x.path): (written_text(lf, x) if x.written is not None else x.why)
-                                       for x in lf.spellings},
-                             expected={dotted(x.path): x.value for x in lf.spellings if x.written is not None}
-                             or "no byte-order mark", parts=tuple(x.path for x in lf.spellings), **_plain_fix(lf)))
+        editable = lf.kind in HAND_WRITTEN
+        edits = {e.path: e for e in spelling_edits(lf)}
+        # the values written alike travel together: an alias (`*c`) is fixed only with its anchor (`&c 64.0`)
+        alike: dict = {}
+        for x in lf.spellings:
+            if x.written is not None and x.path in edits:
+                alike.setdefault((repr(x.written), repr(x.value)), []).append(edits[x.path])
+        for x in lf.spellings:
+            edit = edits.get(x.path if x.written is not None else ())
+            if x.written is None:
+                observed, expected = "byte-order mark", "UTF-8 without a byte-order mark"
+            else:
+                observed, expected = spelt_text(x, lf), plain_text(x)
+            if edit is not None:
+                group = alike.get((repr(x.written), repr(x.value))) or [edit]
+                fix = {"edits": tuple([edit] + [e for e in group if e is not edit]),
+                       "fix": f"Write `{dotted(x.path)}: {edit.new}`." if edit.part == "value"
+                       else "Save the file as UTF-8 without a byte-order mark."}
+            elif not editable:
+                fix = {"fix": f"Nothing to change: {entry} is the client's record of the run and is never edited; the "
+                              "value is read as it means."}
+            else:
+                fix = {}
+            # one finding per value: its subject names the value inside the file (``point.yaml#concurrency``)
+            at = f"{entry}#{dotted(x.path)}" if x.path else entry
+            outs.append(Fail(describe_spelling(x, lf, editable), file=lf, path=x.path, subject=subject, entry=at,
+                             observed=observed, expected=expected, **fix))
     for rf in pkg.run_folders:
         for name, obj in (("sample_idx_map.json", rf.idx_map), ("events.jsonl", rf.events_audit)):
             if obj is not None and getattr(obj, "bom", False):
@@ -105,11 +153,3 @@ def value_spelling(pkg, ctx):
                                  observed="byte-order mark", expected="UTF-8 without a byte-order mark"))
     return outs or Pass("every value is written in its plain form")
 
-
-def _plain_fix(lf) -> dict:
-    """The edits writing each spelling plain, with a fix text naming them (no edits: the rule's own text)."""
-    edits = spelling_edits(lf)
-    if not edits:
-        return {}
-    parts = [f"`{dotted(e.path)}: {e.new}`" if e.part == "value" else "no byte-order mark" for e in edits]
-    return {"edits": tuple(edits), "fix": "Write " + ", ".join(parts) + "."}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from checker.load.models.lenient import dotted
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, Skipped, rule
+from rules.shared.assembled import assembled
 from rules.power.arithmetic import PowerCalc, comparable, compute_power, sysdesc_cooling
 
 
@@ -113,6 +114,11 @@ def power_descriptor(system, ctx):
         if divs and divs <= optional:
             return Skip(f"system_power.json absent; optional for the {', '.join(sorted(divs))} division (R§4.5)",
                         reason="not-applicable")
+        if assembled(ctx):  # run folders: `runs create` lifts the file from one of the system's folders
+            return Fail(f"no run folder of system {system.name} carries system_power.json", file=system.rel,
+                        observed="missing", expected="system_power.json in one of the system's run folders",
+                        fix="Put system_power.json (Appendix E shape) into one of the system's run folders; "
+                            "`runs create` lifts it to the system.")
         return Fail("system_power.json is missing", file=system.rel, observed="missing",
                     expected=f"{system.rel}/system_power.json",
                     fix="Add system_power.json at the system level (Appendix E shape).")

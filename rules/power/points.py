@@ -12,6 +12,8 @@ from checker.domain.point_metrics import point_metric
 from checker.core.rule import Fail, Pass, Skip, rule
 from checker.core.findings import Severity
 from checker.core.values import is_int
+from checker.core.values import show
+from checker.load.models.lenient import dotted
 from rules.power.descriptor import power_calc
 
 PARALLEL = ("data_parallel", "tensor_parallel", "pipeline_parallel", "expert_parallel")
@@ -27,6 +29,26 @@ def _acc_per_node(sd, ns, eid):
     return a
 
 
+def _entry_problem(i: int, e, eid):
+    """(path, words) of what is wrong with the shape of nodes_used[i], or None: each missing or mistyped key
+    named as the file holds it."""
+    if not isinstance(e, dict):
+        return ("nodes_used", i), f"nodes_used[{i}] is {show(e)}, not a mapping of system_node_ensemble_id and nodes"
+    if "system_node_ensemble_id" not in e:
+        return ("nodes_used", i), f"nodes_used[{i}] has no system_node_ensemble_id"
+    if not isinstance(eid, (int, str)) or isinstance(eid, bool):
+        return (("nodes_used", i, "system_node_ensemble_id"),
+                f"nodes_used[{i}].system_node_ensemble_id is {show(eid)}, not an id (a number or a name)")
+    if "nodes" not in e:
+        return ("nodes_used", i), f"nodes_used[{i}] (ensemble {eid!r}) has no `nodes`"
+    n = e["nodes"]
+    if not is_int(n):
+        hint = f": write {int(n)}" if isinstance(n, float) and n.is_integer() else ""
+        return (("nodes_used", i, "nodes"),
+                f"nodes_used[{i}].nodes (ensemble {eid!r}) is {show(n)}, not a whole number of nodes{hint}")
+    return None
+
+
 def resolve_nodes_used(point, ctx):
     """Return (rows, problems): rows = [(index, ensemble_id, nodes, N_s, accelerators/node, node-set W or None)]."""
     entries = point.yaml.nodes_used if point.yaml is not None else None
@@ -38,10 +60,9 @@ def resolve_nodes_used(point, ctx):
     rows, probs, seen = [], [], set()
     for i, e in enumerate(entries or []):
         eid = e.get("system_node_ensemble_id") if isinstance(e, dict) else None
-        if not isinstance(e, dict) or not is_int(e.get("nodes")) or not isinstance(eid, (int, str)) \
-                or isinstance(eid, bool):
-            probs.append((("nodes_used", i), f"nodes_used[{i}] needs system_node_ensemble_id and a whole "
-                                                f"number of nodes"))
+        bad = _entry_problem(i, e, eid)
+        if bad is not None:
+            probs.append(bad)
             continue
         n = e["nodes"]
         if eid in seen:
@@ -122,7 +143,8 @@ def nodes_used(point, ctx):
                     reason="not-applicable")
     rows, probs = resolve_nodes_used(point, ctx)
     if probs:
-        return Fail("; ".join(m for _, m in probs), file=lf, path=probs[0][0], observed=[m for _, m in probs],
+        return Fail("; ".join(m for _, m in probs), file=lf, path=probs[0][0],
+                    observed={dotted(p): lf.get(*p) for p, _ in probs},
                     expected="each ensemble once, resolving to one node set, 1 <= nodes <= provisioned")
     need = _needed(point.sysdesc)
     used = ", ".join(f"{n} x ensemble {eid!r}" for _, eid, n, *_ in rows)

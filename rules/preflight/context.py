@@ -11,6 +11,7 @@ from typing import Optional
 
 from checker.core.rule import Skip
 from checker.core.values import is_int
+from checker.domain.regions import REGION_LABELS
 from rules.run_folder.context import c_max, load_pattern
 from rules.shared.run_checks import pattern_verdict
 
@@ -67,6 +68,5 @@ def no_configs():
 
 def region_label(regions, c: int) -> str:
     name = regions.region_of(c)
-    labels = {"low_latency": "Low Latency (Ultra Low)", "low_concurrency": "Low", "med_concurrency": "Medium",
-              "high_concurrency": "High", "margin": "the 10 % margin above C_max (never counts for High)"}
+    labels = {**REGION_LABELS, "margin": "margin (the 10 % above C_max, never counts for high_concurrency)"}
     return labels.get(name, name) if name else "no region (above the margin)"

@@ -5,8 +5,8 @@ from checker.core.rule import Fail, Pass, Skip, rule
 from rules.preflight.context import is_offline, lf, no_configs, regions, target
 from rules.run_folder.ending import scored_datasets
 
-_MANDATORY = (("Ultra Low", None), ("Low", "low_concurrency"), ("Medium", "med_concurrency"),
-              ("High", "high_concurrency"))
+_MANDATORY = (("ultra_low", None), ("low_concurrency", "low_concurrency"), ("med_concurrency", "med_concurrency"),
+              ("high_concurrency", "high_concurrency"))
 
 
 @rule(id="preflight-coverage", title="Planned set covers the curve", clause="R§5.3, R§5.7, R§4.3",
@@ -73,4 +73,4 @@ def preflight_coverage(plan, ctx):
                     observed=shown, expected="every mandatory region, the Offline point and the accuracy points")
     off = "a dedicated Offline run" if offline else ("no Offline point (agentic)" if agentic
                                                       else f"the C_max point {cmax} to elect as Offline")
-    return Pass(f"{count} points ({shown}) cover Ultra Low, Low, Medium and High with accuracy, and {off} ({note})")
+    return Pass(f"{count} points ({shown}) cover ultra_low, low_concurrency, med_concurrency and high_concurrency with accuracy, and {off} ({note})")

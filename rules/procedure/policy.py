@@ -125,7 +125,7 @@ def minimum_duration(point, ctx) -> tuple[float | None, str]:
     if not is_int(c) or c <= 0:
         return None, "the point's concurrency is unknown"
     if c <= d.ultra_low_max_concurrency:
-        return d.ultra_low_min_s, f"concurrency {c} <= {d.ultra_low_max_concurrency} (Ultra Low)"
+        return d.ultra_low_min_s, f"concurrency {c} <= {d.ultra_low_max_concurrency} (ultra_low)"
     if is_agentic(point.curve, ctx.policy.get("models")):
         return d.agentic_above_min_s, f"agentic point, concurrency {c} > {d.ultra_low_max_concurrency}"
     what = "dedicated Offline point" if point.is_dedicated_offline else f"concurrency {c}"
@@ -179,7 +179,7 @@ def dataset_pass_size(point, ctx) -> tuple[int | None, str]:
     c = point.concurrency
     ul = ctx.policy.get("run_rules").durations.ultra_low_max_concurrency
     if is_int(sub) and 0 < sub < size and is_int(c) and c <= ul:
-        return sub, f"Ultra Low subset n_samples_from_dataset={sub} of {label} ({size})"
+        return sub, f"ultra_low subset n_samples_from_dataset={sub} of {label} ({size})"
     return size, f"{label} has {size} samples"
 
 

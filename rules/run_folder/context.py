@@ -134,7 +134,7 @@ def region_minimum(rf, ctx, concurrency: int, pol) -> tuple[str, int]:
     show the curve's lowest point) only name the region in the message.
     """
     if concurrency <= pol.ultra_low_max_concurrency:
-        return f"Ultra Low (concurrency {concurrency} <= {pol.ultra_low_max_concurrency})", pol.min_duration_s.ultra_low
+        return f"ultra_low (concurrency {concurrency} <= {pol.ultra_low_max_concurrency})", pol.min_duration_s.ultra_low
     cmax, _ = c_max(rf, ctx)
     name = None
     if cmax is not None and cmax > pol.ultra_low_max_concurrency:
@@ -148,7 +148,8 @@ def region_minimum(rf, ctx, concurrency: int, pol) -> tuple[str, int]:
             name = f"{regions.region_of(concurrency) or 'out of range (above the margin)'} of C_max {cmax}{note}"
         except RegionInputError:
             name = None
-    return (name or "Low/Medium/High (give --max-concurrency to name the region)"), pol.min_duration_s.other
+    return (name or "low_concurrency, med_concurrency or high_concurrency (give --max-concurrency to name the "
+                    "region)"), pol.min_duration_s.other
 
 
 def dataset_size(rf, ctx) -> tuple[Optional[int], str]:

@@ -307,7 +307,9 @@ def run_folder_concurrency_target(rf, ctx):
     `concurrency` (point.yaml beside the folder, or --point).
     Why: the point is published at its declared concurrency; a run at another level measures
     something else (R§6.1).
-    How to fix: Rerun at the declared concurrency, or correct point.yaml.
+    The finding is on point.yaml's `concurrency` (the file the user edits; the client's files record
+    the run and are never edited); only a re-run fixes it.
+    How to fix: Re-run at the declared concurrency.
     """
     kind, target = load_pattern(rf)
     if run_kind(rf) == "accuracy-only":
@@ -326,9 +328,13 @@ def run_folder_concurrency_target(rf, ctx):
     src = "--point" if rf.context.get("point_yaml") == "--point" else "point.yaml beside the folder"
     if target != p.concurrency:
         c = config(rf)
-        return Fail(f"ran at concurrency {target}, point.yaml declares {p.concurrency} ({src})", file=c or s,
-                    path=("settings", "load_pattern", "target_concurrency") if c else
-                    ("run_config", "load_pattern", "target_concurrency"), observed=target, expected=p.concurrency)
+        where = "config.yaml settings.load_pattern.target_concurrency" if c else \
+            "result_summary.json run_config.load_pattern.target_concurrency"
+        return Fail(f"the run went at concurrency {target} ({where}), not the {p.concurrency} point.yaml declares "
+                    f"({src}): only a re-run at {p.concurrency} fixes it", file=rf.files["point_yaml"],
+                    path=("concurrency",), observed=target, expected=p.concurrency,
+                    fix=f"Re-run the point at concurrency {p.concurrency} (`target_concurrency: {p.concurrency}`); "
+                        "config.yaml and result_summary.json are the client's record of the run and are never edited.")
     return Pass(f"concurrency {target} as declared ({src})")
 
 

@@ -350,6 +350,35 @@ def _bound_seed_fix(point, lf, ctx, declared, keys: set) -> dict:
     return {"edits": tuple(edits), **({"fix": text} if text else {})}
 
 
+def _config_seeds_fail(point, lf, ctx, declared, diffs):
+    """config-seeds-match's FAIL, at point.yaml (config.yaml records what ran and is never edited): where the run
+    used the bound set's seeds (or no set is known), point.yaml misstates them and holds the wrong value; where
+    point.yaml holds the set's seed and the run used another, only a re-run fixes it."""
+    reg = ctx.policy.get("seed_sets") if ctx.policy.available("seed_sets") else None
+    raw_set = _declared_set(lf)
+    entry = next((e for e in reg.entries if e.id == raw_set), None) if reg is not None and isinstance(raw_set, str) \
+        else None
+    rerun = [d for d in diffs if entry is not None and seed_problem(d[3]) is None and d[3] == getattr(entry, d[1])]
+    edit = [d for d in diffs if d not in rerun]
+    words, observed, expected = [], {}, {}
+    for ckey, pkey, craw, praw, c_txt, p_txt in edit:
+        words.append(f"point.yaml's {pkey} is {p_txt}; config.yaml shows the run used {c_txt} "
+                     f"(settings.runtime.{ckey})")
+        observed[pkey], expected[pkey] = evidence(praw), evidence(craw)
+    for ckey, pkey, craw, praw, c_txt, p_txt in rerun:
+        words.append(f"config.yaml shows the run used {pkey} {c_txt} (settings.runtime.{ckey}), not seed set "
+                     f"{entry.id}'s {p_txt} that point.yaml declares: only a re-run fixes it")
+        observed[pkey], expected[pkey] = evidence(craw), evidence(praw)
+    first = (edit or rerun)[0]
+    fix = _bound_seed_fix(point, lf, ctx, declared, {d[1] for d in diffs})
+    if "fix" not in fix:
+        fix["fix"] = ("Re-run the point with seed set {}'s seeds.".format(entry.id) if not edit else
+                      "Write the seeds config.yaml records in point.yaml's runtime_settings.runtime, if the run used "
+                      "the bound set's seeds; else re-run the point with them.")
+    return Fail("; ".join(words), file=lf, path=declared[first[1]].path,
+                observed=observed, expected=expected, parts=tuple(declared[d[1]].path for d in diffs), **fix)
+
+
 @rule(id="config-seeds-match", title="config.yaml seeds match point.yaml", clause="R§2.1.1", severity="reject",
       scope="point", needs=("loaded:point_yaml", "policy:seed_sets", "loaded:config"),
       consequence_of=("seed-runtime-match", "run-folder-seeds"))
@@ -383,16 +412,9 @@ def config_seeds_match(point, ctx):
         cprob, pprob = seed_problem(craw), seed_problem(praw)
         if cprob is None and pprob is None and craw == praw:
             continue
-        c_txt = cprob if cprob else str(craw)
-        p_txt = pprob if pprob else str(praw)
-        diffs.append((ckey, pkey, craw, praw, f"settings.runtime.{ckey} {c_txt} vs point.yaml {pkey} {p_txt}"))
+        diffs.append((ckey, pkey, craw, praw, cprob or str(craw), pprob or str(praw)))
     if diffs:
-        ckey = diffs[0][0]
-        return Fail("config.yaml seeds differ from point.yaml: " + "; ".join(d[4] for d in diffs),
-                    file=cfg, path=("settings", "runtime", ckey),
-                    observed={d[0]: evidence(d[2]) for d in diffs}, expected={d[0]: evidence(d[3]) for d in diffs},
-                    parts=tuple(("settings", "runtime", d[0]) for d in diffs),
-                    **_bound_seed_fix(point, lf, ctx, declared, {d[1] for d in diffs}))
+        return _config_seeds_fail(point, lf, ctx, declared, diffs)
     if len(unrecorded) == len(CONFIG_SEEDS):
         return Skip(f"config.yaml records no seeds ({', '.join(unrecorded)}): nothing to compare with point.yaml "
                     "(seed-runtime-match checks point.yaml's seeds)", reason="not-recorded")

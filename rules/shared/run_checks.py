@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
+from checker.core.placeholders import MARK
 from checker.core.rule import Fail, Outcome, Pass
 from checker.core.values import is_int
 
@@ -51,6 +52,8 @@ def seeds_outcome(lf, set_id: str, where: str, ctx) -> Outcome:
 
     reg = usable_registry(ctx)  # the same seed-set registry (and --seed-sets override) as the package rules
     sets = reg.bound_sets(adoption_cohorts(ctx))
+    if MARK in set_id:  # a draft's placeholder (draft-placeholder reports it): judge the seeds that ran, never echo it
+        return _unbound_seeds(lf, sets, where)
     if set_id not in sets:
         return Fail(f"seed set {set_id!r} ({where}) is not a published set", file=lf, observed=set_id,
                     expected=sorted(sets))
@@ -61,6 +64,20 @@ def seeds_outcome(lf, set_id: str, where: str, ctx) -> Outcome:
             return Fail(f"{key} is {have!r}, seed set {set_id} ({where}) has {skey} {want}", file=lf,
                         path=("settings", "runtime", key), observed=have, expected=want)
     return Pass(f"seeds equal seed set {set_id} ({where})")
+
+
+def _unbound_seeds(lf, sets: dict, where: str) -> Outcome:
+    """No set is bound yet ({where} is a draft placeholder): the run's seeds PASS when they are one published set's;
+    else only a re-run with the bound set's seeds fixes them."""
+    have = {key: lf.get("settings", "runtime", key) for key in SEED_KEYS}
+    match = [sid for sid, bs in sorted(sets.items()) if all(have[k] == bs.seeds[sk] for k, sk in SEED_KEYS.items())]
+    if match:
+        return Pass(f"the run's seeds are seed set {match[0]}'s ({where} is still a draft placeholder)")
+    shown = ", ".join(f"{k} {v!r}" for k, v in have.items())
+    return Fail(f"the run's seeds ({shown}) are no published set's: only a re-run with the bound set's seeds fixes "
+                f"it ({where} is still to fill in)", file=lf, path=("settings", "runtime", next(iter(SEED_KEYS))),
+                observed=have, expected=f"the seeds of one published set ({', '.join(sorted(sets))})",
+                fix="Re-run the point with the seeds of the set your submission binds, then fill in seed_set.")
 
 
 def passes_problem(issued: int, completed: int, size: int, noun: str = "completed") -> tuple[Optional[str], str]:

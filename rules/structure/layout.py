@@ -5,6 +5,7 @@ import os
 
 from checker.core.findings import Severity
 from checker.core.rule import Fail, Pass, Skip, rule
+from rules.shared.assembled import assembled
 
 _KIND_NAMES = {
     "point_yaml": "point.yaml",
@@ -56,6 +57,13 @@ def required_dir(sub, ctx):
             bad.append(f"{d} is a file, not a directory")
         elif state == "error":
             bad.append(f"{d}/ cannot be used ({sub.dir_problems[d].message})")
+    if bad and assembled(ctx):  # run folders: the bundle's directories are made from them
+        if bad == ["results/ is missing"]:
+            return Fail("no run folder is filed into the bundle as a point (bundle-run-files names why each is "
+                        "refused), so its results/ is empty", file=sub.rel, observed="no point filed",
+                        expected="each run folder filed as a point of results/",
+                        fix="Make each run folder one `runs create` files as a point: point.yaml, system_desc.json, "
+                            "config.yaml and performance/result_summary.json.")
     if bad:
         legacy = [x for x in ("pareto", "systems", "documentation") if os.path.isdir(os.path.join(sub.abspath, x))]
         hint = f" This looks like the v0.7 layout ({', '.join(legacy)}/); v1.0 uses results/ and docs/." if legacy else ""
@@ -76,6 +84,10 @@ def src_dir(sub, ctx):
         return Fail("src/ is missing", file=sub.rel, observed="missing", expected="src/<implementation>/")
     if sub.src_state == "not-dir":
         return Fail("src is a file, not a directory", file=f"{sub.rel}/src")
+    if not sub.src_impls and assembled(ctx):
+        return Fail("no run folder carries src/<implementation>/, so the bundle's src/ holds none", file=f"{sub.rel}/src",
+                    observed=0, expected=">= 1",
+                    fix="Add src/<implementation>/ (the SUT launch code and a README.md) to one of the run folders.")
     if not sub.src_impls:
         return Fail("src/ holds no implementation directory", file=f"{sub.rel}/src", observed=0, expected=">= 1")
     return Pass(f"src/ holds {len(sub.src_impls)} implementation(s): {', '.join(n for n, _ in sub.src_impls)}")

@@ -104,7 +104,7 @@ def test_a_second_wrong_seed_at_a_point_with_one_is_new(cohort, tmp_path):
                                           "unchanged": ["runtime_settings/runtime/model_seed"]}
     # the new seed is also a new difference from config.yaml, which records the old value: two new problems
     new = sorted((f.rule_id, f.parts) for f in report.findings if f.baseline == "new")
-    assert new == [("config-seeds-match", ("settings/runtime/dataloader_random_seed",)), (seeds[0].rule_id, seeds[0].parts)]
+    assert new == [("config-seeds-match", ("runtime_settings/runtime/sample_index_rng_seed",)), (seeds[0].rule_id, seeds[0].parts)]
     assert report.sections["baseline"]["counts"]["new"] == 2
     assert report.exit_code() == 1 and seeds[0] in report.failing()
     quiet = render("text", report, tty=False, quiet=True)
@@ -137,7 +137,7 @@ def test_a_fixed_part_is_resolved_by_name(cohort, tmp_path):
     report = _run([cohort], jobs=1, baseline=str(tmp_path / "base.json"))
     resolved = report.sections["baseline"]["resolved"]
     assert [(d["rule_id"], d["part"]) for d in resolved] == [
-        ("config-seeds-match", "settings/runtime/dataloader_random_seed"),
+        ("config-seeds-match", "runtime_settings/runtime/sample_index_rng_seed"),
         ("seed-runtime-match", "runtime_settings/runtime/sample_index_rng_seed")]
     assert {d["subject"]["point"] for d in resolved} == {"r64"}
     seeds = [f for f in report.findings if f.rule_id == "seed-runtime-match" and f.status is Status.FAIL]

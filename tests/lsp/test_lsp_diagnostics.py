@@ -105,7 +105,7 @@ async def test_a_file_outside_any_package_gets_the_file_level_rules(client, tmp_
     assert codes(diags) == {"duplicate-key"}
     (d,) = diags
     assert d.range.start.line == 2
-    assert str(tmp_path) in d.message and "endpoints-checker-lsp-" not in d.message
+    assert "duplicate key 'concurrency' (first at line 1)" in d.message and "endpoints-checker-lsp-" not in d.message
 
 
 @pytest.mark.asyncio
@@ -159,3 +159,14 @@ async def test_hover_shows_the_schema_and_explain(client, package):
 def test_the_sample_package_is_valid_on_disk(package):
     """The tests above break only buffers: the copy they start from is the valid fixture."""
     assert os.path.isfile(point_path(package))
+
+
+@pytest.mark.asyncio
+async def test_an_unknown_key_is_underlined_at_the_key(client, package):
+    path = point_path(package)
+    on_disk = open(path, encoding="utf-8").read()
+    line = on_disk.split("\n").index(next(x for x in on_disk.split("\n") if x.startswith("seed_set:")))
+    u = open_doc(client, path, on_disk.replace("\nseed_set:", "\nseedset:", 1))
+    diags = await wait_diags(client, u, lambda ds: "unknown-key" in codes(ds))
+    d = next(d for d in diags if d.code == "unknown-key")
+    assert d.range == types.Range(types.Position(line, 0), types.Position(line, len("seedset")))  # the key, not its value

@@ -291,7 +291,7 @@ def parse_markdown(text: str) -> dict:
         if len(cells) == 5 and cells[0] in ("PASSED", "FAILED"):
             week0 = cells[4].replace(" (predicted)", "")
             units[cells[1].strip("`")] = (cells[0], WORDS[cells[3]], None if week0 == "—" else WORDS[week0])
-        elif len(cells) in (5, 6) and re.match(r"(error|flag|warning) \(", cells[0]):  # 6: with a Baseline column
+        elif len(cells) in (6, 7) and re.match(r"(error \(|flag$|warning$)", cells[0]):  # 7: with a Baseline column
             rule = re.sub(r"^\[(`[^`]+`)\]\(.*\)$", r"\1", cells[1])  # the rule id, linked to its page
             problems[(rule.strip("`"), cells[2].strip("`"))] += 1
     return {"levels": {"error": reject + points, "flag": flag, "warning": warn, "skipped": skipped,

@@ -331,3 +331,19 @@ def test_link_into_the_collapsed_catalogue_opens_it(browser, pages):
         return [document.getElementById('rules-rest').open, e.top, e.height, innerHeight]; }})()""")
     opened, top, height, vh = state
     assert opened and height > 0 and -1 <= top < vh, state
+
+
+def test_the_points_table_fits_a_1400_px_page(browser, pages, tmp_path):
+    """At 1400 px every column of a curve's points table is in view, the last one included: the table uses the
+    page's width and leaves out metric columns no point has a value for (agentic ones on a single-turn curve)."""
+    for name in ("failing", "valid"):
+        browser.open(pages[name], 1400, 900)
+        m = browser.eval(LAYOUT)
+        browser.screenshot(tmp_path / f"{name}-points-1400.png")
+        heads = [h for h in m["heads"] if h["table"] == "data points"]
+        assert heads and "Inline accuracy (agentic) (%)" not in [h["text"] for h in heads]
+        for h in heads:
+            b, f = h["box"], h["frame"]
+            assert f["l"] - 0.5 <= b["l"] and b["r"] <= min(f["r"], m["vw"]) + 0.5, \
+                f"{name} at 1400 px: {h['text']!r} of the points table is clipped ({b} in {f})"
+        assert m["scrollWidth"] <= m["vw"], f"{name} at 1400 px: the page scrolls sideways"

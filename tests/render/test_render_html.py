@@ -203,8 +203,12 @@ def test_markdown_summary(failing):
     assert md.startswith("## ❌ endpoints-checker: FAILED")
     assert "would **REJECT** the submission" in md and f"### Problems ({n})" in md
     rows = [ln for ln in md.splitlines() if ln.startswith(("| error", "| flag", "| warning"))]
-    assert len(rows) == n and rows[0].startswith("| error (reject)") and rows[-1].startswith("| warning (warn)")
-    assert all(ln.count(" | ") == 4 for ln in rows)
+    assert len(rows) == n and rows[0].startswith("| error (reject) |") and rows[-1].startswith("| warning |")
+    assert "flag (flag)" not in md and "warning (warn)" not in md  # the severity only where the word hides it
+    assert "| Level | Rule | Subject | Message | Fix | Location |" in md
+    assert all(ln.count(" | ") == 5 for ln in rows)
+    assert all(ln.split(" | ")[4].strip() for ln in rows)  # every problem has its fix
+    assert "(`--fix` applies it)" in md or not any(f.edits for f in failing.findings)
     assert "FAIL |" not in md  # levels in words: errors, flags, warnings
     short = render("markdown", failing, max_rows=2)
     assert f"… and {n - 2} more problems" in short
@@ -336,7 +340,7 @@ def test_run_folder_metrics_digest(tmp_path):
 
 def test_points_table_scrolls_in_its_box_with_the_checks_first(failing):
     html = render("html", failing)
-    box = re.search(r'<div class="scroll" role="region"[^>]*>\s*<table class="data points">.*?</table>\s*</div>',
+    box = re.search(r'<div class="scroll points-box" role="region"[^>]*>\s*<table class="data points">.*?</table>\s*</div>',
                     html, re.S)
     assert box, "the points table scrolls inside its own box"
     heads = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', box.group(0))
@@ -356,7 +360,11 @@ def test_findings_open_filtered_to_problems_with_skips_collapsed(failing):
     skips = re.findall(r'<details class="skips"><summary>(\d+) checks? skipped \(([^)]*)\)</summary>(.*?)</details>',
                        html, re.S)
     assert skips and all(re.findall(r'<tr data-status="(\w+)"', body) == ["SKIP"] * int(n) for n, _r, body in skips)
-    assert any("missing-input" in reasons for _n, reasons, _b in skips)
+    assert any("a file it reads is missing" in reasons for _n, reasons, _b in skips)
+    from checker.render.levels import SKIP_WHY
+
+    assert not any(code in reasons for code in SKIP_WHY for _n, reasons, _b in skips)  # words, not reason codes
+    assert '<div class="ev">reason:' not in html
     # section tables before "all findings" hold only the problems
     main = html[html.index("<main>"):html.index('<section id="findings"')]
     outside = re.sub(r'<details class="skips">.*?</details>', "", main, flags=re.S)

@@ -96,7 +96,7 @@ def test_region_names_clear_of_points_and_cmax_clear_of_the_margin():
     out = svg.concurrency_chart(marks, "q", "t", "TTFT p90 (ms)", bands)
     labels = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="middle">(\w+)</text>',
                         re.search(r'<g class="band-labels".*?</g>', out).group(0))
-    assert [t for _x, _y, t in labels] == ["LL", "Low", "Med", "High", "Margin"]
+    assert [t for _x, _y, t in labels] == ["low_lat", "low", "med", "high", "margin"]
     label_bottom = max(float(y) for _x, y, _t in labels) + 2
     extents = sorted((float(x) - len(t) * 3.6, float(x) + len(t) * 3.6) for x, _y, t in labels)
     assert all(a[1] <= b[0] for a, b in zip(extents, extents[1:])), "region names overlap"

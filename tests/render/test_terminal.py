@@ -131,7 +131,7 @@ def test_metrics_digest_per_point_and_per_run_folder():
     header = next(ln for ln in out.splitlines() if "system TPS" in ln)
     for col in ("conc.", "region", "system TPS", "TTFT p90", "TPOT p90", "duration"):
         assert col in header
-    assert re.search(r"^  r64\s+64\s+Medium\s+6,876\.4\s+136\.5 ms\s+8\.61 ms\s+1,633 s$", out, re.M)
+    assert re.search(r"^  r64\s+64\s+med_concurrency\s+6,876\.4\s+136\.5 ms\s+8\.61 ms\s+1,633 s$", out, re.M)
     run = os.path.join(REAL_RUNS, "var_poisson_perf")
     if os.path.isdir(run):
         out = cli("check", run).stdout

@@ -22,12 +22,12 @@ OPTIONS = {"seed_set": "A", "dataset_size": 1000}
 #: folder -> {(rule, severity): a part of its message}: every FAIL of the check, nothing more
 EXPECTED = {
     "main_conc_allchunks_both": {
-        ("steady-state-detector", "warn"): "spans 582.1 s of issue time, below the 600 s minimum for Ultra Low "
+        ("steady-state-detector", "warn"): "spans 582.1 s of issue time, below the 600 s minimum for ultra_low "
                                            "(concurrency 4 <= 32): status insufficient_duration, verdict STEADY STATE"},
     "main_sigint": {
         ("run-folder-files", "reject"): "the run was interrupted (events.jsonl stops at line 1000 with performance "
                                         "tracking on, and there is no performance/result_summary.json"},
-    "pr409_conc_warmup_both": {("run-folder-duration", "flag"): "145.8 s < 600 s minimum for Ultra Low"},
+    "pr409_conc_warmup_both": {("run-folder-duration", "flag"): "145.8 s < 600 s minimum for ultra_low"},
     "main_sigint_midline": {("run-folder-files", "reject"): "the client did not write performance/result_summary.json, "
                                                              "report.txt, sample_idx_map.json"},
     "main_sigint_warmup": {("run-folder-files", "reject"): "events.jsonl stops at line 148 before session.ended"},

@@ -143,7 +143,7 @@ def test_cli_context_options(tmp_path):
     assert st["run-folder-concurrency-target"]["status"] == "PASS"
     assert st["run-folder-seeds"]["status"] == "FAIL" and "point.yaml seed_set" in st["run-folder-seeds"]["message"]
     assert st["run-folder-sample-count"]["status"] == "PASS"  # 650 = 2 x 325
-    assert "Ultra Low (concurrency 8 <= 32)" in st["run-folder-duration"]["message"]
+    assert "ultra_low (concurrency 8 <= 32)" in st["run-folder-duration"]["message"]
 
 
 def test_point_option_window_never_outlasts_the_run(tmp_path):

@@ -255,17 +255,29 @@ def written_text(lf, s: Spelling) -> str:
     return text if same else fallback
 
 
-def describe(s: Spelling, lf=None) -> str:
+def plain_text(s: Spelling) -> str:
+    """The plain form of the value a spelling was read as (``64``, ``true``)."""
+    return "true" if s.value is True else "false" if s.value is False else str(s.value)
+
+
+def spelt_text(s: Spelling, lf=None) -> str:
+    """The value as written, with the quotes or tag that made it non-plain (``"64"``, ``64.0``, ``! 64``)."""
+    return f'"{s.written}"' if s.why == QUOTED else f"! {s.written}" if s.why == TAGGED else written_text(lf, s)
+
+
+def describe(s: Spelling, lf=None, editable: bool = True) -> str:
+    """One spelling in words; ``editable`` False for a file the client wrote (advice never to edit it)."""
     from checker.load.models.lenient import dotted
 
     if s.why == "UTF-8 byte-order mark":
         return "a UTF-8 byte-order mark at the start of the file (read as if absent)"
-    plain = "true" if s.value is True else "false" if s.value is False else str(s.value)
+    plain = plain_text(s)
     if s.why == FRACTIONAL:
         return (f"`{dotted(s.path)}: {written_text(lf, s)}` read as {plain} ({s.why}: the official PointSummary "
                 "reads a float; nothing to change)")
-    written = f'"{s.written}"' if s.why == QUOTED else f"! {s.written}" if s.why == TAGGED else written_text(lf, s)
-    return f"`{dotted(s.path)}: {written}` read as {plain} ({s.why}; write `{plain}`)"
+    if not editable:
+        return f"`{dotted(s.path)}: {spelt_text(s, lf)}` read as {plain} ({s.why}, as the client wrote it)"
+    return f"`{dotted(s.path)}: {spelt_text(s, lf)}` read as {plain} ({s.why}; write `{plain}`)"
 
 
 def spelling_edits(lf) -> list:

@@ -245,7 +245,7 @@ def _coverage(curve, region: str):
                     observed=[p.concurrency for p in pts], expected=f"{label} region non-empty and covered",
                     fix="Raise max_supported_concurrency (C_max) or lower C_min (a lower point or a valid "
                         "c_min_override) until the region is non-empty, then run a point in it.")
-    extra = " (margin points never count for High)" if region == "high_concurrency" else ""
+    extra = " (margin points never count for high_concurrency)" if region == "high_concurrency" else ""
     return Fail(f"no point in the {label} region {lo}-{hi}{extra} (C_max {r.c_max}, C_min {r.c_min}); points: "
                 f"{placed}", file=curve.rel, observed=[p.concurrency for p in pts], expected=f"a point in {lo}-{hi}",
                 fix=f"Run a point at a concurrency in {lo}-{hi}.")

@@ -239,7 +239,7 @@ def agentic_accuracy_inline(point, ctx):
 def agentic_accuracy_swebench(curve, ctx):
     """Agentic: the mean of the four mandatory-region SWE-bench results meets the model's minimum.
 
-    What it checks: the accuracy runs matched to Ultra Low, Low, Medium and High (as in
+    What it checks: the accuracy runs matched to ultra_low, low_concurrency, med_concurrency and high_concurrency (as in
     accuracy-coverage) each carry a SWE-bench Verified score (dataset names in accuracy.yaml
     `swebench_datasets`, else the run's only entry); all four are finite; their arithmetic mean is
     >= the minimum (Kimi K3 93.5, Qwen3.6 69.0, DeepSeek-V4.1-Flash 96.4). Individual results need

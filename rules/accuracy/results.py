@@ -207,12 +207,12 @@ def accuracy_concurrency(point, ctx):
 @rule(id="accuracy-coverage", title="Accuracy at the mandatory points", clause="R§4.3, R§5.3, R§9.1",
       severity="reject", scope="curve", needs=("policy:models", "maybe:accuracy", "maybe:point_yaml", "maybe:accuracy_legacy", "maybe:system_desc"), official=True)
 def accuracy_coverage(curve, ctx):
-    """Exactly one accuracy run in each of Ultra Low, Low, Medium and High, plus one at the Offline point.
+    """One accuracy run in each of ultra_low, low_concurrency, med_concurrency, high_concurrency and offline.
 
-    What it checks: points carrying an accuracy run are matched to the mandatory bands (Ultra Low =
-    concurrency 1..32; Low, Medium, High from the R§5.5 regions with C_min derived from the curve;
-    Offline = the dedicated Offline point). An elected Offline point at C_max covers High and
-    Offline at once. Agentic curves need the four region bands only. Missing bands and extra runs
+    What it checks: points carrying an accuracy run are matched to the mandatory bands (ultra_low =
+    concurrency 1..32; low_concurrency, med_concurrency, high_concurrency from the R§5.5 regions
+    with C_min derived from the curve; offline = the dedicated Offline point). An elected Offline
+    point at C_max covers high_concurrency and offline at once. Agentic curves need the four region bands only. Missing bands and extra runs
     (a second run in a band, or a run at a point outside the bands) are named with their points.
     Why: R§4.3/R§5.3 require N = 5 accuracy results (4 agentic), one per mandatory region plus
     Offline; an unmatched extra run is not part of the gate reviewers expect.

@@ -153,7 +153,7 @@ def c_min_override(curve, ctx):
     system_desc.json declares the same JSON integer in 1..32, and it equals the concurrency of a
     submitted fixed-concurrency point. SKIP when no point declares one (C_min is then derived).
     An invalid override is ignored: C_min falls back to the derived value.
-    Why: C_min sets the low-latency region and every boundary above it (R§5.4, R§5.5); an override
+    Why: C_min sets the low_latency region and every boundary above it (R§5.4, R§5.5); an override
     that names no submitted point, or differs between points, makes the regions ambiguous.
     How to fix: Declare the same integer c_min_override in every system_desc.json of the curve, equal
     to the concurrency of one of your points (1..32), or remove it everywhere.

@@ -199,11 +199,11 @@ def _points_txt(pts) -> str:
 @rule(id="ultra-low-concurrency-coverage", title="Ultra Low Concurrency coverage", clause="R§5.4",
       severity="reject", scope="curve", needs=("policy:curve", "maybe:point_yaml", "has:points"), official=True)
 def ultra_low_coverage(curve, ctx):
-    """At least one point has concurrency at most 32 (the Ultra Low region, fixed for everybody).
+    """At least one point has concurrency at most 32 (the ultra_low band, fixed for everybody).
 
     What it checks: some fixed-concurrency point (not the dedicated Offline run) has
     1 <= concurrency <= 32, independent of C_min.
-    Why: R§5.4 and R§9.1: the low-latency point is mandatory.
+    Why: R§5.4 and R§9.1: the low_latency point is mandatory.
     How to fix: Add a point at concurrency 32 or below (concurrency 1 is encouraged).
     """
     limit = ctx.policy.get("curve").ultra_low_max
@@ -232,7 +232,7 @@ def _coverage(curve, region: str):
                     observed=[p.concurrency for p in pts], expected=f"{label} region non-empty and covered",
                     fix="Raise max_supported_concurrency (C_max) or lower C_min (a lower point or a valid "
                         "c_min_override) until the region is non-empty, then run a point in it.")
-    extra = " (margin points never count for High)" if region == "high_concurrency" else ""
+    extra = " (margin points never count for high_concurrency)" if region == "high_concurrency" else ""
     return Fail(f"no point in the {label} region {lo}-{hi}{extra} (C_max {r.c_max}, C_min {r.c_min}); points: "
                 f"{placed}", file=curve.rel, observed=[p.concurrency for p in pts], expected=f"a point in {lo}-{hi}",
                 fix=f"Run a point at a concurrency in {lo}-{hi}.")
@@ -244,7 +244,8 @@ _COVERAGE_DOC = """At least one point lies in the computed {label} region.
     region) has a concurrency inside the {label} region R§5.5 computes from C_max and C_min.
     {extra}When rounding leaves the region empty (start > end; tiny C_max - C_min) the FAIL says so: no
     point can ever cover it.
-    Why: R§5.3 and R§9.1: one point in each of Low, Medium and High is mandatory.
+    Why: R§5.3 and R§9.1: one point in each of low_concurrency, med_concurrency and
+    high_concurrency is mandatory.
     How to fix: Run a point at a concurrency inside the region named in the message.
     """
 
@@ -273,7 +274,7 @@ def point_count(curve, ctx):
     What it checks: the number of r<N> directories (unreadable ones included) is at least 8 when a
     point declares `offline: dedicated`, and at least 7 otherwise (C_max elected as Offline, or an
     agentic curve).
-    Why: R§5.3 and R§9.1: 1 Ultra Low + 3 mandatory + 3 submitter's-choice points, plus the Offline
+    Why: R§5.3 and R§9.1: 1 ultra_low + 3 mandatory + 3 submitter's-choice points, plus the Offline
     run when it is a dedicated one.
     How to fix: Add submitter's-choice points until the minimum is reached.
     """

@@ -75,7 +75,7 @@ def preflight_concurrency(plan, ctx):
 
     What it checks: with --max-concurrency (C_max) and C_min derived from the set (its lowest
     concurrency, as R§5.4 derives it from the curve), each target lies in [1, ceil(1.1 x C_max)];
-    the finding names its region (the margin never counts for High). A dedicated Offline run's
+    the finding names its region (the margin never counts for high_concurrency). A dedicated Offline run's
     concurrency is the performance dataset's size, which must be at least C_max (else elect the
     C_max point instead).
     Why: R§9.1 flags out-of-range points; a point planned outside every region is a wasted run.

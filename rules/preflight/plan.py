@@ -15,7 +15,8 @@ def preflight_coverage(plan, ctx):
     """The planned configs make a complete curve: every mandatory region, the Offline point, the accuracy points, the count.
 
     What it checks: with --max-concurrency, the fixed-concurrency targets (C_min = the lowest) give
-    one point at or below 32 (Ultra Low) and one in each of Low, Medium and High (the margin never
+    one point at or below 32 (ultra_low) and one in each of low_concurrency, med_concurrency and
+    high_concurrency (the margin never
     counts); an Offline point: a max_throughput config (dedicated) or a config at exactly C_max
     (to elect, with `offline: elected` in its point.yaml), none for an agentic benchmark; accuracy
     (a config with an accuracy dataset the client scores) at a point of each mandatory region and

@@ -19,7 +19,7 @@ from rules.shared.strict import StrictModel as _Strict
 class Durations(_Strict):
     """Minimum steady-state duration by concurrency (R§6.2)."""
 
-    ultra_low_max_concurrency: int = Field(description="the Ultra Low region's highest concurrency")
+    ultra_low_max_concurrency: int = Field(description="the ultra_low band's highest concurrency")
     ultra_low_min_s: float = Field(description="minimum seconds at or below it")
     above_min_s: float = Field(description="minimum seconds above it (margin and dedicated Offline points included)")
     agentic_above_min_s: float = Field(description="minimum seconds for agentic points above it")
@@ -156,7 +156,7 @@ def dataset_pass_size(point, ctx) -> tuple[int | None, str]:
     performance dataset's size is used, whatever point.yaml `dataset` says (a dataset that is not
     the model's is dataset-matches-model's FAIL), so an unknown name never makes the count rules
     fail open. Only when the model is unknown is the declared `dataset` looked up. A WG-approved
-    Ultra Low subset (`n_samples_from_dataset`, R§6.5) replaces the size at concurrency <= 32 only.
+    ultra_low subset (`n_samples_from_dataset`, R§6.5) replaces the size at concurrency <= 32 only.
     """
     models = ctx.policy.get("models")
     y = point.yaml

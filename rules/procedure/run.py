@@ -234,7 +234,7 @@ def samples_whole_multiple(point, ctx):
 
     What it checks: `n_samples_issued % dataset_size == 0` and `n_samples_issued > 0`, with the
     size of the benchmark model's dataset (models.yaml; by point.yaml `dataset` only when the model
-    is unknown; a WG-approved Ultra Low subset counts at concurrency <= 32). Unknown model and
+    is unknown; a WG-approved ultra_low subset counts at concurrency <= 32). Unknown model and
     dataset, inconsistent counters (metric-consistency-accounting)
     or an agentic benchmark (how samples map to trajectories is unpublished): SKIP with reason.
     Why: R§6.4 requires whole passes so every sample weighs the same in the result; the official

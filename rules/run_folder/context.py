@@ -48,7 +48,7 @@ class RunFolderPolicy(_Strict):
     external_scorers: list[str] = Field(
         description="accuracy scorers that evaluate outside the client: their datasets need no accuracy_results.json")
     min_duration_s: MinDuration = Field(description="minimum run duration by region (R§6.2)")
-    ultra_low_max_concurrency: int = Field(description="the Ultra Low region's highest concurrency")
+    ultra_low_max_concurrency: int = Field(description="the ultra_low band's highest concurrency")
     warmup_max_s: int = Field(description="longest warmup allowed per point, seconds (R§6.3)")
     tolerances: Tolerances = Field(description="agreement tolerances between the client's files")
     secret_key_patterns: list[str] = Field(
@@ -129,7 +129,7 @@ def c_max(rf, ctx) -> tuple[Optional[int], str]:
 def region_minimum(rf, ctx, concurrency: int, pol) -> tuple[str, int]:
     """(region label, minimum seconds) for a fixed-concurrency run (R§6.2).
 
-    The minimum only depends on Ultra Low (<= 32, as RULES.md's digest reads R§6.2) or not; above
+    The minimum only depends on ultra_low (<= 32, as RULES.md's digest reads R§6.2) or not; above
     32, C_max (and C_min: system_desc.json's c_min_override, else 1, since one run folder cannot
     show the curve's lowest point) only name the region in the message.
     """

@@ -29,7 +29,7 @@ def _perf_only(rf, finished: bool = True) -> None:
 
 @rule(id="run-folder-duration", title="Duration meets the region minimum", clause="R§6.2", severity="flag", scope="run-folder", needs=("result_summary", "policy:run_folder", "policy:run_rules", "maybe:accuracy", "maybe:config", "maybe:point_yaml", "maybe:steady_state_json", "maybe:system_desc"))
 def run_folder_duration(rf, ctx):
-    """The performance phase lasted at least its region's minimum: 600 s Ultra Low, 1,200 s otherwise.
+    """The performance phase lasted at least its region's minimum: 600 s ultra_low, 1,200 s otherwise.
 
     What it checks: the basis R§4.4 makes official. The steady-state window's issue-time span when the
     window is the official result: point.yaml's steady_state.window.duration_s when its status is

@@ -120,7 +120,7 @@ def test_invariants(c_max, c_min):
         assert lo <= c <= hi
     assert r.region_of(r.margin_end + 1) is None
     for c in {c_max + 1, (c_max + 1 + r.margin_end) // 2, r.margin_end}:
-        assert r.region_of(c) == "margin"  # the margin never counts for High
+        assert r.region_of(c) == "margin"  # the margin never counts for high_concurrency
     # C_max itself is High unless rounding emptied High (then it is the top of a lower region)
     assert r.region_of(c_max) in (("med_concurrency", "low_concurrency") if "high_concurrency" in r.empty_regions()
                                   else ("high_concurrency",))

@@ -60,6 +60,8 @@ EXAMPLES = [
     {"page": "docs/reviewers.md", "name": "cohort",
      "inputs": [{"name": "acme/7f3a9c2e", "patch": SEED_TYPO}, {"name": "beta/0f3c9a"}],
      "argv": ["check", "acme/7f3a9c2e", "beta/0f3c9a"], "keep": {"from": "cohort:"}},
+    {"page": "docs/journey.md", "name": "assembled-runs", "build": "real_set",
+     "argv": ["check", "runs", "-q"], "keep": {"head": 10, "tail": 3}, "show_command": True},
     {"page": "docs/journey.md", "name": "preflight",
      "inputs": [{"base": "plans", "name": "plans", "patch": [  # four mistakes
          {"sub": {"file": "point-c1024.yaml", "pattern": "target_concurrency: 1024", "repl": "target_concurrency: 1200"}},
@@ -76,6 +78,8 @@ _BLOCK = re.compile(r"(<!-- example: (?P<name>[\w-]+)[^>]*-->\n```text\n)(?P<bod
 def _run(ex: dict) -> str:
     """The checker's standard output for one example, as a user running its command would see it."""
     with tempfile.TemporaryDirectory(prefix="doc-example-") as tmp:
+        if ex.get("build") == "real_set":  # the real run folders with the submitter's files (fixtures/make_runs.py)
+            _real_set(os.path.join(tmp, "runs"))
         for spec in ex.get("inputs") or []:
             materialise({"base": spec.get("base", "valid"), "name": spec["name"], "patch": spec.get("patch") or []},
                         tmp)
@@ -87,6 +91,21 @@ def _run(ex: dict) -> str:
         if p.returncode not in (0, 1):
             raise RuntimeError(f"example {ex['name']}: exit {p.returncode}: {p.stderr[-2000:]}")
         return p.stdout
+
+
+def _real_set(dest: str) -> None:
+    """fixtures/real-runs with a point.yaml and system_desc.json each, src/trtllm/ and documentation/ in one."""
+    sys.path.insert(0, os.path.join(REPO, "fixtures"))
+    import make_runs
+
+    runs = make_runs.real_set(dest)
+    one = next(r for r in runs if r.endswith("var_concurrency_allchunks"))
+    for rel, text in (("src/trtllm/README.md", "# TensorRT-LLM\n\nHow to launch the server and reproduce a point.\n"),
+                      ("src/trtllm/launch.sh", "#!/bin/sh\nexec trtllm-serve\n"),
+                      ("documentation/system.md", "# The system\n")):
+        os.makedirs(os.path.dirname(os.path.join(one, rel)), exist_ok=True)
+        with open(os.path.join(one, rel), "w", encoding="utf-8") as fh:
+            fh.write(text)
 
 
 def _kept(ex: dict, out: str) -> str:
@@ -103,6 +122,11 @@ def _kept(ex: dict, out: str) -> str:
         lines = lines[start:end]
     elif keep.get("from"):
         lines = lines[next(i for i, ln in enumerate(lines) if ln.startswith(keep["from"])):]
+    elif keep.get("head"):  # the header, the first problem lines, "…", the summary
+        problems = [i for i, ln in enumerate(lines) if re.match(r"^\S.*?: (error|flag|warning) [a-z0-9-]+ ", ln)]
+        first = problems[0] if problems else 0
+        shown = lines[:first] + [lines[i] for i in problems[:keep["head"]]]
+        lines = shown + (["…"] if len(problems) > keep["head"] else []) + lines[-keep["tail"]:]
     if ex.get("show_command"):
         lines = ["$ endpoints-checker " + " ".join(ex["argv"])] + lines
     return "\n".join(lines).rstrip("\n") + "\n"

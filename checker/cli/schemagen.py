@@ -85,7 +85,7 @@ def _system_power() -> dict:
 
 
 def _client_files() -> dict[str, dict]:
-    """The client's own files (``checker.load.models.kinds.CLIENT_FILES``). A run folder's top-level
+    """The client's own files (``checker.load.file_kinds.CLIENT_FILES``). A run folder's top-level
     result_summary.json is read with result_summary.schema.json's model and a results.json carrying
     accuracy_scores with accuracy_results.schema.json's, so neither has a schema of its own."""
     from checker.load.models.client_config import ClientConfig

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 import msgspec
 
 from checker.core.findings import Finding, Location, Severity, Status, Subject
+from checker.load.file_kinds import FILE_KINDS
 from checker.load.reader import LoadedFile
 from checker.load.package_tree import Package
 from checker.core.policy import Policy, PolicyUnavailable
@@ -60,12 +61,13 @@ def subjects_for(scope: str, pkg: Package) -> list[Any]:
 
 
 def _input_file(obj: Any, kind: str) -> LoadedFile | None:
+    """The subject's file of ``kind``: from its ``files``, or a system's own file (``FileKind.system``, held as the
+    System's attribute of that kind's name: ``system.power``)."""
     files = getattr(obj, "files", None)
     if isinstance(files, dict) and kind in files:
         return files[kind]
-    if kind == "power":
-        return getattr(obj, "power", None)
-    return None
+    fk = FILE_KINDS.get(kind)
+    return getattr(obj, kind, None) if fk is not None and fk.system else None
 
 
 def _split_needs(rule: Rule) -> tuple:
@@ -114,7 +116,8 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
             if not isinstance(lf.data, dict):
                 return Outcome("SKIP", f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
             continue
-        if lf.kind in _MODELLED and lf.model is None:
+        fk = FILE_KINDS.get(lf.kind)
+        if fk is not None and fk.valid_to_read and lf.model is None:
             return Outcome("SKIP", f"input not valid: {lf.rel}", reason="input-not-valid")
     return None
 
@@ -122,9 +125,6 @@ def _check_needs(rule: Rule, obj: Any, ctx: Context) -> Outcome | None:
 def registry_skip(policy: Policy, name: str) -> Outcome:
     """The SKIP of a rule reading a registry that cannot be used: it names the rule reporting the file."""
     return Outcome("SKIP", policy.unusable(name), reason=REGISTRY_UNUSABLE)
-
-
-_MODELLED = {"point_yaml", "result_summary", "system_desc"}
 
 
 _STATUS = {s.value: s for s in Status}

@@ -49,7 +49,7 @@ def _run_folder_summary(rf):
         lf = rf.files.get("flat_result_summary")
     if lf is None or not lf.ok or not isinstance(lf.data, dict):
         return None
-    return lf.model  # both kinds validate into ResultSummary (checker.load.models.kinds)
+    return lf.model  # both kinds validate into ResultSummary (checker.load.file_kinds.FILE_KINDS)
 
 
 def _load_pattern(rf) -> tuple:

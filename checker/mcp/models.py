@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, JsonValue
 
-from checker.core.report_model import Edit, Subject  # noqa: F401  (the JSON report's own models: a fix's text edit, a subject)
+from checker.core.report_model import Edit, Subject  # the JSON report's own models: a fix's text edit, a subject
 
 Level = Literal["error", "flag", "warning", "skipped", "passed"]
 

@@ -7,7 +7,7 @@ each rule its family's name. Nothing is registered by import side effects.
 
 A check that selects rules (``--select``) imports only the families holding a selected rule
 (``rules_for``): every other rule is known from ``rules/index.json`` (its metadata, written by
-``make docs`` and held equal to the code by tests/test_engine.py) and SKIPs as deselected without
+``make docs`` and held equal to the code by tests/engine/test_engine.py) and SKIPs as deselected without
 its module being imported. ``complete_rules`` swaps such index entries for the real rules where a
 renderer needs their documentation.
 """

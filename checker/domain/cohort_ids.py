@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 
+from checker.core.values import is_int
+
 MIN_YEAR = 1
 MAX_YEAR = 9999
 # ASCII digits only (re.ASCII): a full-width "２０２６" is not the year 2026
@@ -74,7 +76,7 @@ class Cohort(msgspec.Struct, frozen=True, order=True):
         """``cohort - n`` is an earlier cohort; ``cohort - cohort`` is the number of cohorts between."""
         if isinstance(other, Cohort):
             return self.ordinal - other.ordinal
-        if isinstance(other, int) and not isinstance(other, bool):
+        if is_int(other):
             return Cohort(self.ordinal - other)
         return NotImplemented
 

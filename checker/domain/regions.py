@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import msgspec
 
+from checker.core.values import is_int
+
 ULTRA_LOW_MAX = 32
 REGION_ORDER = ("low_latency", "low_concurrency", "med_concurrency", "high_concurrency", "margin")
 
@@ -77,7 +79,7 @@ def exact_margin_end(c_max: int) -> int:
 
 def derive_c_min(concurrencies) -> int | None:
     """C_min = the lowest fixed-concurrency point, capped at 32 (RULES.md §4.2)."""
-    vals = [c for c in concurrencies if isinstance(c, int) and not isinstance(c, bool) and c > 0]
+    vals = [c for c in concurrencies if is_int(c) and c > 0]
     return min(min(vals), ULTRA_LOW_MAX) if vals else None
 
 
@@ -138,10 +140,6 @@ class CurveRegions(msgspec.Struct):
         return None
 
 
-def _int_value(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _declarations(points, kind: str, key: str, tag: str | None = None) -> tuple[list, list]:
     """Declarations of ``key`` in each point's ``kind`` file: (all present values, points without it)."""
     found, absent = [], []
@@ -174,8 +172,8 @@ def derive_curve_regions(curve) -> CurveRegions:
     cr = CurveRegions()
     for kind in ("system_desc", "point_yaml"):
         decls, _ = _declarations(points, kind, "max_supported_concurrency")
-        cr.c_max_decl += [d for d in decls if _int_value(d.value)]
-        cr.c_max_bad += [d for d in decls if not _int_value(d.value)]
+        cr.c_max_decl += [d for d in decls if is_int(d.value)]
+        cr.c_max_bad += [d for d in decls if not is_int(d.value)]
     for kind, source in (("system_desc", "system_desc.json"), ("point_yaml", "point.yaml")):
         own = [d for d in cr.c_max_decl if d.kind == kind]
         if own:
@@ -189,7 +187,7 @@ def derive_curve_regions(curve) -> CurveRegions:
         if p.yaml is None:
             cr.unreadable.append(p.name)
         c = p.concurrency
-        if _int_value(c) and c > 0:
+        if is_int(c) and c > 0:
             cr.basis_points.append((p.name, c))
     if cr.basis_points:
         name, low = min(cr.basis_points, key=lambda t: t[1])
@@ -223,7 +221,7 @@ def _check_override(cr: CurveRegions, points) -> int | None:
         return None
     probs = cr.override_problems
     for d in decls:
-        if not _int_value(d.value):
+        if not is_int(d.value):
             probs.append((f"{d.where}: c_min_override {d.value!r} is not an integer", d))
         elif not 1 <= d.value <= ULTRA_LOW_MAX:
             probs.append((f"{d.where}: c_min_override {d.value} is outside 1..{ULTRA_LOW_MAX}", d))

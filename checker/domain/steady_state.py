@@ -20,6 +20,8 @@ from typing import Any, Callable, Optional
 
 import msgspec
 
+from checker.core.values import is_int
+
 #: the detector's trend words -> R§4.4's per-metric and verdict words
 _DRIFT = {"up": "drifting_up", "down": "drifting_down"}
 
@@ -71,9 +73,6 @@ class Reading(msgspec.Struct):
         return out
 
 
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
 
 def read(model: Any, issued: Optional[int], span_of: Optional[Callable[[int, int], Optional[int]]],
          minimum_s: Optional[float], min_passes: int) -> Reading:
@@ -83,18 +82,18 @@ def read(model: Any, issued: Optional[int], span_of: Optional[Callable[[int, int
     ss = getattr(model, "steady_state", None)
     size = getattr(model, "superpass_size", None)
     warm = getattr(model, "warmup", None)
-    r.size = size if _int(size) and size > 0 else None
-    warm = warm if _int(warm) and warm >= 0 else 0
+    r.size = size if is_int(size) and size > 0 else None
+    warm = warm if is_int(warm) and warm >= 0 else 0
     r.reason = getattr(ss, "reason", None) if ss is not None else "no steady_state block"
     window = getattr(ss, "window", None) if ss is not None else None
-    r.found = bool(ss is not None and ss.found is True and window is not None and _int(window.sp_lo)
-                   and _int(window.sp_hi) and 0 <= window.sp_lo < window.sp_hi)
+    r.found = bool(ss is not None and ss.found is True and window is not None and is_int(window.sp_lo)
+                   and is_int(window.sp_hi) and 0 <= window.sp_lo < window.sp_hi)
     if ss is not None and ss.found is True and not r.found:
         lo, hi = (getattr(window, "sp_lo", None), getattr(window, "sp_hi", None)) if window is not None else (None, None)
         r.problem = f"it found a plateau but gives no window of super-passes (sp_lo {lo!r}, sp_hi {hi!r})"
     elif r.size is None:
         r.problem = f"its superpass_size is {size!r}: its super-passes cannot be placed in the run"
-    elif r.found and _int(issued) and (warm + window.sp_hi) * r.size > issued:
+    elif r.found and is_int(issued) and (warm + window.sp_hi) * r.size > issued:
         r.problem = (f"its window ends at tracked sample {(warm + window.sp_hi) * r.size}, beyond the {issued} this run "
                      "issued")
     if r.problem:
@@ -102,7 +101,7 @@ def read(model: Any, issued: Optional[int], span_of: Optional[Callable[[int, int
         return r
     if r.found:
         r.start, r.end = warm + window.sp_lo, warm + window.sp_hi - 1
-        r.n_samples = window.n_samples if _int(window.n_samples) else None
+        r.n_samples = window.n_samples if is_int(window.n_samples) else None
         gated = [m for m in (getattr(model, "gated_metrics", None) or (ss.global_trend or {}).keys())
                  if isinstance(m, str)]
         r.states = {m: "Plateau" for m in gated}
@@ -115,7 +114,7 @@ def read(model: Any, issued: Optional[int], span_of: Optional[Callable[[int, int
         anomaly = ss.anomaly
         if anomaly is not None and anomaly.detected is True:
             cp = anomaly.change_point_sp
-            r.anomaly = {"detected": True, "change_point_super_pass": warm + cp if _int(cp) else None,
+            r.anomaly = {"detected": True, "change_point_super_pass": warm + cp if is_int(cp) else None,
                          "delta_pct": anomaly.delta_pct}
         trends = {v for k, v in (ss.global_trend or {}).items() if isinstance(v, str)}
         if r.anomaly is not None:
@@ -126,7 +125,7 @@ def read(model: Any, issued: Optional[int], span_of: Optional[Callable[[int, int
             r.verdict = "drifting_down"
         else:
             r.verdict = "STEADY STATE"
-    passes_run = issued // r.size if _int(issued) and r.size else None
+    passes_run = issued // r.size if is_int(issued) and r.size else None
     if passes_run is not None and passes_run < 1:
         r.status, r.why = "partial_dataset", f"covers less than one super-pass ({issued} tracked samples of {r.size})"
     elif not r.found:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from checker.core.placeholders import placeholder
-from checker.core.values import value_at
+from checker.core.values import is_int, loaded_mapping, value_at
 from checker.domain.regions import RegionInputError, ULTRA_LOW_MAX, compute_regions
 from checker.draft.entries import Context, Entry, block, comment, commented, fill, value
 from checker.draft.steady import from_detector, from_passes
@@ -24,13 +24,8 @@ PERSONAL = (("dataset_name",), ("dataset_link",), ("model_precision",), ("link_t
             ("warmup", "initialization_steps"), ("shared_src",), ("shared_docs",))
 
 
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _data(rf, kind: str) -> dict:
-    lf = rf.files.get(kind)
-    return lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else {}
+    return loaded_mapping(rf.files.get(kind)) or {}
 
 
 def concurrency_of(rf) -> int | None:
@@ -46,7 +41,7 @@ def accuracy_only(rf) -> bool:
     summary = _data(rf, "result_summary")
     issued = summary.get("n_samples_issued")
     acc = rf.files.get("accuracy")
-    return (not _int(issued) or issued == 0) and acc is not None and acc.exists
+    return (not is_int(issued) or issued == 0) and acc is not None and acc.exists
 
 
 def draft_entries(rf, audit, ctx: Context) -> list[Entry]:
@@ -76,7 +71,7 @@ def draft_entries(rf, audit, ctx: Context) -> list[Entry]:
     else:
         out.append(commented("concurrency", f"load pattern {pattern!r} has no fixed concurrency: a Pareto point "
                                             "runs at one (R§6.1); re-run the point with the concurrency pattern"))
-    c_max = sysdesc.get("max_supported_concurrency") if _int(sysdesc.get("max_supported_concurrency")) else ctx.c_max
+    c_max = sysdesc.get("max_supported_concurrency") if is_int(sysdesc.get("max_supported_concurrency")) else ctx.c_max
     out.append(_region(c, c_max, sysdesc, ctx, offline))
     if not agentic:
         out.append(value("offline", "dedicated", "load pattern max_throughput") if offline else
@@ -85,9 +80,9 @@ def draft_entries(rf, audit, ctx: Context) -> list[Entry]:
     div = sysdesc.get("division")
     out.append(value("division", div, "system_desc.json") if isinstance(div, str) and div else
                fill("division", "Standardized, Serviced or RDI (as in system_desc.json)"))
-    if _int(c_max):
+    if is_int(c_max):
         out.append(value("max_supported_concurrency", c_max,
-                         "system_desc.json" if _int(sysdesc.get("max_supported_concurrency")) else "--max-concurrency"))
+                         "system_desc.json" if is_int(sysdesc.get("max_supported_concurrency")) else "--max-concurrency"))
     else:
         out.append(commented("max_supported_concurrency", "C_max, an integer above 32 (as in system_desc.json)"))
     served = value_at(cfg, ("model_params", "name"))
@@ -127,10 +122,10 @@ def _region(c, c_max, sysdesc, ctx: Context, offline: bool) -> Entry:
     if offline:
         return comment("region: none for the dedicated Offline run (R§5.7.2)")
     override = sysdesc.get("c_min_override")
-    c_min = override if _int(override) else (min(ctx.c_min, ULTRA_LOW_MAX) if ctx.c_min else None)
+    c_min = override if is_int(override) else (min(ctx.c_min, ULTRA_LOW_MAX) if ctx.c_min else None)
     why = "low_latency, low_concurrency, med_concurrency, high_concurrency or submitters_choice"
-    if c is None or not _int(c_max) or c_min is None:
-        need = "C_max (system_desc.json or --max-concurrency)" if not _int(c_max) else "the point's concurrency"
+    if c is None or not is_int(c_max) or c_min is None:
+        need = "C_max (system_desc.json or --max-concurrency)" if not is_int(c_max) else "the point's concurrency"
         return fill("region", f"{why} (computing it needs {need})")
     try:
         name = compute_regions(c_max, c_min).region_of(c)
@@ -138,7 +133,7 @@ def _region(c, c_max, sysdesc, ctx: Context, offline: bool) -> Entry:
         name = None
     if name is None:
         return fill("region", f"{why} (concurrency {c} is outside every region of C_max {c_max})")
-    basis = "c_min_override" if _int(override) else "the lowest concurrency drafted with it"
+    basis = "c_min_override" if is_int(override) else "the lowest concurrency drafted with it"
     return value("region", name, f"R§5.5 with C_max {c_max}, C_min {c_min} ({basis}); check --fix corrects it on "
                                  "the assembled curve")
 
@@ -169,7 +164,7 @@ def _seed_set(cfg: dict, ctx: Context) -> list[Entry]:
 
 
 def _set_of(sched, loader, ctx: Context):
-    if not (_int(sched) and _int(loader)) or not ctx.policy.available("seed_sets"):
+    if not (is_int(sched) and is_int(loader)) or not ctx.policy.available("seed_sets"):
         return None
     hits = [e for e in ctx.policy.get("seed_sets").entries
             if e.scheduler_rng_seed == sched and e.sample_index_rng_seed == loader]
@@ -227,7 +222,7 @@ def _warmup(settings: dict, audit, c, rf) -> Entry:
         kids.append(value("requests_completed", audit.warmup_answered, "events.jsonl: warmup requests answered"))
     else:
         n = warm.get("n_requests")
-        kids.append(value("requests_issued", n, "settings.warmup.n_requests") if _int(n) else
+        kids.append(value("requests_issued", n, "settings.warmup.n_requests") if is_int(n) else
                     commented("requests_issued", "warmup requests issued"))
         kids.append(commented("requests_completed", "warmup requests completed"))
     path = None

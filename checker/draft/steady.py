@@ -2,18 +2,16 @@
 words, ``checker.domain.steady_state``), else what the completed passes alone prove."""
 from __future__ import annotations
 
+from checker.core.values import is_int
 from checker.draft.entries import Context, Entry, block, comment, commented, fill, value
 
-
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def from_passes(summary: dict, audit, size, ctx: Context) -> list[Entry]:
     done = summary.get("n_samples_completed")
-    if not _int(done) and audit is not None and audit.error is None:
+    if not is_int(done) and audit is not None and audit.error is None:
         done = audit.completed
-    if not _int(size) or size <= 0 or not _int(done):
+    if not is_int(size) or size <= 0 or not is_int(done):
         return [comment("steady_state: run the steady-state detector and paste its block (R§4.4); the folder does "
                         "not say the dataset's size (--dataset-size)")]
     passes = done // size

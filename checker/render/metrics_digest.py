@@ -7,6 +7,7 @@ that cannot be computed shows as ``-``, never as an error.
 from __future__ import annotations
 
 from checker.render.as_written import printable
+from checker.core.values import is_int, loaded_mapping
 
 COLUMNS = ("", "conc.", "region", "system TPS", "TTFT p90", "TPOT p90", "duration")
 
@@ -55,9 +56,8 @@ def _run_folder_summary(rf):
 def _load_pattern(rf) -> tuple:
     for kind, path in (("config", ("settings", "load_pattern")), ("result_summary", ("run_config", "load_pattern")),
                        ("flat_result_summary", ("run_config", "load_pattern"))):
-        lf = rf.files.get(kind)
-        if lf is not None and lf.ok and isinstance(lf.data, dict):
-            lp = lf.data
+        lp = loaded_mapping(rf.files.get(kind))
+        if lp is not None:
             for key in path:
                 lp = lp.get(key) if isinstance(lp, dict) else None
             if isinstance(lp, dict):
@@ -84,7 +84,7 @@ def _run_folder_region(rf, ctx, kind, conc) -> str:
     from checker.domain.regions import RegionInputError, compute_regions
 
     try:
-        r = compute_regions(cmax, cmin if isinstance(cmin, int) and not isinstance(cmin, bool) else 1)
+        r = compute_regions(cmax, cmin if is_int(cmin) else 1)
     except (RegionInputError, OverflowError, ValueError):
         return "-"
     name = r.region_of(conc) or "out of range"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from checker.render import levels, svg
+from checker.core.values import is_int
 
 
 def _base(path: str) -> str:
@@ -56,7 +57,7 @@ def _get(obj, name):
 def _concurrency(rf):
     py = rf.files.get("point_yaml")
     c = _get(py.model, "concurrency") if py is not None and py.model is not None else None
-    if isinstance(c, int) and not isinstance(c, bool):
+    if is_int(c):
         return c
     from checker.load.models.client_config import config_load_pattern
 

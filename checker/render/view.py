@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from checker.core.findings import Finding, Status, json_safe, point_sort_key
+from checker.core.values import is_int
 from checker.domain.benchmark import is_agentic, models_or_none
 from checker.domain.point_metrics import metrics_for
 from checker.domain.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min
@@ -115,13 +116,9 @@ def _context(report):
     return SimpleNamespace(package=report.package, policy=None, options={}, opt=lambda n, d=None: d)
 
 
-def _int(v) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
-
-
 def curve_regions(curve):
     """(Regions or None, why-not): C_max from point.yaml max_supported_concurrency, C_min derived."""
-    cmaxes = Counter(_int(p.yaml.max_supported_concurrency) for p in curve.loaded_points)
+    cmaxes = Counter(c if is_int(c) else None for c in (p.yaml.max_supported_concurrency for p in curve.loaded_points))
     cmaxes.pop(None, None)
     if not cmaxes:
         return None, "no point declares max_supported_concurrency"
@@ -175,7 +172,7 @@ def point_view(point, ctx, regions, findings: list[Finding], agentic: bool, verd
     c = point.concurrency
     if point.is_dedicated_offline:
         region = "offline"
-    elif regions is not None and _int(c) is not None:
+    elif regions is not None and is_int(c):
         region = regions.region_of(c) or "out_of_range"
     else:
         region = "unknown"

@@ -51,7 +51,8 @@ class FamilyTable(msgspec.Struct):
 
 
 class Catalogue(msgspec.Struct):
-    """Every rule of the families of ``table``, by id (``load_catalogue``)."""
+    """Every rule of the families of ``table``, by id (``load_catalogue``); the policy files they own are the
+    table's (``FamilyTable.policy_model``)."""
 
     table: FamilyTable
     rules: list[Rule]
@@ -62,18 +63,6 @@ class Catalogue(msgspec.Struct):
     @property
     def families(self) -> list[Family]:
         return self.table.families
-
-    @property
-    def policy_models(self) -> dict[str, str]:
-        return self.table.policy_models
-
-    @property
-    def policy_reporters(self) -> dict[str, str]:
-        return self.table.policy_reporters
-
-    def policy_model(self, name: str) -> Any:
-        """The pydantic model of a policy file, or None when no family owns that file (``FamilyTable``'s)."""
-        return self.table.policy_model(name)
 
     def rule(self, rule_id: str) -> Rule | None:
         return self.by_id.get(rule_id)

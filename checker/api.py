@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, Optional
 
-from checker.core.gate import FAIL_ON_VALUES as FAIL_ON  # noqa: F401 - public: the values fail_on takes
 from checker.core.report_model import ReportModel
 
 #: the origin of a value given as a keyword (``endpoints-checker config`` says "command line")

@@ -19,12 +19,12 @@ SCHEMAS = os.path.join(REPO, "schemas")
 def generated() -> dict[str, dict]:
     """Relative path under schemas/ -> schema document."""
     from checker.load.models.summary import ResultSummary
-    from checker.engine.catalogue import load_catalogue
+    from checker.engine.catalogue import family_table
 
-    cat = load_catalogue()
+    table = family_table()
     out: dict[str, dict] = {}
-    for name in sorted(cat.policy_models):
-        model = cat.policy_model(name)
+    for name in sorted(table.policy_models):
+        model = table.policy_model(name)
         doc = model.model_json_schema()
         doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         doc["title"] = f"policy: {name}.yaml"
@@ -85,7 +85,7 @@ def _system_power() -> dict:
 
 
 def _client_files() -> dict[str, dict]:
-    """The client's own files (``checker.load.models.kinds.CLIENT_FILES``). A run folder's top-level
+    """The client's own files (``checker.load.file_kinds.CLIENT_FILES``). A run folder's top-level
     result_summary.json is read with result_summary.schema.json's model and a results.json carrying
     accuracy_scores with accuracy_results.schema.json's, so neither has a schema of its own."""
     from checker.load.models.client_config import ClientConfig

@@ -11,8 +11,6 @@ from typing import Any
 
 import msgspec
 
-from checker.core.gate import FAIL_ON_RANK  # noqa: F401 - the --fail-on thresholds, re-exported
-
 
 class Status(str, Enum):
     PASS = "PASS"

@@ -1,6 +1,6 @@
 """The Week-0 prediction: what the official automated check (endpoints-submission-cli 1.5.3.0) decides.
 
-A value type only: rules/week0.py computes it from the loaded package (a model of the
+A value type only: rules/week0/predict.py computes it from the loaded package (a model of the
 official tool's own error conditions, not of our rules), the engine attaches it to the report and
 marks each reject-level finding with whether the official rejects on that rule at that subject.
 """

@@ -2,6 +2,7 @@
 words, ``checker.domain.steady_state``), else what the completed passes alone prove."""
 from __future__ import annotations
 
+from checker.core.values import is_int
 from checker.draft.entries import Context, Entry, block, comment, commented, fill, value
 from checker.core.values import is_int
 

@@ -17,6 +17,7 @@ import msgspec
 
 from checker.core.findings import Finding, Status
 from checker.core.models import StrictModel, validate
+from checker.core.report_model import Subject  # the JSON report's subject: a baseline is read by its schema
 from checker.core.fingerprint import dict_fingerprints, fingerprints, problem_wheres
 
 #: the largest baseline read (a JSON report: about 1 KiB per finding); read by the bounded reader, so
@@ -33,14 +34,6 @@ class Baseline(msgspec.Struct):
     known: dict  # fingerprint -> (_Kept, index of the part): every problem of the baseline
 
 
-class _Subject(StrictModel):
-    submission: str = ""
-    system: str = ""
-    model: str = ""
-    point: str = ""
-    entry: str = ""
-
-
 class _Location(StrictModel, extra="allow"):
     file: str
     line: Optional[int] = None
@@ -55,7 +48,7 @@ class _Finding(StrictModel, extra="allow"):
     status: str
     severity: str = ""
     family: str = ""
-    subject: _Subject = _Subject()
+    subject: Subject = Subject(submission="", system="", model="", point="", entry="")
     message: str = ""
     location: Optional[_Location] = None
     parts: list[str] = []

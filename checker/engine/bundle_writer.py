@@ -13,6 +13,7 @@ import os
 import shutil
 from typing import Any, Callable
 
+from checker.core.values import loaded_mapping
 from checker.load.bundle import Assembly, PointPlan, Run, inside
 from checker.load.reader import DISK, Reads
 
@@ -142,7 +143,7 @@ def _with_inline(raw: bytes, pp: PointPlan) -> bytes | None:
     except ValueError:
         return None
     have = target.get("accuracy_scores") if isinstance(target, dict) else None
-    give = donor.data.get("accuracy_scores") if donor is not None and donor.ok and isinstance(donor.data, dict) else None
+    give = (loaded_mapping(donor) or {}).get("accuracy_scores")
     inline = lambda e: isinstance(e, dict) and e.get("dataset_type") == "performance"  # noqa: E731
     if not isinstance(have, list) or not isinstance(give, list) or any(map(inline, have)):
         return None

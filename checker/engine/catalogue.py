@@ -7,7 +7,7 @@ each rule its family's name. Nothing is registered by import side effects.
 
 A check that selects rules (``--select``) imports only the families holding a selected rule
 (``rules_for``): every other rule is known from ``rules/index.json`` (its metadata, written by
-``make docs`` and held equal to the code by tests/test_engine.py) and SKIPs as deselected without
+``make docs`` and held equal to the code by tests/engine/test_engine.py) and SKIPs as deselected without
 its module being imported. ``complete_rules`` swaps such index entries for the real rules where a
 renderer needs their documentation.
 """
@@ -51,7 +51,8 @@ class FamilyTable(msgspec.Struct):
 
 
 class Catalogue(msgspec.Struct):
-    """Every rule of the families of ``table``, by id (``load_catalogue``)."""
+    """Every rule of the families of ``table``, by id (``load_catalogue``); the policy files they own are the
+    table's (``FamilyTable.policy_model``)."""
 
     table: FamilyTable
     rules: list[Rule]
@@ -62,18 +63,6 @@ class Catalogue(msgspec.Struct):
     @property
     def families(self) -> list[Family]:
         return self.table.families
-
-    @property
-    def policy_models(self) -> dict[str, str]:
-        return self.table.policy_models
-
-    @property
-    def policy_reporters(self) -> dict[str, str]:
-        return self.table.policy_reporters
-
-    def policy_model(self, name: str) -> Any:
-        """The pydantic model of a policy file, or None when no family owns that file (``FamilyTable``'s)."""
-        return self.table.policy_model(name)
 
     def rule(self, rule_id: str) -> Rule | None:
         return self.by_id.get(rule_id)

@@ -22,7 +22,6 @@ from checker.core.findings import Finding
 from checker.core.json_text import findings_block
 from checker.load.cohort_digest import Unit, base_digest, digest_submission, failed_unit_digest  # noqa: F401
 from checker.engine.evaluate import unit_rules
-from checker.engine.tally import owns  # noqa: F401  (a unit's subjects: one definition, with the tally's)
 from checker.load.mirror import needs_mirror, origin
 
 #: worker-side cache of (rules, policy) per settings key; pre-filled by the parent before forking

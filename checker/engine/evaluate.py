@@ -10,6 +10,7 @@ from typing import Any, Iterable
 import msgspec
 
 from checker.core.findings import Finding, Location, Severity, Status, Subject
+from checker.load.file_kinds import FILE_KINDS
 from checker.load.reader import LoadedFile
 from checker.load.package_tree import Package
 from checker.core.policy import Policy, PolicyUnavailable
@@ -60,12 +61,13 @@ def subjects_for(scope: str, pkg: Package) -> list[Any]:
 
 
 def _input_file(obj: Any, kind: str) -> LoadedFile | None:
+    """The subject's file of ``kind``: from its ``files``, or a system's own file (``FileKind.system``, held as the
+    System's attribute of that kind's name: ``system.power``)."""
     files = getattr(obj, "files", None)
     if isinstance(files, dict) and kind in files:
         return files[kind]
-    if kind == "power":
-        return getattr(obj, "power", None)
-    return None
+    fk = FILE_KINDS.get(kind)
+    return getattr(obj, kind, None) if fk is not None and fk.system else None
 
 
 def _split_needs(rule: Rule) -> tuple:
@@ -150,7 +152,8 @@ def _file_skip(kind: str, lf: LoadedFile) -> Outcome | None:
         if not isinstance(lf.data, dict):
             return Outcome("SKIP", f"input not valid: {lf.rel} is not a mapping", reason="input-not-valid")
         return None
-    if lf.kind in _MODELLED and lf.model is None:
+    fk = FILE_KINDS.get(lf.kind)
+    if fk is not None and fk.valid_to_read and lf.model is None:
         return Outcome("SKIP", f"input not valid: {lf.rel}", reason="input-not-valid")
     return None
 
@@ -160,7 +163,6 @@ def registry_skip(policy: Policy, name: str) -> Outcome:
     return Outcome("SKIP", policy.unusable(name), reason=REGISTRY_UNUSABLE)
 
 
-_MODELLED = {"point_yaml", "result_summary", "system_desc"}
 _READ = ("read", "maybe-read")
 _WHEN_PRESENT = ("maybe-read", "maybe-loaded")
 

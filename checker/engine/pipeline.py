@@ -199,6 +199,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
                 executor=None):
     from checker.engine import cohort_units as co
     from checker.engine.progress import Progress
+    from checker.engine.tally import owns
 
     executor = executor or LocalExecutor(jobs)
     bar = Progress(len(units), "checking submissions", enabled=progress)
@@ -234,7 +235,7 @@ def _run_cohort(rules, units, settings, ctx, jobs, progress, select, ignore, tim
         findings += own
         if len(own) < len(res.findings):
             for f in res.findings:
-                if scope.get(f.rule_id) == "package" and (co.owns(unit, f.subject) or f.status is Status.FAIL):
+                if scope.get(f.rule_id) == "package" and (owns(unit, f.subject) or f.status is Status.FAIL):
                     package_level.setdefault(f.rule_id, []).append(f)
         # the worker's text is of the findings it took for the unit's own: the same ones when as many
         if res.block is not None and encoded is not None and own and len(own) == res.block_size:

@@ -1,5 +1,5 @@
-"""One check per request for the long-running modes (an editor's language server, an agent's MCP server,
-when they land): the entry that never raises.
+"""One check per request for the long-running modes (an editor's language server, an agent's MCP server):
+the entry that never raises.
 
 A server must survive every request: ``check_request`` turns whatever a request holds (a PATH that is
 not text, a FIFO, a hostile package, an unreadable baseline, a bug that raises, even MemoryError) into a

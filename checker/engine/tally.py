@@ -178,7 +178,7 @@ class Unit(msgspec.Struct, frozen=True):
 
 def owns(unit: Unit, s: Subject) -> bool:
     """Is this subject inside the unit? A submission's subjects carry its label; a run folder is a point of no
-    model (cohort_units.owns: the same rule)."""
+    model."""
     if unit.kind == "submission":
         return s.submission == unit.label
     return not s.submission and not s.model and s.point == unit.label

@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 import msgspec
 
+from checker.core.values import loaded_mapping
 from checker.core.findings import Subject
 from checker.load.bundle_tree import TreeInventory, inventory
 
@@ -72,8 +73,7 @@ class Run(msgspec.Struct):
         return self.rf.files.get(kind)
 
     def data(self, kind: str) -> dict:
-        lf = self.rf.files.get(kind)
-        return lf.data if lf is not None and lf.ok and isinstance(lf.data, dict) else {}
+        return loaded_mapping(self.rf.files.get(kind)) or {}
 
     def path(self, inner: str) -> str:
         return os.path.join(self.rf.rel, inner)
@@ -168,7 +168,7 @@ def assemble_plan(run_folders: list, name: str, display: str, max_entries: int =
         sp = a.systems.setdefault(run.system, SystemPlan(run.system))
         sp.runs.append(run)
         pw = run.file("power")
-        if pw is not None and pw.ok and isinstance(pw.data, dict):
+        if loaded_mapping(pw) is not None:
             sp.power.append(run)
     for run in a.filed():
         key = (run.system, run.model, run.concurrency)

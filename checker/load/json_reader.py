@@ -10,6 +10,7 @@ import json
 import re
 from typing import Any
 
+from checker.core.values import is_int
 from checker.load.yaml_reader import MAX_DEPTH, MAX_INT_DIGITS, MAX_VALUES
 
 _JSON_DECODER = json.JSONDecoder()
@@ -44,7 +45,7 @@ def locate_json(text: str, path: tuple) -> int | None:
                     if idx >= n or text[idx] != ",":
                         return None
                     idx = ws(text, idx + 1).end()
-            elif c == "[" and isinstance(step, int) and not isinstance(step, bool) and step >= 0:
+            elif c == "[" and is_int(step) and step >= 0:
                 idx = ws(text, idx + 1).end()
                 for _ in range(step):
                     if idx >= n or text[idx] == "]":

@@ -12,47 +12,37 @@ import os
 import re
 import stat
 
+from checker.load.file_kinds import FILE_KINDS
 from checker.load.reader import DEFAULT_MAX_BYTES, DISK, LoadError, Reads
 
 POINT_DIR_RE = re.compile(r"^r([0-9]+)$")  # ASCII digits only: r² or r١ is no point directory
 
 #: files read at each point, by name -> kind
-POINT_FILES = {
-    "point.yaml": "point_yaml",
-    "system_desc.json": "system_desc",
-    "result_summary.json": "result_summary",
-    "accuracy_results.json": "accuracy",
-    "results.json": "accuracy_legacy",
-    "config.yaml": "config",
+POINT_FILES = {k.point: kind for kind, k in FILE_KINDS.items() if k.point}
+#: where a point's file sits inside a run folder written by the client (in the order a move hint names them), and
+#: its name in the point
+RUN_FOLDER_SOURCES = {kind: FILE_KINDS[kind].run_folder
+                      for kind in ("point_yaml", "result_summary", "config", "accuracy", "system_desc")}
+POINT_NAMES = {kind: FILE_KINDS[kind].point for kind in RUN_FOLDER_SOURCES}
+#: run-folder files read eagerly, in the order they are read (events.jsonl and sample_idx_map.json grow with the
+#: samples: the run-folder family streams them, checker.load.run_folder), by path -> kind
+RUN_FOLDER_FILES = {FILE_KINDS[kind].run_folder[0]: kind
+                    for kind in ("config", "result_summary", "accuracy", "final_snapshot", "steady_state_json",
+                                 "point_yaml", "system_desc", "power", "flat_result_summary")}
+#: files the loader reads or accounts for without a model, and why: the run-folder entries it does not load
+#: whole (the first four: their state is recorded for run-folder-files; events.jsonl is also audited, unless
+#: --no-events) and a submission's cli_metadata.json
+NOT_MODELLED = {
+    "report.txt": "the client's text report for people; only its presence is recorded (run-folder-files)",
+    "events.jsonl": "streamed line by line and accounted for by the events audit (checker.load.events_lines)",
+    "sample_idx_map.json": "grows with the samples: streamed into the sample map (checker.load.sample_map)",
+    "run_meta.json": "the run's metadata later clients write beside steady_state.json: only its presence is "
+                     "recorded (run-folder-recognised names it); no rule reads a key of it",
+    "cli_metadata.json": "the official tool's record of the bundle it built, carried as written: no rule reads a "
+                         "key of it (cli-metadata-valid only checks that it is a JSON object)",
 }
+UNREAD_ENTRIES = tuple(n for n in NOT_MODELLED if n != "cli_metadata.json")
 
-#: run-folder files read eagerly (events.jsonl and sample_idx_map.json grow with the samples: the
-#: run-folder family streams them, checker.load.run_folder)
-RUN_FOLDER_FILES = {
-    "config.yaml": "config",
-    "performance/result_summary.json": "result_summary",
-    "accuracy/accuracy_results.json": "accuracy",
-    "metrics/final_snapshot.json": "final_snapshot",
-    "steady_state.json": "steady_state_json",
-    "point.yaml": "point_yaml",
-    "system_desc.json": "system_desc",
-    "system_power.json": "power",
-    "result_summary.json": "flat_result_summary",
-}
-#: entries the client writes that are not loaded above: their state is recorded for run-folder-files
-#: (events.jsonl is also audited, unless --no-events)
-UNREAD_ENTRIES = ("report.txt", "events.jsonl", "sample_idx_map.json", "run_meta.json")
-
-#: where a point's file sits inside a run folder written by the client
-RUN_FOLDER_SOURCES = {
-    "point_yaml": ("point.yaml",),
-    "result_summary": ("performance/result_summary.json", "result_summary.json"),
-    "config": ("config.yaml",),
-    "accuracy": ("accuracy/accuracy_results.json",),
-    "system_desc": ("system_desc.json",),
-}
-POINT_NAMES = {"point_yaml": "point.yaml", "result_summary": "result_summary.json", "config": "config.yaml",
-               "accuracy": "accuracy_results.json", "system_desc": "system_desc.json"}
 #: archive and editor debris, reported as such wherever it lies
 JUNK_NAMES = {"__MACOSX", "__pycache__", ".ipynb_checkpoints", ".DS_Store", "Thumbs.db", "desktop.ini"}
 
@@ -145,4 +135,4 @@ def excluded(path: str, patterns) -> bool:
 def loader_names() -> frozenset[str]:
     """Base names of the files the loader reads whole (each under the size cap): these are copied."""
     names = set(POINT_FILES) | {r.rsplit("/", 1)[-1] for r in RUN_FOLDER_FILES}
-    return frozenset(names | {"system_power.json", "cli_metadata.json"})
+    return frozenset(names | {k.system for k in FILE_KINDS.values() if k.system} | {"cli_metadata.json"})

@@ -15,6 +15,7 @@ from typing import Any
 
 from checker.core.findings import Subject
 from checker.load.reader import LoadedFile
+from checker.core.values import is_int
 
 
 class _Plain:
@@ -104,7 +105,7 @@ class Point(Node):
     def concurrency(self) -> int | None:
         """Declared concurrency, falling back to the directory's N."""
         y = self.yaml
-        if y is not None and isinstance(y.concurrency, int) and not isinstance(y.concurrency, bool):
+        if y is not None and is_int(y.concurrency):
             return y.concurrency
         return self.dir_concurrency
 

@@ -28,7 +28,7 @@ class ParseCache:
     """identity -> (digest, values spent from the unit's budget, the completed LoadedFile), least recently
     used first. A hit is a fresh copy of the LoadedFile, so a check that sets one of its fields (or appends to
     one of its lists) never changes what the next check gets; its parsed values are shared and read-only
-    (rules are pure; tests/load/test_parse_cache.py checks an entry is unchanged after a check)."""
+    (rules are pure; tests/lsp/test_lsp_reuse.py checks an entry is unchanged after a check)."""
 
     def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES):
         self.max_entries = max_entries

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from checker.core.gate import FAIL_ON_VALUES as FAIL_ON, FailOnError, parse_fail_on  # noqa: F401 - defined once
+from checker.core.gate import FailOnError, parse_fail_on
 
 SECTION = "endpointsChecker"
 #: the settings that are ``check``'s own (by its parameter names), in the order they are given to a check

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, JsonValue
 
-from checker.core.report_model import Edit  # a fix's text edit: the JSON report's own model
+from checker.core.report_model import Edit, Subject  # the JSON report's own models: a fix's text edit, a subject
 
 Level = Literal["error", "flag", "warning", "skipped", "passed"]
 
@@ -16,14 +16,6 @@ class Location(BaseModel):
     line: int | None = Field(None, description="1-based line, when the value has a position")
     column: int | None = Field(None, description="1-based column")
     path: list[JsonValue] = Field(default_factory=list, description="the data path inside the file (keys, indexes)")
-
-
-class Subject(BaseModel):
-    submission: str = ""
-    system: str = ""
-    model: str = ""
-    point: str = ""
-    entry: str = ""
 
 
 class Finding(BaseModel):

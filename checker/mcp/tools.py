@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from checker.core.gate import FAIL_ON_VALUES as FAIL_ON  # noqa: F401 - the --fail-on values, defined once
 from checker.mcp import models
 from checker.mcp.adapter import ConfigRefused, run_check
 from checker.mcp.roots import PathRefused, guard

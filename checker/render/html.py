@@ -1,6 +1,6 @@
 """The HTML report: one self-contained page (inline CSS, one small script, inline SVG charts).
 
-Rendered with jinja2 from ``checker/templates/`` (autoescape on, data embedded with ``tojson``);
+Rendered with jinja2 from ``checker/render/templates/`` (autoescape on, data embedded with ``tojson``);
 jinja2 is imported only here, so the check path never pays for it. A Content-Security-Policy
 allows exactly the page's own script and style (by hash) and no request of any kind, so even an
 escaping bug could not run an injected script or fetch anything.

@@ -1,7 +1,7 @@
 """The JSON report (schemas/report.schema.json): stable key order, sorted findings.
 
 The bytes are exactly ``json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False)`` (what this
-renderer wrote before, and what ``tests/test_json_encoder.py`` property-tests against), but the work
+renderer wrote before, and what ``tests/render/test_json_encoder.py`` property-tests against), but the work
 is done by msgspec (``checker.core.json_text``, shared with the cohort workers): encode in C,
 re-indent in C, then two cheap guards make the result the standard library's:
 

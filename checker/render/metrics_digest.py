@@ -49,7 +49,7 @@ def _run_folder_summary(rf):
         lf = rf.files.get("flat_result_summary")
     if loaded_mapping(lf) is None:
         return None
-    return lf.model  # both kinds validate into ResultSummary (checker.load.models.kinds)
+    return lf.model  # both kinds validate into ResultSummary (checker.load.file_kinds.FILE_KINDS)
 
 
 def _load_pattern(rf) -> tuple:

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from checker.core.findings import Finding, Status, json_safe, point_sort_key
+from checker.core.values import is_int
 from checker.domain.benchmark import is_agentic, models_or_none
 from checker.domain.point_metrics import metrics_for
 from checker.domain.regions import REGION_ORDER, RegionInputError, compute_regions, derive_c_min

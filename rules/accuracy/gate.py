@@ -173,7 +173,7 @@ def agentic_accuracy(curve, ctx):
     accuracy.yaml `agentic`. Single-turn curves SKIP.
     Why: without targets the agentic gates cannot run; a clean report must not be read as
     "agentic accuracy passed" (checkers before v1.1.0.0 said nothing at all).
-    How to fix: Use a checker/policy edition that defines targets for this model, or ask the WG.
+    How to fix: Use a rules/policy edition that defines targets for this model, or ask the WG.
     """
     if not is_agentic(curve, ctx.policy.get("models")):
         return Skip("single-turn benchmark", reason="not-applicable")

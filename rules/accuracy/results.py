@@ -1,6 +1,6 @@
 """Accuracy results: presence, file validity, completeness, run concurrency, coverage (R§4.3, R§5.3, R§6.6).
 
-The gate itself (thresholds, sample counts, agentic targets) is in ``rules/accuracy_gate.py``.
+The gate itself (thresholds, sample counts, agentic targets) is in ``rules/accuracy/gate.py``.
 """
 from __future__ import annotations
 

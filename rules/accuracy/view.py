@@ -12,8 +12,8 @@ from typing import Any
 import msgspec
 
 from checker.core.models import Problem
-from checker.core.values import show
-from checker.load.models.accuracy import BOOKKEEPING, AccuracyResults, DatasetMap, ScoresFile, is_count, is_number
+from checker.core.values import is_int, show
+from checker.load.models.accuracy import BOOKKEEPING, AccuracyResults, DatasetMap, ScoresFile, is_number
 from checker.load.models.legacy_results import carries_scores
 from checker.load.models.lenient import validate_lenient
 
@@ -38,13 +38,13 @@ class AccuracyEntry(msgspec.Struct):
     def sample_count(self) -> int | None:
         """Samples scored, repeats included: unit x repeats, else total_samples; None when unstated."""
         u, r = self.unit_samples, self.num_repeats
-        if is_count(u):
+        if is_int(u):
             if r is None:
                 return u
-            if is_count(r):
+            if is_int(r):
                 return u * r
             return None
-        if is_count(self.total_samples):
+        if is_int(self.total_samples):
             return self.total_samples
         return None
 
@@ -107,7 +107,7 @@ def _entry(s, raw: dict, name: str, path: tuple, problems: list) -> AccuracyEntr
     unit = _alias(s, "unit_samples", "num_samples", path, problems)
     reps = _alias(s, "num_repeats", "n_repeats", path, problems)
     total = s.total_samples
-    if not inline and is_count(unit) and is_count(reps) and is_count(total) and unit * reps != total:
+    if not inline and is_int(unit) and is_int(reps) and is_int(total) and unit * reps != total:
         problems.append(Problem(path + ("total_samples",),
                                 f"`total_samples` {total} is not unit_samples x num_repeats = {unit} x {reps} = "
                                 f"{unit * reps}", total))

@@ -3,7 +3,7 @@
 Every rule reads the same ``checker.domain.regions.curve_regions(curve)`` (memoised on the curve), so the
 basis is derived once and each problem is reported by exactly one rule: the basis by region-basis,
 the arithmetic by region-computation, the override by c-min-override. Curve-shape rules (Offline,
-coverage, counts) are in ``rules/curve_shape.py``.
+coverage, counts) are in ``rules/curve/shape.py``.
 """
 from __future__ import annotations
 

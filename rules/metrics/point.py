@@ -2,7 +2,7 @@
 
 Each check is a plain function of (ResultSummary, LoadedFile, ...) so tests can run it on the
 real run folders' files; the rules wrap them per point. Derivations live in the model layer
-(``checker/filemodels/summary.py``). Tolerances come from ``metrics.yaml``.
+(``checker/load/models/summary.py``). Tolerances come from ``metrics.yaml``.
 """
 from __future__ import annotations
 

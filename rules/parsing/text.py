@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from checker.core.findings import path_step
 from checker.core.rule import Fail, Pass, rule
-from checker.load.models.kinds import CLIENT_FILES
+from checker.load.file_kinds import CLIENT_FILES
 from rules.parsing.spelling import typed_files
 
 

@@ -11,8 +11,8 @@ Appendix E::
 
 A ``declared_provisioned_power`` governs when given: the parts below it are only a cross-check (their
 defaults do not tag, their gaps do not reject). Absent figures take Appendix D defaults
-(``rules/power_policy.py``), each recorded ("MLC Estimated Power"); an absent figure with no default
-is a gap. The E.4 fabric checks are in ``rules/power_fabric.py``; E.7 (the figures the submitter
+(``rules/power/policy.py``), each recorded ("MLC Estimated Power"); an absent figure with no default
+is a gap. The E.4 fabric checks are in ``rules/power/fabric.py``; E.7 (the figures the submitter
 wrote) is compared here. Any problem, of whichever check, leaves ``total_w`` None: a descriptor
 that is rejected normalises nothing. The flat shape keeps its own arithmetic (``power_flat_calc``).
 """

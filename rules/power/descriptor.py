@@ -1,7 +1,7 @@
 """Provisioned power (``results/<system>/system_power.json``, R§4.5.2): the system-level rules.
 
 The file is parsed and its total recomputed once per system (``power_calc``); the point rules
-(nodes used, engagement, TPS per kW) are in ``rules/power_points.py``.
+(nodes used, engagement, TPS per kW) are in ``rules/power/points.py``.
 """
 from __future__ import annotations
 

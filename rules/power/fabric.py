@@ -11,7 +11,7 @@
   joining its nodes (reject); with a published figure or a scale-up network it may (warning).
   ``present: true`` on one node is a warning.
 
-Each finding is a ``PowerFinding`` tagged with its check; ``rules/power_scale_out.py`` reports them.
+Each finding is a ``PowerFinding`` tagged with its check; ``rules/power/scale_out.py`` reports them.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The scale-out fabric of system_power.json (R§4.5.2; POWER.md E.4): NICs, bandwidth, what joins the nodes.
 
-The checks themselves run once per system with the recomputation (``rules/power_fabric.py``), since
+The checks themselves run once per system with the recomputation (``rules/power/fabric.py``), since
 a descriptor any of them rejects normalises nothing; these rules report them.
 """
 from __future__ import annotations

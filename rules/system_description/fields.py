@@ -2,7 +2,7 @@
 
 The official checker validates only a curve's first readable copy; here each point's copy is a
 document of its own and gets its own finding. Vocabulary and required fields are policy
-(``system_desc.yaml``). Cross-copy rules live in ``rules/system_desc_consistency.py``.
+(``system_desc.yaml``). Cross-copy rules live in ``rules/system_description/consistency.py``.
 """
 from __future__ import annotations
 

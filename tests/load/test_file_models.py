@@ -17,7 +17,8 @@ from conftest import REPO
 
 from checker.load import layout
 from checker.load.models.attach import attach_model, model_of
-from checker.load.models.kinds import CLIENT_FILES, FILE_MODELS, NOT_MODELLED
+from checker.load.file_kinds import CLIENT_FILES, FILE_KINDS
+from checker.load.layout import NOT_MODELLED
 from checker.load.reader import read_file
 from treepaths import tree_paths
 
@@ -25,26 +26,35 @@ FIXTURES = os.path.join(REPO, "fixtures")
 RUN_FOLDERS = sorted(glob.glob(os.path.join(FIXTURES, "real-runs", "*")) + glob.glob(os.path.join(FIXTURES, "runs", "*")))
 
 
+FILE_MODELS = {kind for kind, k in FILE_KINDS.items() if k.model is not None}
+
+
 def _layout_kinds() -> set[str]:
     return set(layout.POINT_FILES.values()) | set(layout.RUN_FOLDER_FILES.values()) | set(layout.RUN_FOLDER_SOURCES)
 
 
 def test_every_kind_the_loader_reads_has_a_model():
-    missing = sorted(_layout_kinds() - set(FILE_MODELS))
-    assert not missing, f"file kinds in checker/load/layout.py without a model in kinds.FILE_MODELS: {missing}"
+    missing = sorted(_layout_kinds() - FILE_MODELS)
+    assert not missing, f"file kinds in checker/load/layout.py without a model in layout.FILE_KINDS: {missing}"
+
+
+def test_the_file_tables_are_views_of_the_one_kind_table():
+    """Every kind that sits in a run folder is read there, and every point file of a run folder is a source."""
+    assert set(layout.RUN_FOLDER_FILES.values()) == {k for k, fk in FILE_KINDS.items() if fk.run_folder}
+    assert set(layout.RUN_FOLDER_SOURCES) == {k for k, fk in FILE_KINDS.items() if fk.run_folder and fk.point}
 
 
 def test_every_file_the_loader_reads_has_a_model_or_says_why_not():
     """Each name the loader reads whole or accounts for: its kind has a model, or NOT_MODELLED says why not."""
     kind_of = {name.rsplit("/", 1)[-1]: kind for table in (layout.POINT_FILES, layout.RUN_FOLDER_FILES)
-               for name, kind in table.items()} | {"system_power.json": "power"}
+               for name, kind in table.items()} | {k.system: kind for kind, k in FILE_KINDS.items() if k.system}
     names = set(layout.loader_names()) | set(layout.UNREAD_ENTRIES)
     unexplained = sorted(n for n in names if kind_of.get(n) not in FILE_MODELS and n not in NOT_MODELLED)
-    assert not unexplained, f"files the loader reads with neither a model nor a reason in kinds.NOT_MODELLED: {unexplained}"
+    assert not unexplained, f"files the loader reads with neither a model nor a reason in layout.NOT_MODELLED: {unexplained}"
     stale = sorted(n for n in NOT_MODELLED if n not in names or kind_of.get(n) in FILE_MODELS)
-    assert not stale, f"kinds.NOT_MODELLED lists files that are modelled or no longer read: {stale}"
+    assert not stale, f"layout.NOT_MODELLED lists files that are modelled or no longer read: {stale}"
     assert all(len(why) > 20 for why in NOT_MODELLED.values())
-    assert CLIENT_FILES <= set(FILE_MODELS)
+    assert CLIENT_FILES <= FILE_MODELS
 
 
 def _load(kind: str, path: str):

@@ -32,10 +32,6 @@ def is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def is_count(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def finite(v: Any) -> bool:
     return is_number(v) and math.isfinite(v)
 

@@ -22,7 +22,7 @@ from checker.core.models import keys_of
 from checker.core.spellings import FILE_KEY_CUTOFF, near
 from checker.core.values import value_at
 
-from checker.load.models.kinds import FILE_MODELS
+from checker.load.file_kinds import FILE_KINDS
 
 from checker.load.models.lenient import dotted
 from checker.load.models.system_desc import TOLERATED_KEYS
@@ -144,7 +144,7 @@ def unknown_keys(lf) -> list[UnknownKey]:
     """Every key of a loaded point.yaml / system_desc.json that its model does not define, in file order."""
     if lf is None or lf.kind not in KINDS or not lf.ok or not isinstance(lf.data, dict):
         return []
-    mod, name = FILE_MODELS[lf.kind]
+    mod, name = FILE_KINDS[lf.kind].model
     cls = getattr(importlib.import_module(mod), name)
     out: list[UnknownKey] = []
     _walk(cls, lf.data, (), OPEN_OBJECTS.get(lf.kind, set()), LEGACY_KEYS.get(lf.kind, {}), out)
@@ -200,7 +200,8 @@ def _valid_renamed(lf, path: tuple, target: str) -> bool:
 
     from checker.load.models.lenient import validate_lenient
 
-    spec = FILE_MODELS.get(lf.kind)
+    fk = FILE_KINDS.get(lf.kind)
+    spec = fk.model if fk is not None else None
     if spec is None:
         return False
     cls = getattr(importlib.import_module(spec[0]), spec[1])

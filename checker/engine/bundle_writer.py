@@ -143,7 +143,8 @@ def _with_inline(raw: bytes, pp: PointPlan) -> bytes | None:
     except ValueError:
         return None
     have = target.get("accuracy_scores") if isinstance(target, dict) else None
-    give = (loaded_mapping(donor) or {}).get("accuracy_scores")
+    donor = loaded_mapping(donor)
+    give = donor.data.get("accuracy_scores") if donor is not None else None
     inline = lambda e: isinstance(e, dict) and e.get("dataset_type") == "performance"  # noqa: E731
     if not isinstance(have, list) or not isinstance(give, list) or any(map(inline, have)):
         return None

@@ -73,7 +73,8 @@ class Run(msgspec.Struct):
         return self.rf.files.get(kind)
 
     def data(self, kind: str) -> dict:
-        return loaded_mapping(self.rf.files.get(kind)) or {}
+        lf = loaded_mapping(self.rf.files.get(kind))
+        return lf.data if lf is not None else {}
 
     def path(self, inner: str) -> str:
         return os.path.join(self.rf.rel, inner)

@@ -167,7 +167,8 @@ def accuracy_complete(point, ctx):
 
 
 @rule(id="accuracy-concurrency", title="Accuracy run at the point's concurrency", clause="R§5.3", severity="reject", scope="point",
-      needs=("policy:models", "loaded:config", "maybe:point_yaml", "maybe:accuracy", "maybe:accuracy_legacy"))
+      needs=("policy:models", "loaded:config", "maybe:point_yaml", "maybe:accuracy", "maybe:accuracy_legacy"),
+      consequence_of=("point-config-agreement", "run-folder-concurrency-target"))
 def accuracy_concurrency(point, ctx):
     """A single-turn accuracy run uses the concurrency of the point it belongs to.
 

@@ -312,7 +312,8 @@ def point_system_desc_agreement(point, ctx):
 
 
 @rule(id="point-config-agreement", title="point.yaml agrees with what the client ran", clause="R§8.3",
-      severity="flag", scope="point", needs=("point_yaml", "maybe:accuracy", "maybe:accuracy_legacy", "maybe:config", "maybe:result_summary"))
+      severity="flag", scope="point", needs=("point_yaml", "maybe:accuracy", "maybe:accuracy_legacy", "maybe:config", "maybe:result_summary"),
+      consequence_of=("run-folder-concurrency-target",))
 def point_config_agreement(point, ctx):
     """point.yaml agrees with the client's own records: config.yaml (when present) and the summary's run_config.
 

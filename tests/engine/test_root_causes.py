@@ -59,6 +59,11 @@ TUNED = [
                                _sub(f"{CURVE}/r256/point.yaml", r"(window:(?:\n .*)*?\n +duration_s:) [0-9.]+",
                                     r"\1 500.0")],
      [("point-duration", f"{CURVE}/r64/point.yaml")]),
+    # the wrong concurrency: the performance run went at 1000 at r1024 (point-config-agreement, with
+    # accuracy-concurrency as its consequence), at point.yaml where the editor shows it
+    ("wrong-concurrency", "valid", [_sub(f"{CURVE}/r1024/config.yaml", r"target_concurrency: 1024",
+                                         "target_concurrency: 1000")],
+     [("point-config-agreement", f"{CURVE}/r1024/point.yaml")]),
     # fixtures/drafted-real-runs: one line per real problem
     ("drafted-real-runs", "real-runs", [], [
         ("bundle-run-files", "echo_accuracy_only/performance/result_summary.json"),

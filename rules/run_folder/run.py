@@ -183,8 +183,11 @@ def run_folder_seeds(rf, ctx):
         for key in SEED_KEYS:
             a, b = lf.get("settings", "runtime", key), s.get("run_config", key)
             if b is not None and a != b:
-                return Fail(f"{key}: config.yaml has {a!r}, run_config has {b!r}", file=s, path=("run_config", key),
-                            observed=b, expected=a)
+                # the run_config in result_summary.json is the client's record of what ran: the line is at config.yaml
+                return Fail(f"{key}: config.yaml has {a!r}, run_config has {b!r}", file=lf,
+                            path=("settings", "runtime", key), observed=a, expected=b,
+                            fix=f"config.yaml is the client's copy of the run's settings: put back {key}: {b!r} "
+                                "(what performance/result_summary.json's run_config says ran).")
     set_id, where = seed_set(rf, ctx)
     if set_id is None:
         return Skip(where, reason="missing-context")

@@ -103,11 +103,9 @@ HELD_OUT = [
      [("unknown-key", f"{CURVE}/r64/point.yaml")]),
     ("runs-seedset-key", "runs", [_sub("c64/point.yaml", r"^seed_set:", "seedset:")],
      [("unknown-key", "c64/point.yaml"), RUNS_WARNING]),
-    pytest.param("runs-config-seed", "runs", [_sub("c8/config.yaml", r"scheduler_random_seed: (\d+)0\b",
-                                                   r"scheduler_random_seed: \g<1>1")],
-                 [(None, "c8/config.yaml"), RUNS_WARNING],
-                 marks=pytest.mark.xfail(strict=True, reason="one line, but at performance/result_summary.json: "
-                                         "where a line is located is issue 35 item 2 (branch places)")),
+    ("runs-config-seed", "runs", [_sub("c8/config.yaml", r"scheduler_random_seed: (\d+)0\b",
+                                       r"scheduler_random_seed: \g<1>1")],
+     [(None, "c8/config.yaml"), RUNS_WARNING]),
 ]
 
 

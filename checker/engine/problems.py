@@ -21,7 +21,7 @@ from checker.core.findings import Finding, Severity, Status
 class Problem(msgspec.Struct):
     """One problem line: the cause's FAIL (``lead``), its repeats at other subjects, the FAILs that follow."""
 
-    findings: list  # the lead, then its repeats (report order)
+    findings: list  # ``lead`` first, then its repeats (report order)
     consequences: list = msgspec.field(default_factory=list)  # the FAILs that follow from any of them
     severity: Severity = Severity.WARN  # the highest of the group
 

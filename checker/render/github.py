@@ -22,7 +22,7 @@ def escape_property(s: str) -> str:
 
 
 def annotation(f, problem) -> str:
-    """A root cause's FAIL (the lead of a problem line, or a repeat of it at its own place: an annotation sits on
+    """A root cause's FAIL (a problem line's ``lead``, or a repeat of it at its own place: an annotation sits on
     its file) as a workflow command, at the line's level, naming what follows from it."""
     from checker.render.text import also_phrase
 

@@ -62,6 +62,8 @@ EXAMPLES = [
      "argv": ["check", "acme/7f3a9c2e", "beta/0f3c9a"], "keep": {"from": "cohort:"}},
     {"page": "docs/journey.md", "name": "assembled-runs", "build": "real_set",
      "argv": ["check", "runs", "-q"], "keep": {"head": 10, "tail": 3}, "show_command": True},
+    {"page": "docs/usage.md", "name": "policy", "cwd": ".", "argv": ["policy", "--today", "2026-12-20"],
+     "keep": {"all": True}, "show_command": True},
     {"page": "docs/journey.md", "name": "preflight",
      "inputs": [{"base": "plans", "name": "plans", "patch": [  # four mistakes
          {"sub": {"file": "point-c1024.yaml", "pattern": "target_concurrency: 1024", "repl": "target_concurrency: 1200"}},

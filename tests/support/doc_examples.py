@@ -62,6 +62,11 @@ EXAMPLES = [
      "argv": ["check", "acme/7f3a9c2e", "beta/0f3c9a"], "keep": {"from": "cohort:"}},
     {"page": "docs/journey.md", "name": "assembled-runs", "build": "real_set",
      "argv": ["check", "runs", "-q"], "keep": {"head": 10, "tail": 3}, "show_command": True},
+    # the summary of a package whose r32 accuracy is under the gate, as installed with the [week0] extra
+    {"page": "docs/usage.md", "name": "verdict", "week0": "official",
+     "inputs": [{"name": "acme/7f3a9c2e", "patch": [{"set": {
+         "file": "{curve}/r32/accuracy_results.json", "path": ["accuracy_scores", 0, "score", "rouge1"], "value": 38.389}}]}],
+     "argv": ["check", "acme/7f3a9c2e"], "keep": {"from": "1 error"}},
     {"page": "docs/usage.md", "name": "policy", "cwd": ".", "argv": ["policy", "--today", "2026-12-20"],
      "keep": {"all": True}, "show_command": True},
     {"page": "docs/journey.md", "name": "preflight",

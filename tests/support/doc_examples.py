@@ -36,6 +36,10 @@ SEED = "10487924139932647040"
 SEED_TYPO = [{"sub": {"file": f"{{curve}}/r64/{name}", "pattern": SEED, "repl": SEED[:-1] + "1"}}
              for name in ("point.yaml", "config.yaml")]
 
+#: two certain fixes in r1/point.yaml (docs/fixes.md): a quoted number and a misspelt key
+FIXABLE = [{"sub": {"file": "{curve}/r1/point.yaml", "pattern": "(?m)^concurrency: 1$", "repl": 'concurrency: "1"'}},
+           {"sub": {"file": "{curve}/r1/point.yaml", "pattern": "(?m)^seed_set:", "repl": "seedset:"}}]
+
 EXAMPLES = [
     # the README's quick start, as installed with the [week0] extra (make install): the official's verdict and words
     {"page": "README.md", "name": "quick-start", "week0": "official",
@@ -67,6 +71,11 @@ EXAMPLES = [
      "inputs": [{"name": "acme/7f3a9c2e", "patch": [{"set": {
          "file": "{curve}/r32/accuracy_results.json", "path": ["accuracy_scores", 0, "score", "rouge1"], "value": 38.389}}]}],
      "argv": ["check", "acme/7f3a9c2e"], "keep": {"from": "1 error"}},
+    # a quoted number and a misspelt key in r1/point.yaml: the fixable lines, then what --fix would write
+    {"page": "docs/fixes.md", "name": "fixable", "inputs": [{"name": "pkg", "patch": FIXABLE}],
+     "argv": ["check", "pkg", "-q"], "keep": {"head": 2, "tail": 4}},
+    {"page": "docs/fixes.md", "name": "diff", "inputs": [{"name": "pkg", "patch": FIXABLE}],
+     "argv": ["check", "pkg", "--diff"], "keep": {"all": True}},
     {"page": "docs/usage.md", "name": "policy", "cwd": ".", "argv": ["policy", "--today", "2026-12-20"],
      "keep": {"all": True}, "show_command": True},
     {"page": "docs/journey.md", "name": "preflight",
@@ -79,7 +88,7 @@ EXAMPLES = [
      "keep": {"all": True}, "show_command": True},
 ]
 
-_BLOCK = re.compile(r"(<!-- example: (?P<name>[\w-]+)[^>]*-->\n```text\n)(?P<body>.*?)(```)", re.S)
+_BLOCK = re.compile(r"(<!-- example: (?P<name>[\w-]+)[^>]*-->\n```(?:text|diff)\n)(?P<body>.*?)(```)", re.S)
 
 
 def _run(ex: dict) -> str:

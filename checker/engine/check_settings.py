@@ -272,7 +272,7 @@ def run_config(values: dict, **fixed: Any):
     from checker.engine.config import RunConfig
     from checker.engine.path_ignores import parse as parse_path_ignores
 
-    fields = {f.name for f in msgspec.structs.fields(RunConfig)}
+    fields = set(RunConfig.__struct_fields__)
     kw: dict[str, Any] = {
         "select": split(values.get("select")), "ignore": split(values.get("ignore")),
         "exclude": tuple(values.get("exclude") or ()) + tuple(values.get("extend_exclude") or ()),

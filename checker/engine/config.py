@@ -79,7 +79,7 @@ class RunConfig(msgspec.Struct, frozen=True):
     @classmethod
     def of(cls, **kw: Any) -> "RunConfig":
         """Build from keyword arguments, normalising lists and None the way the CLI gives them."""
-        names = {f.name for f in msgspec.structs.fields(cls)}
+        names = set(cls.__struct_fields__)  # (msgspec.structs.fields evaluates the type hints on each call)
         unknown = sorted(set(kw) - names)
         if unknown:
             raise TypeError(f"unknown RunConfig field(s): {', '.join(unknown)}")

@@ -1,8 +1,10 @@
 """The typed package model: Package > Submission > System > Curve > Point, plus run folders.
 
 Built once by ``checker.load.discovery``; rules only read it. Each node keeps its LoadedFiles (raw tree,
-source map, typed model) so any finding can point at ``file:line:col``. Parent links are private
-attributes so the tree can be walked upwards without cycles in dumps.
+source map, typed model) so any finding can point at ``file:line:col``. Parent links are private weak
+references (``Node.adopt``): the tree can be walked upwards, yet holds no reference cycle, so a package
+nobody holds any more is freed at once by reference counting (the language server checks thousands of
+them: a cyclic tree waited, with everything it holds, for the cyclic collector's rare full collections).
 
 The nodes are plain slotted classes, not records: nothing validates them (discovery builds
 them field by field), and a plain class costs nothing to define at start-up and nothing per
@@ -11,6 +13,7 @@ mutable default is copied for every node.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from checker.core.findings import Subject
@@ -44,7 +47,7 @@ class _Plain:
 
 
 class Node(_Plain):
-    __slots__ = ("name", "rel", "abspath", "dir_error", "junk", "subj", "_parent", "_cache")
+    __slots__ = ("name", "rel", "abspath", "dir_error", "junk", "subj", "_parent", "_cache", "__weakref__")
     FIELDS = {
         "name": "",
         "rel": "",  # display path of the directory
@@ -52,9 +55,29 @@ class Node(_Plain):
         "dir_error": None,  # Optional[LoadError]
         "junk": [],  # [(entry name, why)] entries that are not part of the layout
         "subj": None,  # Optional[Subject], set by discovery once the parent is known (read per finding)
-        "_parent": None,
+        "_parent": None,  # a weakref.ref to the parent node (adopt)
         "_cache": {},
     }
+
+    def adopt(self, child: "Node") -> None:
+        """This node becomes ``child``'s parent (a weak link: the parent holds the child, never the reverse)."""
+        child._parent = weakref.ref(self)
+
+    def _up(self):
+        ref = self._parent
+        return ref() if ref is not None else None
+
+    def __getstate__(self) -> dict:
+        """Pickled (a worker's result) and copied with the parent itself: a weak reference cannot be pickled."""
+        state = {name: getattr(self, name) for name in self.FIELDS}
+        state["_parent"] = self._up()
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        parent = state.pop("_parent", None)
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_parent", weakref.ref(parent) if parent is not None else None)
 
     def cached(self, key: str, compute):
         """Memoise a derived value on this node (e.g. a curve's regions) for every rule to share."""
@@ -73,7 +96,7 @@ class Point(Node):
 
     @property
     def curve(self) -> "Curve":
-        return self._parent
+        return self._up()
 
     @property
     def subject(self) -> Subject:
@@ -136,7 +159,7 @@ class Curve(Node):
 
     @property
     def system(self) -> "System":
-        return self._parent
+        return self._up()
 
     @property
     def subject(self) -> Subject:
@@ -158,7 +181,7 @@ class System(Node):
 
     @property
     def submission(self) -> "Submission":
-        return self._parent
+        return self._up()
 
     @property
     def subject(self) -> Subject:

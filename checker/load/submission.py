@@ -218,7 +218,7 @@ def _load_results(sub: Submission, results: str, rdisplay: str, root_real: str, 
             continue
         system = System(name=e.name, rel=os.path.join(rdisplay, e.name), abspath=p,
                                         dir_error=None, junk=[], power=None, curves=[])
-        system._parent = sub
+        sub.adopt(system)
         sub.systems.append(system)
         _load_system(sub, system, root_real, options, budget)
     _refuse_excess(sub.refused, sub.subject, "results/", skipped, "system", MAX_SYSTEMS_PER_SUBMISSION)
@@ -262,7 +262,7 @@ def _load_system(sub: Submission, system: System, root_real: str, options: Optio
             continue
         curve = Curve(name=e.name, rel=os.path.join(system.rel, e.name), abspath=p,
                                       dir_error=None, junk=[], points=[], duplicate_points=[], excess_points=[])
-        curve._parent = system
+        system.adopt(curve)
         system.curves.append(curve)
         _load_curve(sub, curve, root_real, options, budget)
     system.junk = cap_entries(system.junk)
@@ -303,7 +303,7 @@ def _load_curve(sub: Submission, curve: Curve, root_real: str, options: Options,
             continue
         point = Point(name=name, rel=os.path.join(curve.rel, name), abspath=p,
                                       dir_error=None, junk=[], dir_concurrency=n, files={})
-        point._parent = curve
+        curve.adopt(point)
         curve.points.append(point)
         if n is not None:
             by_n.setdefault(n, []).append(name)

@@ -8,7 +8,9 @@ allocations, and the pages above them stay resident). ``malloc_trim(0)`` returns
 the system. The server's threads (the loop, the check's worker, the stdin reader) share one heap
 (``one_heap``, glibc's M_ARENA_MAX = 1): a thread's own arena, created the first time two threads allocate
 at once, is another heap that fills and fragments on its own (a step of 3-4 MB somewhere after 2,500
-edits of the bench). Both are no-ops where the C library lacks them (musl, macOS, Windows).
+edits of the bench). Both are no-ops where the C library lacks them (musl, macOS, Windows). What a check
+builds is freed by reference counting the moment it ends (it leaves no reference cycles:
+tests/lsp/test_lsp_memory.py); docs/performance.md, "Issue 38", has the measurements.
 """
 from __future__ import annotations
 

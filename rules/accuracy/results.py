@@ -42,19 +42,20 @@ def point_bands(point, regions, agentic: bool) -> set[str]:
 def _match(cands: dict[str, set[str]], bands: list[str]) -> dict[str, str]:
     """Maximum bipartite matching point -> band (Kuhn); deterministic by sorted names."""
     owner: dict[str, str] = {}
-
-    def try_assign(p: str, seen: set) -> bool:
-        for b in bands:
-            if b in cands[p] and b not in seen:
-                seen.add(b)
-                if b not in owner or try_assign(owner[b], seen):
-                    owner[b] = p
-                    return True
-        return False
-
     for p in sorted(cands):
-        try_assign(p, set())
+        _assign(p, cands, bands, owner, set())
     return {p: b for b, p in owner.items()}
+
+
+def _assign(p: str, cands: dict[str, set[str]], bands: list[str], owner: dict[str, str], seen: set) -> bool:
+    """Kuhn's augmenting path from ``p`` (a module function: a closure calling itself is a reference cycle)."""
+    for b in bands:
+        if b in cands[p] and b not in seen:
+            seen.add(b)
+            if b not in owner or _assign(owner[b], cands, bands, owner, seen):
+                owner[b] = p
+                return True
+    return False
 
 
 def coverage(curve, agentic: bool):

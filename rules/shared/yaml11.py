@@ -87,22 +87,23 @@ def _base60(text: str, cast):
 
 def view(lf, data: Any = None) -> Any:
     """``data`` (default ``lf.data``) as PyYAML reads the file ``lf``: a copy, every plain scalar re-read."""
-    quoted = lf.quoted or set()
     numbers = lf.text is not None and _NUMERIC_DIFF.search(lf.text) is not None
+    return _walk(lf, lf.quoted or set(), numbers, lf.data if data is None else data, ())
 
-    def walk(value, path):
-        if isinstance(value, dict):
-            return {k: walk(v, path + (k,)) for k, v in value.items()}
-        if isinstance(value, list):
-            return [walk(v, path + (i,)) for i, v in enumerate(value)]
-        if isinstance(value, str) and path not in quoted:
-            return resolve(value)
-        if numbers and isinstance(value, (int, float)) and not isinstance(value, bool):
-            token = _token(lf, path)
-            return resolve(token) if token is not None else value
-        return value
 
-    return walk(lf.data if data is None else data, ())
+def _walk(lf, quoted: set, numbers: bool, value: Any, path: tuple) -> Any:
+    """(A module function, not a closure that calls itself: that would be a reference cycle holding ``lf``
+    until the cyclic collector ran.)"""
+    if isinstance(value, dict):
+        return {k: _walk(lf, quoted, numbers, v, path + (k,)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_walk(lf, quoted, numbers, v, path + (i,)) for i, v in enumerate(value)]
+    if isinstance(value, str) and path not in quoted:
+        return resolve(value)
+    if numbers and isinstance(value, (int, float)) and not isinstance(value, bool):
+        token = _token(lf, path)
+        return resolve(token) if token is not None else value
+    return value
 
 
 def _token(lf, path) -> str | None:

@@ -261,10 +261,14 @@ def _html_run(tmp_path):
     old = _pages(site)
     assert len(old) == 17
     proc = start(["check", path, "-o", f"{site}/", "-j", "2"])
-    assert wait_for(lambda: written_temporaries(tmp_path, ".part"), proc, every=0), \
-        "the new folder was never seen being built"
-    os.kill(proc.pid, signal.SIGSTOP)  # caught with some pages of the new folder written
-    assert _pages(site) == old
+    try:
+        assert wait_for(lambda: written_temporaries(tmp_path, ".part"), proc, every=0), \
+            "the new folder was never seen being built"
+        os.kill(proc.pid, signal.SIGSTOP)  # caught with some pages of the new folder written
+        assert _pages(site) == old
+    except BaseException:
+        kill_session(proc.pid)  # never leave a stopped run behind a failed test
+        raise
     return site, old, proc
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import collections
 import gc
 
-from checker.load import reader
 from checker.load.parse_cache import ParseCache
 from checker.lsp.resolve import resolve
 from checker.lsp.run import check_unit
@@ -26,8 +25,7 @@ def test_a_check_leaves_no_reference_cycles(package):
     text = open(path, encoding="utf-8").read()
     assert "concurrency: 8\n" in text
     unit, settings = resolve(path), Settings()
-    kept = reader.PARSE_CACHE
-    reader.PARSE_CACHE = ParseCache()
+    cache = ParseCache()  # the server's: every check is given it
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -35,7 +33,7 @@ def test_a_check_leaves_no_reference_cycles(package):
             gc.collect()
             gc.set_debug(gc.DEBUG_SAVEALL)
             body = text.replace("concurrency: 8\n", "concurrency: 8.0\n", 1) if version % 2 else text
-            check_unit(unit, {path: f"{body}# edit {version}\n"}, path, settings)
+            check_unit(unit, {path: f"{body}# edit {version}\n"}, path, settings, cache=cache)
             gc.collect()
             left = collections.Counter(type(o).__qualname__ for o in gc.garbage)
             gc.set_debug(0)
@@ -45,6 +43,5 @@ def test_a_check_leaves_no_reference_cycles(package):
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
-        reader.PARSE_CACHE = kept
         if was_enabled:
             gc.enable()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import gc
-from typing import Annotated, Literal
+from typing import Annotated
 
 import anyio
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve

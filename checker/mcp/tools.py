@@ -114,7 +114,7 @@ def _fail_on(value: str | None) -> str | None:
 
     try:
         return parse_fail_on(value)
-    except FailOnError as exc:
+    except FailOnError:
         raise ToolUsage(f"fail_on {value!r} is not allowed: it must be one or more of {', '.join(FAIL_ON_VALUES)}, "
                         f"comma-separated (several trip when any does).") from None
 
